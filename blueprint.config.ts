@@ -1,0 +1,3 @@
+import { Config } from '@ton/blueprint';
+
+export const config: Config = {};

@@ -1,0 +1,10 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: '@ton/sandbox/jest-environment',
+  testEnvironmentOptions: { globalsCleanup: 'off' },
+  reporters: ['default', '@ton/sandbox/jest-reporter'],
+  transform: { '^.+\\.(t|j)sx?$': '@swc/jest' },
+  testMatch: ['<rootDir>/tests/**/*.spec.ts'],
+  testPathIgnorePatterns: process.env.BENCH ? [] : ['<rootDir>/tests/bench/'],
+  testTimeout: 120000,
+};
