@@ -1,0 +1,41 @@
+/**
+ * Op codes and error codes of the TVM contracts, mirrored once from contracts/common/*.fc.
+ * Tests and scripts refer to them by name.
+ */
+export const Op = {
+    liteClient: {
+        newKeyBlock: 0x11a78ffe,
+        checkBlock: 0x8eaa9d76,
+        ok: 0xff8ff4e1,
+        correct: 0xce02b807,
+    },
+    transactionChecker: {
+        checkTransaction: 0x91d555f7,
+        transactionChecked: 0x756adff1,
+    },
+} as const;
+
+export const Errors = {
+    merkle: {
+        notExotic: 101,
+        notMerkleProof: 102,
+        notMerkleUpdate: 103,
+    },
+    transactionChecker: {
+        transactionNotFound: 200,
+        invalidTransactionHash: 201,
+        blockNotMasterchain: 202,
+        senderNotLiteClient: 203,
+    },
+    liteClient: {
+        notKeyBlock: 111,
+        keyBlockSameEpoch: 112,
+        keyBlockOldEpoch: 113,
+        invalidSignature: 114,
+        weightBelowCutoff: 115,
+        invalidEpoch: 116,
+    },
+    common: {
+        wrongOp: 0xffff,
+    },
+} as const;
