@@ -34,6 +34,10 @@ export const Errors = {
         invalidSignature: 114,
         weightBelowCutoff: 115,
         invalidEpoch: 116,
+        /** block of another network: global_id differs from the configured one */
+        wrongGlobalId: 117,
+        /** shard (non-masterchain) block: same code and meaning as transactionChecker.blockNotMasterchain */
+        blockNotMasterchain: 202,
     },
     common: {
         wrongOp: 0xffff,
