@@ -12,6 +12,8 @@ export const Op = {
     transactionChecker: {
         checkTransaction: 0x91d555f7,
         transactionChecked: 0x756adff1,
+        /** failure reply: the LiteClient rejected the block (contracts/transaction_checker.tlb) */
+        transactionCheckFailed: 0x5e926bb8,
     },
 } as const;
 
@@ -26,6 +28,12 @@ export const Errors = {
         invalidTransactionHash: 201,
         blockNotMasterchain: 202,
         senderNotLiteClient: 203,
+        /** the proof's block is neither the signed masterchain block nor a shard block it registers */
+        blockNotLinked: 204,
+        /** `correct` for a query that is not pending */
+        unknownQuery: 205,
+        /** check_transaction with less than TC_MIN_VALUE attached */
+        notEnoughValue: 206,
     },
     liteClient: {
         notKeyBlock: 111,
