@@ -1,0 +1,281 @@
+/**
+ * Low-level TL-B helpers shared by the block builders and parsers: Hashmap labels, a Hashmap
+ * walker that tolerates pruned branches, a HashmapAug(E) serializer (not in @ton/core),
+ * CurrencyCollection arithmetic, ShardIdent and ExtBlkRef.
+ */
+import { beginCell, Builder, Cell, CellType, CurrencyCollection, Dictionary, loadCurrencyCollection, Slice, storeCurrencyCollection } from '@ton/core';
+
+/** bits needed for `#<= n` */
+export function lenBits(n: number): number {
+    return Math.ceil(Math.log2(n + 1));
+}
+
+/** Reads an HmLabel of at most `n` bits; returns the label as a '0'/'1' string. */
+export function loadLabel(s: Slice, n: number): string {
+    if (!s.loadBit()) {
+        // hml_short$0 len:(Unary ~n) s:(n * Bit)
+        let len = 0;
+        while (s.loadBit()) len++;
+        let out = '';
+        for (let i = 0; i < len; i++) out += s.loadBit() ? '1' : '0';
+        return out;
+    }
+    if (!s.loadBit()) {
+        // hml_long$10 n:(#<= m) s:(n * Bit)
+        const len = s.loadUint(lenBits(n));
+        let out = '';
+        for (let i = 0; i < len; i++) out += s.loadBit() ? '1' : '0';
+        return out;
+    }
+    // hml_same$11 v:Bit n:(#<= m)
+    const v = s.loadBit() ? '1' : '0';
+    const len = s.loadUint(lenBits(n));
+    return v.repeat(len);
+}
+
+/** Writes the shortest of hml_short / hml_long / hml_same for `label` (max length n). */
+export function storeLabel(b: Builder, label: string, n: number): void {
+    const len = label.length;
+    const k = lenBits(n);
+    const shortLen = 2 + 2 * len;
+    const longLen = 2 + k + len;
+    const same = len > 0 && (label === '0'.repeat(len) || label === '1'.repeat(len));
+    const sameLen = same ? 3 + k : Infinity;
+    if (sameLen < shortLen && sameLen < longLen) {
+        b.storeUint(3, 2).storeBit(label[0] === '1').storeUint(len, k);
+    } else if (shortLen <= longLen) {
+        b.storeBit(false);
+        for (let i = 0; i < len; i++) b.storeBit(true);
+        b.storeBit(false);
+        for (const c of label) b.storeBit(c === '1');
+    } else {
+        b.storeUint(2, 2).storeUint(len, k);
+        for (const c of label) b.storeBit(c === '1');
+    }
+}
+
+export function isPruned(c: Cell): boolean {
+    return c.isExotic && c.type === CellType.PrunedBranch;
+}
+
+/**
+ * Walks a (non-empty) Hashmap n X or HashmapAug n X Y whose root edge starts at `root`
+ * (a cell, or a slice positioned at the label). `onLeaf` gets the key and a slice positioned
+ * just after the label (for HashmapAug: at the extra, then the value). Pruned subtrees are skipped.
+ * For HashmapAug forks the extra after the two references is not read (not needed to descend).
+ */
+export function forEachHashmapEntry(root: Cell | Slice, n: number, onLeaf: (key: bigint, leaf: Slice, keyBits: string) => void): void {
+    const walk = (s: Slice, m: number, prefix: string) => {
+        const label = loadLabel(s, m);
+        const rest = m - label.length;
+        const p = prefix + label;
+        if (rest === 0) {
+            onLeaf(p.length === 0 ? 0n : BigInt('0b' + p), s, p);
+            return;
+        }
+        const l = s.loadRef();
+        const r = s.loadRef();
+        if (!isPruned(l)) walk(l.beginParse(), rest - 1, p + '0');
+        if (!isPruned(r)) walk(r.beginParse(), rest - 1, p + '1');
+    };
+    if (root instanceof Cell) {
+        if (isPruned(root)) return;
+        walk(root.beginParse(), n, '');
+    } else {
+        walk(root, n, '');
+    }
+}
+
+/** Entries of a HashmapE n whose `hme_root$1 root:^(Hashmap n X)` / `hme_empty$0` starts at `s`. */
+export function forEachHashmapEEntry(s: Slice, n: number, onLeaf: (key: bigint, leaf: Slice, keyBits: string) => void): void {
+    if (!s.loadBit()) return;
+    forEachHashmapEntry(s.loadRef(), n, onLeaf);
+}
+
+/**
+ * Ref indices leading from a Hashmap root cell to the leaf cell holding `key`
+ * (the leaf cell itself is the last cell reached). Returns null if the key is absent.
+ */
+export function hashmapPath(root: Cell, n: number, key: bigint): number[] | null {
+    const bits = key.toString(2).padStart(n, '0');
+    const path: number[] = [];
+    let cell = root;
+    let pos = 0;
+    let m = n;
+    for (;;) {
+        if (isPruned(cell)) return null;
+        const s = cell.beginParse();
+        const label = loadLabel(s, m);
+        if (bits.substr(pos, label.length) !== label) return null;
+        pos += label.length;
+        m -= label.length;
+        if (m === 0) return path;
+        const dir = bits[pos] === '1' ? 1 : 0;
+        path.push(dir);
+        cell = cell.refs[dir];
+        pos += 1;
+        m -= 1;
+    }
+}
+
+// ---------------------------------------------------------------- CurrencyCollection
+
+export const ZERO_CC: CurrencyCollection = { coins: 0n };
+
+export function addCC(a: CurrencyCollection, b: CurrencyCollection): CurrencyCollection {
+    const out: CurrencyCollection = { coins: a.coins + b.coins };
+    const ao = a.other;
+    const bo = b.other;
+    if ((ao && ao.size > 0) || (bo && bo.size > 0)) {
+        const d = Dictionary.empty(Dictionary.Keys.Uint(32), Dictionary.Values.BigVarUint(5));
+        for (const src of [ao, bo]) {
+            if (!src) continue;
+            for (const [k, v] of src) d.set(k, (d.get(k) ?? 0n) + v);
+        }
+        out.other = d;
+    }
+    return out;
+}
+
+export { loadCurrencyCollection, storeCurrencyCollection };
+
+export const ccAug: AugOps<CurrencyCollection> = {
+    store: (e) => storeCurrencyCollection(e),
+    add: addCC,
+    zero: ZERO_CC,
+};
+
+// ---------------------------------------------------------------- HashmapAug
+
+export interface AugOps<E> {
+    store(e: E): (b: Builder) => void;
+    add(a: E, b: E): E;
+    zero: E;
+}
+
+export interface AugEntry<E> {
+    key: bigint;
+    extra: E;
+    /** writes the value X after the extra in the leaf */
+    storeValue: (b: Builder) => void;
+}
+
+function keyBitsOf(key: bigint, n: number): string {
+    if (key < 0n) throw new Error('negative key');
+    const s = key.toString(2);
+    if (s.length > n) throw new Error(`key ${key} does not fit ${n} bits`);
+    return s.padStart(n, '0');
+}
+
+/**
+ * Writes the edge `ahm_edge label:(HmLabel ~l n) node:(HashmapAugNode m X Y)` of a non-empty
+ * HashmapAug n X Y into `b` and returns the root extra. Leaves: extra then value;
+ * forks: ^left ^right then extra = left.extra + right.extra.
+ */
+export function storeHashmapAugEdge<E>(b: Builder, n: number, entries: AugEntry<E>[], ops: AugOps<E>): E {
+    if (entries.length === 0) throw new Error('HashmapAug must not be empty');
+    const items = entries.map((e) => ({ bits: keyBitsOf(e.key, n), e }));
+    items.sort((x, y) => (x.bits < y.bits ? -1 : x.bits > y.bits ? 1 : 0));
+    for (let i = 1; i < items.length; i++) if (items[i].bits === items[i - 1].bits) throw new Error(`duplicate key ${items[i].e.key}`);
+    return writeEdge(b, n, items, ops);
+}
+
+function writeEdge<E>(b: Builder, n: number, items: { bits: string; e: AugEntry<E> }[], ops: AugOps<E>): E {
+    // common prefix
+    let l = 0;
+    if (items.length === 1) l = n;
+    else {
+        const first = items[0].bits;
+        const last = items[items.length - 1].bits;
+        while (l < n && first[l] === last[l]) l++;
+    }
+    storeLabel(b, items[0].bits.slice(0, l), n);
+    if (l === n) {
+        const e = items[0].e;
+        b.store(ops.store(e.extra));
+        e.storeValue(b);
+        return e.extra;
+    }
+    const left = items.filter((x) => x.bits[l] === '0').map((x) => ({ bits: x.bits.slice(l + 1), e: x.e }));
+    const right = items.filter((x) => x.bits[l] === '1').map((x) => ({ bits: x.bits.slice(l + 1), e: x.e }));
+    const lb = beginCell();
+    const le = writeEdge(lb, n - l - 1, left, ops);
+    const rb = beginCell();
+    const re = writeEdge(rb, n - l - 1, right, ops);
+    const extra = ops.add(le, re);
+    b.storeRef(lb.endCell()).storeRef(rb.endCell());
+    b.store(ops.store(extra));
+    return extra;
+}
+
+/** A non-empty HashmapAug as its own cell. */
+export function buildHashmapAug<E>(n: number, entries: AugEntry<E>[], ops: AugOps<E>): { cell: Cell; extra: E } {
+    const b = beginCell();
+    const extra = storeHashmapAugEdge(b, n, entries, ops);
+    return { cell: b.endCell(), extra };
+}
+
+/** `ahme_empty$0 extra:Y` or `ahme_root$1 root:^(HashmapAug n X Y) extra:Y`; returns the extra. */
+export function storeHashmapAugE<E>(b: Builder, n: number, entries: AugEntry<E>[], ops: AugOps<E>): E {
+    if (entries.length === 0) {
+        b.storeBit(false).store(ops.store(ops.zero));
+        return ops.zero;
+    }
+    const { cell, extra } = buildHashmapAug(n, entries, ops);
+    b.storeBit(true).storeRef(cell).store(ops.store(extra));
+    return extra;
+}
+
+// ---------------------------------------------------------------- ShardIdent / ExtBlkRef
+
+export interface ShardIdent {
+    workchain: number;
+    /** shard id with the tag bit, e.g. 0x8000000000000000n for the whole workchain */
+    shard: bigint;
+}
+
+export const MASTERCHAIN_SHARD: ShardIdent = { workchain: -1, shard: 0x8000000000000000n };
+
+/** shard_ident$00 shard_pfx_bits:(#<= 60) workchain_id:int32 shard_prefix:uint64 */
+export function storeShardIdent(id: ShardIdent) {
+    return (b: Builder) => {
+        const s = id.shard;
+        if (s === 0n) throw new Error('shard id 0 is invalid');
+        let low = 0;
+        while (((s >> BigInt(low)) & 1n) === 0n) low++;
+        b.storeUint(0, 2)
+            .storeUint(63 - low, 6)
+            .storeInt(id.workchain, 32)
+            .storeUint(s & ~(1n << BigInt(low)), 64);
+    };
+}
+
+export function loadShardIdent(s: Slice): ShardIdent & { pfxBits: number; prefix: bigint } {
+    const tag = s.loadUint(2);
+    if (tag !== 0) throw new Error('bad ShardIdent tag');
+    const pfxBits = s.loadUint(6);
+    const workchain = s.loadInt(32);
+    const prefix = s.loadUintBig(64);
+    const shard = prefix | (1n << BigInt(63 - pfxBits));
+    return { workchain, shard, pfxBits, prefix };
+}
+
+export interface ExtBlkRef {
+    endLt: bigint;
+    seqno: number;
+    rootHash: Buffer;
+    fileHash: Buffer;
+}
+
+/** ext_blk_ref$_ end_lt:uint64 seq_no:uint32 root_hash:bits256 file_hash:bits256 */
+export function storeExtBlkRef(r: ExtBlkRef) {
+    return (b: Builder) => {
+        b.storeUint(r.endLt, 64).storeUint(r.seqno, 32).storeBuffer(r.rootHash, 32).storeBuffer(r.fileHash, 32);
+    };
+}
+
+export function loadExtBlkRef(s: Slice): ExtBlkRef {
+    return { endLt: s.loadUintBig(64), seqno: s.loadUint(32), rootHash: s.loadBuffer(32), fileHash: s.loadBuffer(32) };
+}
+
+export const ZERO_HASH = Buffer.alloc(32);
