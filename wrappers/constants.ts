@@ -15,6 +15,21 @@ export const Op = {
         /** failure reply: the LiteClient rejected the block (contracts/transaction_checker.tlb) */
         transactionCheckFailed: 0x5e926bb8,
     },
+    /** contracts/jetton/messages.tact (layouts: contracts/jetton/jetton.tlb) */
+    jetton: {
+        transfer: 0x0f8a7ea5,
+        transferNotification: 0x7362d09c,
+        excesses: 0xd53276db,
+        internalTransfer: 0x178d4519,
+        burn: 0x595f07bc,
+        burnNotification: 0x7bdd97de,
+        provideWalletAddress: 0x2c76b973,
+        takeWalletAddress: 0xd1735400,
+        mint: 0x6f3bde71,
+        acceptTokensBurn: 0x5a78bbe8,
+        changeOwner: 0x690b6f7c,
+        changeContent: 0x7838cc7a,
+    },
 } as const;
 
 export const Errors = {
@@ -49,5 +64,16 @@ export const Errors = {
     },
     common: {
         wrongOp: 0xffff,
+    },
+    /** contracts/jetton/errors.tact */
+    jetton: {
+        notMinterOwner: 73,
+        unauthorizedBurn: 74,
+        wrongWorkchain: 333,
+        notWalletOwner: 705,
+        balanceTooLow: 706,
+        unauthorizedTransfer: 707,
+        invalidForwardPayload: 708,
+        notEnoughTon: 709,
     },
 } as const;
