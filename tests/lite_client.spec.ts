@@ -1,0 +1,308 @@
+import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { beginCell, Cell, toNano } from '@ton/core';
+import { compile } from '@ton/blueprint';
+import '@ton/test-utils';
+import { makeValidatorSet, cutoffWeight, ValidatorSet, ValidatorSetData } from '../harness/validators';
+import { buildKeyBlock, buildMasterchainBlock, buildShardBlock, BuiltBlock } from '../harness/blocks';
+import { signBlock, buildSignaturesCell, SignatureEntry } from '../harness/signatures';
+import { blockHeaderProof, keyBlockProof } from '../harness/proofs';
+import { LiteClient } from '../wrappers/LiteClient';
+import { Errors, Op } from '../wrappers/constants';
+
+const GLOBAL_ID = 77;
+const T0 = 1_700_000_000;
+
+describe('LiteClient (synthetic chain)', () => {
+    let code: Cell;
+    beforeAll(async () => {
+        code = await compile('LiteClient');
+    });
+
+    let blockchain: Blockchain;
+    let sync: SandboxContract<TreasuryContract>;
+    let lc: SandboxContract<LiteClient>;
+    let setA: ValidatorSet;
+    let genesis: BuiltBlock;
+    let seqno: number;
+
+    // main = 5 of 7; main weights 100+100+1+50+49 = 300 -> cutoff 201 exactly
+    const WEIGHTS_A = [100n, 100n, 1n, 50n, 49n, 1000n, 1000n];
+
+    beforeEach(async () => {
+        blockchain = await Blockchain.create();
+        sync = await blockchain.treasury('sync');
+        setA = makeValidatorSet({ size: 7, main: 5, weights: WEIGHTS_A, seed: 'A', utimeSince: T0, utimeUntil: T0 + 10_000 });
+        genesis = buildKeyBlock({ globalId: GLOBAL_ID, seqno: 100, genUtime: T0, p34: setA, prevKeyBlockSeqno: 0 });
+        seqno = 101;
+        lc = blockchain.openContract(LiteClient.createFromKeyBlock(keyBlockProof(genesis), code));
+        const r = await lc.sendDeploy(sync.getSender(), toNano('1'));
+        expect(r.transactions).toHaveTransaction({ to: lc.address, deploy: true, success: true });
+    });
+
+    const mcBlock = (o: { globalId?: number } = {}) =>
+        buildMasterchainBlock({ globalId: o.globalId ?? GLOBAL_ID, seqno: seqno++, genUtime: T0 + seqno, prevKeyBlockSeqno: 100 });
+
+    const keyBlock = (p34: ValidatorSetData, o: { globalId?: number } = {}) =>
+        buildKeyBlock({ globalId: o.globalId ?? GLOBAL_ID, seqno: seqno++, genUtime: T0 + seqno, p34, prevKeyBlockSeqno: 100 });
+
+    async function check(block: BuiltBlock, entries: SignatureEntry[], proof = blockHeaderProof(block), queryId = 5) {
+        return lc.sendCheckBlock(sync.getSender(), { value: toNano('1'), queryId, block: proof, signatures: buildSignaturesCell(block.fileHash, entries) });
+    }
+
+    async function newKey(block: BuiltBlock, entries: SignatureEntry[], proof = keyBlockProof(block), queryId = 6) {
+        return lc.sendNewKeyBlock(sync.getSender(), { value: toNano('1'), queryId, block: proof, signatures: buildSignaturesCell(block.fileHash, entries) });
+    }
+
+    const reply = (op: number, queryId: number, hash: Buffer) =>
+        beginCell().storeUint(op, 32).storeUint(queryId, 64).storeBuffer(hash, 32).endCell();
+
+    function expectFail(r: { transactions: any[] }, exitCode: number) {
+        expect(r.transactions).toHaveTransaction({ from: sync.address, to: lc.address, success: false, exitCode });
+    }
+
+    function expectCorrect(r: { transactions: any[] }, block: BuiltBlock, queryId = 5) {
+        expect(r.transactions).toHaveTransaction({ from: lc.address, to: sync.address, op: Op.liteClient.correct, body: reply(Op.liteClient.correct, queryId, block.rootHash) });
+    }
+
+    it('is deployed with the trusted key block state', async () => {
+        expect(await lc.getGlobalId()).toBe(GLOBAL_ID);
+        expect(await lc.getCurrentSeqNo()).toBe(100);
+        expect(await lc.getCurrentEpochSince()).toBe(T0);
+        expect(await lc.getCurrentEpochUntil()).toBe(T0 + 10_000);
+        expect(await lc.getCurrentCutoffWeight()).toBe(201n);
+        expect(cutoffWeight(setA)).toBe(201n);
+        const set = await lc.getCurrentValidatorsSet();
+        expect([...set.keys()]).toEqual([0, 1, 2, 3, 4]);
+        for (let i = 0; i < 5; i++) {
+            expect(set.get(i)!.publicKey.equals(setA.validators[i].publicKey)).toBe(true);
+            expect(set.get(i)!.weight).toBe(WEIGHTS_A[i]);
+        }
+    });
+
+    describe('check_block', () => {
+        it('accepts a block signed by all main validators and answers correct with the block hash, carrying the value back', async () => {
+            const b = mcBlock();
+            const r = await check(b, signBlock(b, setA), undefined, 42);
+            expectCorrect(r, b, 42);
+            const tx = r.transactions.find((t) => t.inMessage?.info.src?.equals?.(lc.address));
+            expect(tx).toBeDefined();
+            const out = tx!.inMessage!.info as { value: { coins: bigint } };
+            expect(out.value.coins).toBeGreaterThan(toNano('0.9'));
+        });
+
+        it('weight exactly at the cutoff (201) is accepted', async () => {
+            const b = mcBlock();
+            expectCorrect(await check(b, signBlock(b, setA, [0, 1, 2])), b);
+        });
+
+        it('one unit below the cutoff (200) is rejected: 115', async () => {
+            const b = mcBlock();
+            expectFail(await check(b, signBlock(b, setA, [0, 1])), Errors.liteClient.weightBelowCutoff);
+            expectFail(await check(b, signBlock(b, setA, [0, 3, 4, 2])), Errors.liteClient.weightBelowCutoff); // unsorted: 2 after 4 skipped
+            expectFail(await check(b, []), Errors.liteClient.weightBelowCutoff);
+        });
+
+        it('a duplicated signature is counted once', async () => {
+            const b = mcBlock();
+            const s = signBlock(b, setA, [0, 1]);
+            expectFail(await check(b, [s[0], s[1], s[1]]), Errors.liteClient.weightBelowCutoff); // 200, not 300
+            expectFail(await check(b, [s[0], s[0], s[0], s[1]]), Errors.liteClient.weightBelowCutoff);
+            const s3 = signBlock(b, setA, [0, 1, 2]);
+            expectCorrect(await check(b, [s3[0], s3[1], s3[1], s3[2]]), b); // the repeat is skipped, later entries still count
+        });
+
+        it('a signer outside the main subset or outside the set is not counted', async () => {
+            const b = mcBlock();
+            const s = signBlock(b, setA, [0, 1, 5, 6]); // 5 and 6 are validators (weight 1000) but not main
+            expectFail(await check(b, s), Errors.liteClient.weightBelowCutoff);
+            const outsider = makeValidatorSet({ size: 1, seed: 'X', utimeSince: T0, utimeUntil: T0 + 1 });
+            const [x] = signBlock(b, outsider);
+            expectFail(await check(b, [...signBlock(b, setA, [0, 1]), { index: 9, signature: x.signature }]), Errors.liteClient.weightBelowCutoff);
+            expectFail(await check(b, [...signBlock(b, setA, [0, 1]), { index: 65535, signature: x.signature }]), Errors.liteClient.weightBelowCutoff);
+            // an outsider claiming a main index has an invalid signature
+            expectFail(await check(b, [...signBlock(b, setA, [0, 1]), { index: 2, signature: x.signature }]), Errors.liteClient.invalidSignature);
+        });
+
+        it('an invalid signature is rejected: 114', async () => {
+            const b = mcBlock();
+            const s = signBlock(b, setA);
+            s[3] = { index: 3, signature: Buffer.from(s[3].signature) };
+            s[3].signature[5] ^= 0x80;
+            expectFail(await check(b, s), Errors.liteClient.invalidSignature);
+            // signature of another block
+            const other = mcBlock();
+            expectFail(await check(b, signBlock(other, setA)), Errors.liteClient.invalidSignature);
+            // right signatures, wrong file hash
+            const r = await lc.sendCheckBlock(sync.getSender(), {
+                value: toNano('1'),
+                block: blockHeaderProof(b),
+                signatures: buildSignaturesCell(other.fileHash, signBlock(b, setA)),
+            });
+            expectFail(r, Errors.liteClient.invalidSignature);
+        });
+
+        it('a cell that is not exotic: 101', async () => {
+            const b = mcBlock();
+            expectFail(await check(b, signBlock(b, setA), b.cell), Errors.merkle.notExotic);
+        });
+
+        it('an exotic cell that is not a Merkle proof: 102', async () => {
+            const b = mcBlock();
+            const update = b.cell.refs[2]; // state_update: a Merkle update (type 4)
+            expect(update.isExotic).toBe(true);
+            expectFail(await check(b, signBlock(b, setA), update), Errors.merkle.notMerkleProof);
+            const library = beginCell().storeUint(2, 8).storeBuffer(b.rootHash).endCell({ exotic: true });
+            expectFail(await check(b, signBlock(b, setA), library), Errors.merkle.notMerkleProof);
+        });
+
+        it('a shard block signed by the same keys is rejected: 202', async () => {
+            const sb = buildShardBlock({ globalId: GLOBAL_ID, seqno: 500, genUtime: T0 + 5, transactions: [] });
+            expectFail(await check(sb, signBlock(sb, setA)), Errors.liteClient.blockNotMasterchain);
+        });
+
+        it('a block of another global id signed by the same keys is rejected: 117', async () => {
+            const b = mcBlock({ globalId: -239 });
+            expectFail(await check(b, signBlock(b, setA)), Errors.liteClient.wrongGlobalId);
+        });
+
+        it('an unknown op is rejected and a plain transfer is accepted', async () => {
+            const r = await sync.send({ to: lc.address, value: toNano('0.1'), body: beginCell().storeUint(0x12345678, 32).storeUint(0, 64).storeRef(Cell.EMPTY).storeRef(Cell.EMPTY).endCell() });
+            expectFail(r, Errors.common.wrongOp);
+            const r2 = await sync.send({ to: lc.address, value: toNano('0.1') });
+            expect(r2.transactions).toHaveTransaction({ to: lc.address, success: true });
+        });
+    });
+
+    describe('new_key_block', () => {
+        const nextSet = (o: Partial<{ since: number; until: number; seed: string; size: number; main: number }> = {}) =>
+            makeValidatorSet({
+                size: o.size ?? 9,
+                main: o.main ?? 6,
+                weights: 'mainnet',
+                seed: o.seed ?? 'B',
+                utimeSince: o.since ?? T0 + 10_000,
+                utimeUntil: o.until ?? T0 + 20_000,
+            });
+
+        it('moves to the next epoch: state replaced, answers ok, new set verifies, old set no longer does', async () => {
+            const setB = nextSet();
+            const kb = keyBlock(setB);
+            const r = await newKey(kb, signBlock(kb, setA), undefined, 11);
+            expect(r.transactions).toHaveTransaction({ from: lc.address, to: sync.address, op: Op.liteClient.ok, body: reply(Op.liteClient.ok, 11, kb.rootHash) });
+            expect(await lc.getCurrentSeqNo()).toBe(kb.seqno);
+            expect(await lc.getCurrentEpochSince()).toBe(T0 + 10_000);
+            expect(await lc.getCurrentEpochUntil()).toBe(T0 + 20_000);
+            expect(await lc.getCurrentCutoffWeight()).toBe(cutoffWeight(setB));
+            const set = await lc.getCurrentValidatorsSet();
+            expect(set.size).toBe(6);
+            setB.validators.slice(0, 6).forEach((v, i) => {
+                expect(set.get(i)!.publicKey.equals(v.publicKey)).toBe(true);
+                expect(set.get(i)!.weight).toBe(v.weight);
+            });
+            const b = mcBlock();
+            expectCorrect(await check(b, signBlock(b, setB)), b);
+            expectFail(await check(b, signBlock(b, setA)), Errors.liteClient.invalidSignature);
+        });
+
+        it('accepts validators#11 with validator_addr#73 entries (the real testnet form)', async () => {
+            const setB = nextSet();
+            const p34: ValidatorSetData = {
+                ...setB,
+                tag: 0x11,
+                totalWeight: undefined,
+                validators: setB.validators.map((v, i) => ({ publicKey: v.publicKey, weight: v.weight, adnlAddr: Buffer.alloc(32, i + 1) })),
+            };
+            const kb = keyBlock(p34);
+            const r = await newKey(kb, signBlock(kb, setA));
+            expect(r.transactions).toHaveTransaction({ from: lc.address, op: Op.liteClient.ok });
+            expect(await lc.getCurrentCutoffWeight()).toBe(cutoffWeight(setB));
+            const b = mcBlock();
+            expectCorrect(await check(b, signBlock(b, setB)), b);
+        });
+
+        it('a block that is not a key block: 111', async () => {
+            const b = mcBlock();
+            expectFail(await newKey(b, signBlock(b, setA), blockHeaderProof(b)), Errors.liteClient.notKeyBlock);
+        });
+
+        it('a key block of the same epoch: 112', async () => {
+            const same = nextSet({ since: T0, until: T0 + 30_000, seed: 'C' });
+            const kb = keyBlock(same);
+            expectFail(await newKey(kb, signBlock(kb, setA)), Errors.liteClient.keyBlockSameEpoch);
+        });
+
+        it('a key block of an older epoch: 113', async () => {
+            const old = nextSet({ since: T0 - 10_000, until: T0, seed: 'C' });
+            const kb = keyBlock(old);
+            expectFail(await newKey(kb, signBlock(kb, setA)), Errors.liteClient.keyBlockOldEpoch);
+        });
+
+        it('an invalid signature: 114; weight below the cutoff: 115', async () => {
+            const kb = keyBlock(nextSet());
+            const s = signBlock(kb, setA);
+            s[0] = { index: 0, signature: Buffer.from(s[0].signature) };
+            s[0].signature[0] ^= 1;
+            expectFail(await newKey(kb, s), Errors.liteClient.invalidSignature);
+            expectFail(await newKey(kb, signBlock(kb, setA, [0, 1])), Errors.liteClient.weightBelowCutoff);
+            expectCorrectKey(await newKey(kb, signBlock(kb, setA, [0, 1, 2])), kb);
+        });
+
+        function expectCorrectKey(r: { transactions: any[] }, kb: BuiltBlock) {
+            expect(r.transactions).toHaveTransaction({ from: lc.address, op: Op.liteClient.ok, body: reply(Op.liteClient.ok, 6, kb.rootHash) });
+        }
+
+        describe('invalid epoch parameters: 116', () => {
+            const base = () => nextSet();
+            const cases: [string, (s: ValidatorSetData) => ValidatorSetData][] = [
+                ['utime_since = utime_until', (s) => ({ ...s, utimeUntil: s.utimeSince })],
+                ['utime_since > utime_until', (s) => ({ ...s, utimeUntil: s.utimeSince - 1 })],
+                ['main = 0', (s) => ({ ...s, main: 0 })],
+                ['main > total', (s) => ({ ...s, main: s.validators.length + 1 })],
+                ['a zero weight among the main validators', (s) => ({ ...s, validators: s.validators.map((v, i) => (i === 2 ? { ...v, weight: 0n } : v)) })],
+            ];
+            for (const [name, mutate] of cases) {
+                it(name, async () => {
+                    const kb = keyBlock(mutate(base()));
+                    expectFail(await newKey(kb, signBlock(kb, setA)), Errors.liteClient.invalidEpoch);
+                });
+            }
+
+            it('the list has fewer than main entries', async () => {
+                // total says 9 but only 5 entries are stored, main = 6
+                const s = base();
+                const kb = keyBlock({ ...s, validators: s.validators.slice(0, 5), main: 6, totalWeight: 1n });
+                // storeValidatorSet writes total = validators.length (5) < main (6): also 116
+                expectFail(await newKey(kb, signBlock(kb, setA)), Errors.liteClient.invalidEpoch);
+            });
+
+        });
+
+        it('a proof that prunes ConfigParam 34 fails on the pruned branch (exit 9, cell underflow)', async () => {
+            const kb = keyBlock(nextSet());
+            expectFail(await newKey(kb, signBlock(kb, setA), keyBlockProof(kb, [0])), 9);
+        });
+
+        it('a shard block: 202; another global id: 117; not a Merkle proof: 101/102', async () => {
+            const sb = buildShardBlock({ globalId: GLOBAL_ID, seqno: 500, genUtime: T0 + 5, transactions: [] });
+            expectFail(await newKey(sb, signBlock(sb, setA), blockHeaderProof(sb)), Errors.liteClient.blockNotMasterchain);
+            const kb = keyBlock(nextSet(), { globalId: -3 });
+            expectFail(await newKey(kb, signBlock(kb, setA)), Errors.liteClient.wrongGlobalId);
+            const kb2 = keyBlock(nextSet());
+            expectFail(await newKey(kb2, signBlock(kb2, setA), kb2.cell), Errors.merkle.notExotic);
+            expectFail(await newKey(kb2, signBlock(kb2, setA), kb2.cell.refs[2]), Errors.merkle.notMerkleProof);
+        });
+
+        it('follows several epochs in a row', async () => {
+            let cur: ValidatorSet = setA;
+            for (let e = 1; e <= 3; e++) {
+                const next = nextSet({ seed: `E${e}`, since: T0 + e * 10_000, until: T0 + (e + 1) * 10_000, size: 5 + e * 3, main: 3 + e * 2 });
+                const kb = keyBlock(next);
+                expectCorrectKey(await newKey(kb, signBlock(kb, cur)), kb);
+                cur = next;
+                const b = mcBlock();
+                expectCorrect(await check(b, signBlock(b, cur)), b);
+            }
+            expect(await lc.getCurrentEpochSince()).toBe(T0 + 30_000);
+        });
+    });
+});
