@@ -52,10 +52,22 @@ contract InflatingToken is TestERC20 {
 }
 
 /// @notice Returns name and symbol as bytes32 (MKR style).
-contract Bytes32MetaToken {
-    bytes32 public constant name = "Maker";
-    bytes32 public constant symbol = "MKR";
-    uint8 public constant decimals = 18;
+contract Bytes32MetaToken is TestERC20 {
+    constructor() TestERC20("", "", 18) {}
+
+    function name() public view virtual override returns (string memory) {
+        assembly {
+            mstore(0, "Maker")
+            return(0, 32)
+        }
+    }
+
+    function symbol() public view virtual override returns (string memory) {
+        assembly {
+            mstore(0, "MKR")
+            return(0, 32)
+        }
+    }
 }
 
 /// @notice Metadata that is unreadable or invalid in one chosen way; otherwise a TestERC20.
