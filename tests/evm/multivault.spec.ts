@@ -108,6 +108,15 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
             expect([info.activated, info.isNative, info.name, info.symbol, info.decimals]).toEqual([true, false, 'Test Token', 'TST', 6n]);
         });
 
+        it('should stay at or under 107,000 gas for a warm deposit (token seen, vault holding it)', async () => {
+            const { vault, vaultAddress, token, tokenAddress, user } = await loadFixture(vaultFixture);
+            await mined(as(token, user).approve(vaultAddress, 10n ** 9n));
+            const params = depositParams(RECIPIENT, tokenAddress, 1_000n, { expectedGas: 500_000_000n });
+            await mined(as(vault, user).deposit(params));
+            const warm = await mined(as(vault, user).deposit(params));
+            expect(warm.gasUsed).toBeLessThanOrEqual(107_000n);
+        });
+
         it('should accept name and symbol returned as bytes32 (MKR style)', async () => {
             const { vault, vaultAddress, user } = await loadFixture(vaultFixture);
             const mkr = await deployToken('Bytes32MetaToken');
