@@ -3,8 +3,8 @@
  * `block_signatures` / `sig_node` cell of contracts/verifier.tlb, and converters from the three
  * real formats (rsquad Hashmap 256 by pubkey, tonred JSON by node_id_short, lite-server JSON).
  */
+import { createPrivateKey, createPublicKey, KeyObject, sign as nodeSign, verify as nodeVerify } from 'crypto';
 import { beginCell, Cell, Dictionary } from '@ton/core';
-import { sign, signVerify } from '@ton/crypto';
 import { nodeIdShort, ValidatorDescr, ValidatorSet, ValidatorSetData } from './validators';
 
 export interface SignatureEntry {
@@ -12,6 +12,37 @@ export interface SignatureEntry {
     index: number;
     /** 64 bytes, R || s */
     signature: Buffer;
+}
+
+// Node's native ed25519 (about 50x faster than tweetnacl); same keys and signatures as @ton/crypto.
+const privCache = new Map<string, KeyObject>();
+const pubCache = new Map<string, KeyObject>();
+
+/** ed25519 signature with a 64-byte @ton/crypto secret key (seed || public key) or a 32-byte seed. */
+export function ed25519Sign(msg: Buffer, secretKey: Buffer): Buffer {
+    const seed = secretKey.subarray(0, 32);
+    const k = seed.toString('hex');
+    let key = privCache.get(k);
+    if (!key) {
+        key = createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]), format: 'der', type: 'pkcs8' });
+        privCache.set(k, key);
+    }
+    return nodeSign(null, msg, key);
+}
+
+export function ed25519Verify(msg: Buffer, signature: Buffer, publicKey: Buffer): boolean {
+    if (signature.length !== 64 || publicKey.length !== 32) return false;
+    const k = publicKey.toString('hex');
+    let key = pubCache.get(k);
+    if (!key) {
+        key = createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), publicKey]), format: 'der', type: 'spki' });
+        pubCache.set(k, key);
+    }
+    try {
+        return nodeVerify(null, msg, key, signature);
+    } catch {
+        return false;
+    }
 }
 
 /** 0x706e0bc5 || root_hash || file_hash (68 bytes, TL ton.blockId) */
@@ -30,7 +61,7 @@ export function signBlock(block: { rootHash: Buffer; fileHash: Buffer }, set: Va
     return idx.map((index) => {
         const v = set.validators[index];
         if (!v) throw new Error(`no validator ${index} in the set`);
-        return { index, signature: sign(msg, v.secretKey) };
+        return { index, signature: ed25519Sign(msg, v.secretKey) };
     });
 }
 
@@ -68,7 +99,7 @@ export function verifyEntries(rootHash: Buffer, fileHash: Buffer, set: Validator
     const msg = signedMessage(rootHash, fileHash);
     return entries.filter((e) => {
         const v = set.validators[e.index];
-        return !!v && signVerify(msg, e.signature, v.publicKey);
+        return !!v && ed25519Verify(msg, e.signature, v.publicKey);
     });
 }
 
