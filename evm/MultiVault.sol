@@ -60,11 +60,10 @@ contract MultiVault is IMultiVault, ReentrancyGuard {
         bool blacklisted;
         bool isNative; // a representation token of a TVM-native token
         bool customFee; // feeBps overrides defaultDepositFeeBps
-        bool limited; // a deposit limit is set (limit != 0)
         uint16 feeBps;
         uint8 decimals;
         int8 nativeWid; // TVM workchain of the native token root (isNative only)
-        uint40 limitHour; // bucket index (timestamp / 1 hour) of the last limit update
+        uint128 depositLimit; // over the rolling window; 0 = no limit
     }
 
     struct TokenMeta {
@@ -72,9 +71,10 @@ contract MultiVault is IMultiVault, ReentrancyGuard {
         string symbol;
     }
 
-    struct DepositLimit {
-        uint128 limit; // 0 = no limit
-        uint128 windowSum; // sum of the buckets still in the window at `limitHour`
+    /// @dev Written by every limited deposit, one slot.
+    struct LimitWindow {
+        uint128 sum; // sum of the buckets still in the window at bucket `hour`
+        uint40 hour; // bucket index (timestamp / 1 hour) of the last limited deposit
     }
 
     struct LimitBucket {
@@ -121,7 +121,7 @@ contract MultiVault is IMultiVault, ReentrancyGuard {
     mapping(address => TokenState) internal _tokens;
     mapping(address => TokenMeta) internal _meta;
     mapping(address => uint256) internal _nativeAddr;
-    mapping(address => DepositLimit) internal _limits;
+    mapping(address => LimitWindow) internal _windows;
     mapping(address => LimitBucket[LIMIT_BUCKETS]) internal _buckets;
 
     modifier onlyGovernance() {
@@ -233,7 +233,7 @@ contract MultiVault is IMultiVault, ReentrancyGuard {
     ///      bridged (after the fee).
     function _settle(address token, TokenState memory s, uint256 amount) private returns (uint128) {
         require(amount != 0, ERR_ZERO_AMOUNT);
-        if (s.limited) _consumeLimit(token, amount);
+        if (s.depositLimit != 0) _consumeLimit(token, s.depositLimit, amount);
         uint256 bps = s.customFee ? s.feeBps : defaultDepositFeeBps;
         uint256 fee = bps == 0 ? 0 : (amount * bps + (MAX_FEE_BPS - 1)) / MAX_FEE_BPS;
         uint256 net = amount - fee;
@@ -252,17 +252,16 @@ contract MultiVault is IMultiVault, ReentrancyGuard {
     ///      interval still counts every earlier one in it); the price is that a deposit may block
     ///      capacity up to one hour longer than 24 hours.
     ///
-    ///      Storage: the running `windowSum` and a ring of 25 buckets tagged with their index. Moving
+    ///      Storage: the running window sum with its bucket (one slot) and a ring of 25 buckets tagged
+    ///      with their index (one slot each). Moving
     ///      from bucket `last` to `now` subtracts the buckets that left the window, at most 24 reads;
     ///      after 25 or more idle buckets the sum simply restarts at 0. Deposits made while no limit is
     ///      set are not counted.
-    function _consumeLimit(address token, uint256 amount) private {
-        (uint256 sum, uint256 hour, bool moved) = _windowSum(token);
+    function _consumeLimit(address token, uint256 limit, uint256 amount) private {
+        (uint256 sum, uint256 hour) = _windowSum(token);
         sum += amount;
-        DepositLimit storage l = _limits[token];
-        require(sum <= l.limit, "Deposit: limits violated");
-        l.windowSum = uint128(sum);
-        if (moved) _tokens[token].limitHour = uint40(hour);
+        require(sum <= limit, "Deposit: limits violated");
+        _windows[token] = LimitWindow({sum: uint128(sum), hour: uint40(hour)});
         LimitBucket storage cur = _buckets[token][hour % LIMIT_BUCKETS];
         if (cur.hour == hour) {
             cur.amount += uint128(amount);
@@ -272,21 +271,21 @@ contract MultiVault is IMultiVault, ReentrancyGuard {
         }
     }
 
-    /// @dev The window sum as of the current bucket, the current bucket and whether it differs from the
-    ///      stored `limitHour`.
-    function _windowSum(address token) private view returns (uint256 sum, uint256 hour, bool moved) {
+    /// @dev The window sum as of the current bucket, and the current bucket.
+    function _windowSum(address token) private view returns (uint256 sum, uint256 hour) {
         hour = block.timestamp / LIMIT_BUCKET_SECONDS;
-        uint256 last = _tokens[token].limitHour;
-        sum = _limits[token].windowSum;
-        if (hour == last) return (sum, hour, false);
-        if (hour - last >= LIMIT_BUCKETS) return (0, hour, true);
+        LimitWindow memory w = _windows[token];
+        sum = w.sum;
+        uint256 last = w.hour;
+        if (hour == last) return (sum, hour);
+        if (hour - last >= LIMIT_BUCKETS) return (0, hour);
         LimitBucket[LIMIT_BUCKETS] storage buckets = _buckets[token];
         for (uint256 h = last + 1; h <= hour; ++h) {
             // the slot of bucket h held bucket h - 25, which leaves the window now
             LimitBucket storage b = buckets[h % LIMIT_BUCKETS];
             if (uint256(b.hour) + LIMIT_BUCKETS == h) sum -= b.amount;
         }
-        return (sum, hour, true);
+        return (sum, hour);
     }
 
     /// @dev Reads, validates and caches an EVM token's metadata at its first deposit.
@@ -418,8 +417,7 @@ contract MultiVault is IMultiVault, ReentrancyGuard {
     function setDepositLimit(address token, uint256 limit) external onlyGovernance {
         require(token != address(0), "Tokens: zero address");
         require(limit < 2 ** 128, "Limits: limit too large");
-        _limits[token].limit = uint128(limit);
-        _tokens[token].limited = limit != 0;
+        _tokens[token].depositLimit = uint128(limit);
         emit DepositLimitUpdated(token, limit);
     }
 
@@ -508,8 +506,8 @@ contract MultiVault is IMultiVault, ReentrancyGuard {
     /// @notice Deposit limit state now: the limit (0 = none), the amount counted in the window, and the
     ///         most a deposit can bring in now (type(uint256).max without a limit).
     function depositLimit(address token) external view returns (uint256 limit, uint256 used, uint256 available) {
-        limit = _limits[token].limit;
-        (used, , ) = _windowSum(token);
+        limit = _tokens[token].depositLimit;
+        (used, ) = _windowSum(token);
         if (limit == 0) return (0, used, type(uint256).max);
         available = limit > used ? limit - used : 0;
     }
@@ -528,7 +526,7 @@ contract MultiVault is IMultiVault, ReentrancyGuard {
             nativeAddr: _nativeAddr[token],
             name: m.name,
             symbol: m.symbol,
-            depositLimit: _limits[token].limit,
+            depositLimit: s.depositLimit,
             fees: fees[token]
         });
     }

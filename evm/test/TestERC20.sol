@@ -127,3 +127,20 @@ contract BadMetaToken is TestERC20 {
         return super.decimals();
     }
 }
+
+/// @notice On `transferFrom` takes back from the receiver what it was sent plus `shrink`.
+contract ShrinkingToken is TestERC20 {
+    uint256 public shrink;
+
+    constructor() TestERC20("Shrinking", "SHR", 18) {}
+
+    function setShrink(uint256 shrink_) external {
+        shrink = shrink_;
+    }
+
+    function transferFrom(address from, address to, uint256 amount) public override returns (bool) {
+        super.transferFrom(from, to, amount);
+        if (shrink != 0) _burn(to, amount + shrink);
+        return true;
+    }
+}

@@ -156,6 +156,18 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
                 E.deposit.amountTooLarge,
             );
         });
+        it('should refuse a token that lowers the vault balance on transferFrom', async () => {
+            const { vault, vaultAddress, user } = await loadFixture(vaultFixture);
+            const shr = await deployToken('ShrinkingToken');
+            const shrAddress = await shr.getAddress();
+            await mined(shr.mint(user.address, 1_000n));
+            await mined(as(shr, user).approve(vaultAddress, 1_000n));
+            await mined(as(vault, user).deposit(depositParams(RECIPIENT, shrAddress, 100n)));
+            await mined(shr.setShrink(1n));
+            expect(await revertReason(as(vault, user).deposit(depositParams(RECIPIENT, shrAddress, 100n)))).toBe(
+                E.deposit.balanceDecreased,
+            );
+        });
     });
 
     describe('deposit of a representation token (burn)', () => {
@@ -490,20 +502,21 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
             const { vault, tokenAddress, user, guardian } = await loadFixture(vaultFixture);
             for (const caller of [user, guardian]) {
                 const c = as(vault, caller);
-                const calls: Promise<unknown>[] = [
-                    c.setDefaultDepositFee(1),
-                    c.setTokenDepositFee(tokenAddress, 1),
-                    c.clearTokenDepositFee(tokenAddress),
-                    c.setDepositLimit(tokenAddress, 1),
-                    c.setTokenBlacklist(tokenAddress, true),
-                    c.deployNativeToken(0, 1n, 'A', 'A', 9),
-                    c.withdrawFees(tokenAddress, caller.address, 1n),
-                    c.withdrawCreditGas(caller.address, 0n),
-                    c.setGuardian(caller.address),
-                    c.setPendingGovernance(caller.address),
-                    c.testMintNative(tokenAddress, caller.address, 1n),
+                // thunks: each call starts only when awaited (no rejection left unhandled meanwhile)
+                const calls: (() => Promise<unknown>)[] = [
+                    () => c.setDefaultDepositFee(1),
+                    () => c.setTokenDepositFee(tokenAddress, 1),
+                    () => c.clearTokenDepositFee(tokenAddress),
+                    () => c.setDepositLimit(tokenAddress, 1),
+                    () => c.setTokenBlacklist(tokenAddress, true),
+                    () => c.deployNativeToken(0, 1n, 'A', 'A', 9),
+                    () => c.withdrawFees(tokenAddress, caller.address, 1n),
+                    () => c.withdrawCreditGas(caller.address, 0n),
+                    () => c.setGuardian(caller.address),
+                    () => c.setPendingGovernance(caller.address),
+                    () => c.testMintNative(tokenAddress, caller.address, 1n),
                 ];
-                for (const call of calls) expect(await revertReason(call)).toBe(E.roles.onlyGovernance);
+                for (const call of calls) expect(await revertReason(call())).toBe(E.roles.onlyGovernance);
             }
         });
 
@@ -572,6 +585,22 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
             expect(findDepositEvents(receipt, iface, { vault: tokenAddress })).toEqual([]);
             expect(findDepositEvents(receipt, iface, { name: 'NativeTransfer' })).toEqual([]);
             expect(() => findDepositEvent(receipt, iface, { name: 'NativeTransfer' })).toThrow(/found 0/);
+        });
+
+        it('should return every transfer log of a receipt with two deposits, in log order', async () => {
+            const { vault, vaultAddress, token, tokenAddress, user } = await loadFixture(vaultFixture);
+            const dd = await deployToken('DoubleDepositor');
+            await mined(as(token, user).approve(await dd.getAddress(), 2_000n));
+            const receipt = await mined(
+                as(dd, user).depositTwice(vaultAddress, depositParams(RECIPIENT, tokenAddress, 1_000n, { payload: PAYLOAD })),
+            );
+            const events = findDepositEvents(receipt, iface, { vault: vaultAddress });
+            expect(events.map((e) => [e.name, e.fields.amount, e.fields.payload])).toEqual([
+                ['AlienTransfer', 1_000n, PAYLOAD],
+                ['AlienTransfer', 1_000n, PAYLOAD],
+            ]);
+            expect(events[1].logIndex).toBeGreaterThan(events[0].logIndex);
+            expect(() => findDepositEvent(receipt, iface)).toThrow(/found 2/);
         });
     });
 });

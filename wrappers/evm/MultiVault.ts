@@ -14,6 +14,8 @@ export type EvmContractName =
     | 'TestERC20'
     | 'FeeOnTransferToken'
     | 'InflatingToken'
+    | 'ShrinkingToken'
+    | 'DoubleDepositor'
     | 'Bytes32MetaToken'
     | 'BadMetaToken'
     | 'ReentrantToken';
