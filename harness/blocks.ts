@@ -380,6 +380,8 @@ interface CommonOpts {
     endLt?: bigint;
     randSeed?: Buffer;
     createdBy?: Buffer;
+    /** overrides of BlockInfo fields, for negative tests (e.g. { notMaster: true } on a "masterchain" block) */
+    info?: Partial<BlockInfoOpts>;
 }
 
 function ltRange(seqno: number, txs: TxFields[], o: { startLt?: bigint; endLt?: bigint }): { startLt: bigint; endLt: bigint } {
@@ -470,6 +472,7 @@ function buildMc(o: CommonOpts & { transactions?: Cell[]; shardBlocks?: BuiltBlo
         endLt: lts.endLt,
         prevKeyBlockSeqno,
         prev: o.prev,
+        ...o.info,
     });
     // McBlockExtra
     const mb = beginCell().storeUint(TAG_MC_BLOCK_EXTRA, 16).storeBit(key !== null);
@@ -546,6 +549,7 @@ export function buildShardBlock(o: ShardBlockOpts): BuiltBlock {
         prev: o.prev,
         masterRef: o.masterRef,
         minRefMcSeqno: o.masterRef?.seqno ?? 0,
+        ...o.info,
     });
     const { cell, transactions } = assemble(o, shard, info, o.transactions, null, lts);
     return finish(cell, {

@@ -152,6 +152,18 @@ describe('harness: key blocks', () => {
         const kb2 = buildKeyBlock({ globalId: 7, seqno: 3, genUtime: T0, prevKeyBlockSeqno: 2, p32, p34, p36 });
         expect(parseBlock(keyBlockProof(kb2)).configKeys).toEqual([32, 34, 36]);
     });
+
+    it('lets negative tests override BlockInfo fields', () => {
+        const forged = buildKeyBlock({ globalId: 7, seqno: 4, genUtime: T0, prevKeyBlockSeqno: 3, p34, info: { notMaster: true, shard: { workchain: 0, shard: 0x8000000000000000n } } });
+        const p = parseBlock(keyBlockProof(forged));
+        expect(p.info).toMatchObject({ notMaster: true, keyBlock: true });
+        expect(p.info!.shard.workchain).toBe(0);
+        expect(p.info!.masterRef).toBeDefined();
+        expect(p.config!.p34).toEqual(validatorSetData(p34));
+        const notKey = buildKeyBlock({ globalId: 7, seqno: 5, genUtime: T0, prevKeyBlockSeqno: 3, p34, info: { keyBlock: false } });
+        expect(parseBlock(notKey.cell).info!.keyBlock).toBe(false);
+        expect(parseBlock(notKey.cell).mcExtra!.keyBlock).toBe(true);
+    });
 });
 
 describe('harness: blocks with sandbox transactions', () => {
