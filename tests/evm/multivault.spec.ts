@@ -557,6 +557,11 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
                     deployMultiVault(hre, deployer, { governance: hre.ethers.ZeroAddress, guardian: guardian.address, weth: await weth.getAddress() }),
                 ),
             ).toBe(E.roles.zeroAddress);
+            expect(
+                await revertReason(
+                    deployMultiVault(hre, deployer, { governance: guardian.address, guardian: guardian.address, weth: guardian.address }),
+                ),
+            ).toBe(E.config.wethNotContract);
         });
     });
 

@@ -38,6 +38,7 @@ export const EvmErrors = {
         gasZeroRecipient: 'Gas: zero recipient',
         gasExceedsBalance: 'Gas: amount exceeds balance',
         gasTransferFailed: 'Gas: transfer failed',
+        wethNotContract: 'Tokens: weth is not a contract',
     },
     token: {
         onlyVault: 'Token: caller is not the vault',
