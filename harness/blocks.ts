@@ -288,10 +288,12 @@ function buildShardState(globalId: number, shard: ShardIdent, seqno: number, gen
         .endCell();
 }
 
-/** A pruned branch (exotic type 1, level 1) standing for `c`. */
+/**
+ * A pruned branch (exotic type 1, level mask 1) standing for `c` in a Merkle proof of depth 0:
+ * stores c's level-0 hash and depth, so its hash(0) equals c.hash(0).
+ */
 export function prunedBranch(c: Cell): Cell {
-    const mask = c.level() === 0 ? 1 : 1; // merkle depth 0: level-1 pruned branch
-    return beginCell().storeUint(1, 8).storeUint(mask, 8).storeBuffer(c.hash(0)).storeUint(c.depth(0), 16).endCell({ exotic: true });
+    return beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(c.hash(0)).storeUint(c.depth(0), 16).endCell({ exotic: true });
 }
 
 /** `!merkle_update#02 old_hash new_hash old_depth:uint16 new_depth:uint16 old:^X new:^X` (exotic type 4) of pruned states. */

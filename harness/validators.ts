@@ -28,6 +28,8 @@ export interface ValidatorSetData<V extends ValidatorDescr = ValidatorDescr> {
     totalWeight?: bigint;
     /** 0x11 (`validators`) or 0x12 (`validators_ext`); built sets use 0x12 */
     tag?: 0x11 | 0x12;
+    /** only when parsed from a list with pruned entries: the declared `total` (validators holds fewer) */
+    total?: number;
 }
 
 export type ValidatorSet = ValidatorSetData<Validator>;
@@ -247,5 +249,7 @@ export function parseValidatorSet(src: Cell | Slice): ValidatorSetData {
             if (e.index !== i) throw new Error(`validator index ${e.index} at position ${i}`);
         });
     }
-    return { tag, utimeSince, utimeUntil, main, totalWeight, validators: entries.map((e) => e.v), ...(entries.length !== total ? { total } : {}) } as ValidatorSetData;
+    const out: ValidatorSetData = { tag, utimeSince, utimeUntil, main, totalWeight, validators: entries.map((e) => e.v) };
+    if (entries.length !== total) out.total = total;
+    return out;
 }

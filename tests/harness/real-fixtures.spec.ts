@@ -344,6 +344,11 @@ describeWithFixtures('harness: real TON fixtures', () => {
                 expect(p.rootHash.equals(full.rootHash)).toBe(true);
                 expect(p.shardHashes).toEqual([sd]);
             }
+            for (const sd of full.shardHashes!) {
+                expect(Math.abs(sd.genUtime - full.info!.genUtime)).toBeLessThan(60);
+                expect(sd.regMcSeqno).toBeLessThanOrEqual(full.info!.seqno);
+                expect(sd.endLt > sd.startLt).toBe(true);
+            }
             // real testnet shard_hashes use shard_descr_new#a in a BinTree of 4 shards
             expect(full.shardHashes!.map((s) => s.tag)).toEqual([0xa, 0xa, 0xa, 0xa]);
             expect(full.shardHashes!.map((s) => s.shard.toString(16))).toEqual(['2000000000000000', '6000000000000000', 'a000000000000000', 'e000000000000000']);
