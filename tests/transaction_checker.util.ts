@@ -2,7 +2,7 @@
  * Test-side helpers of the TransactionChecker specs: reading transactions out of a block or a
  * transaction proof, and re-sealing a modified proof tree.
  */
-import { Cell, convertToMerkleProof, loadCurrencyCollection } from '@ton/core';
+import { beginCell, Cell, convertToMerkleProof, loadCurrencyCollection } from '@ton/core';
 import { forEachHashmapEEntry, forEachHashmapEntry } from '../harness/tlb';
 
 export interface FoundTransaction {
@@ -63,7 +63,6 @@ export function flipByte(c: Cell, at = 0): Cell {
     const bits = c.bits;
     const buf = Buffer.from(bits.subbuffer(0, bits.length - (bits.length % 8))!);
     buf[at] ^= 0xff;
-    const { beginCell } = require('@ton/core');
     const b = beginCell().storeBuffer(buf);
     if (bits.length % 8) b.storeBits(bits.substring(bits.length - (bits.length % 8), bits.length % 8));
     for (const r of c.refs) b.storeRef(r);
