@@ -1,6 +1,7 @@
 import { beginCell, Cell, CellType, loadTransaction, toNano } from '@ton/core';
 import { keyPairFromSeed, signVerify } from '@ton/crypto';
 import { Blockchain } from '@ton/sandbox';
+import { parseShards } from 'ton-lite-client/dist/parser/parseShards';
 import {
     blockHeaderProof,
     buildKeyBlock,
@@ -246,6 +247,10 @@ describe('harness: blocks with sandbox transactions', () => {
         expect(mp.shardHashes![0]).toMatchObject({ workchain: 0, tag, seqno: 700, regMcSeqno: 101 });
         expect(mp.shardHashes![0].rootHash.equals(sb.rootHash)).toBe(true);
         expect(mp.shardHashes![0].fileHash.equals(sb.fileHash)).toBe(true);
+        // an independent reader of shard_hashes (ton-lite-client) sees the same shard and seqno
+        const mcs = mc.cell.refs[3].refs[3].beginParse();
+        mcs.skip(17);
+        expect(parseShards(mcs).get(0n)).toEqual(new Map([['-9223372036854775808', 700]]));
         const proof = masterchainProofWithShard(mc, sb);
         expect(proofVirtualHash(proof).equals(mc.rootHash)).toBe(true);
         const pp = parseBlock(proof);
