@@ -1,6 +1,6 @@
 import fs from 'fs';
 import path from 'path';
-import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { Blockchain, loadConfig, SandboxContract, SendMessageResult, TreasuryContract, updateConfig } from '@ton/sandbox';
 import { Address, beginCell, Cell, Message, Transaction, toNano } from '@ton/core';
 import { JettonMaster, JettonWallet as TonJettonWallet } from '@ton/ton';
 import { flattenTransaction } from '@ton/test-utils';
@@ -407,6 +407,88 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
             await minter.sendChangeContent(alice.getSender(), content);
             expect((await minter.getMetadata()).name).toBe('Renamed');
         });
+    });
+
+    describe('fees: the smallest value a wallet or the minter accepts completes the whole chain', () => {
+        /** Multiplies the basechain gas price in the sandbox's config (fees are read from the live config). */
+        const scaleGasPrice = (factor: bigint) => {
+            const p = loadConfig(blockchain.config)[21].anon0;
+            if (p.kind !== 'GasLimitsPrices_gas_flat_pfx' || p.other.kind !== 'GasLimitsPrices_gas_prices_ext') throw new Error('unexpected config 21');
+            const scaled = {
+                ...p,
+                flat_gas_price: p.flat_gas_price * factor,
+                other: { ...p.other, gas_price: p.other.gas_price * factor },
+            };
+            blockchain.setConfig(updateConfig(blockchain.config, { kind: 'ConfigParam_config_gas_prices', anon0: scaled }));
+        };
+
+        /** Smallest value (to 1,000 nanoton) for which `send` is accepted by the first contract it reaches. */
+        const smallestAccepted = async (send: (value: bigint) => Promise<SendMessageResult>, target: Address) => {
+            let lo = 0n; // refused
+            let hi = toNano('1'); // accepted
+            let refusal = 0;
+            while (hi - lo > 1000n) {
+                const mid = (lo + hi) / 2n;
+                const snap = blockchain.snapshot();
+                const res = await send(mid);
+                const first = txOf(res.transactions, target);
+                await blockchain.loadFrom(snap);
+                const d = first.description;
+                const ok = d.type === 'generic' && d.computePhase.type === 'vm' && d.computePhase.success && !d.aborted;
+                if (ok) hi = mid;
+                else {
+                    lo = mid;
+                    refusal = d.type === 'generic' && d.computePhase.type === 'vm' ? d.computePhase.exitCode : -1;
+                }
+            }
+            // just below it, the contract's own fee check refuses (not an out-of-gas or another failure)
+            expect(refusal).toBe(Errors.jetton.notEnoughTon);
+            return hi;
+        };
+
+        for (const factor of [1n, 4n]) {
+            it(`transfer to a new wallet with a notification (gas price x${factor})`, async () => {
+                await mint(alice.address, 1000n);
+                scaleGasPrice(factor);
+                const aliceWallet = await walletOf(alice.address);
+                const bobWallet = await walletOf(bob.address);
+                const args = {
+                    to: bob.address, amount: 100n, responseDestination: alice.address,
+                    forwardTonAmount: toNano('0.01'), forwardPayload: beginCell().storeUint(7, 64).endCell(),
+                };
+                const value = await smallestAccepted((v) => aliceWallet.sendTransfer(alice.getSender(), { ...args, value: v }), aliceWallet.address);
+                const res = await aliceWallet.sendTransfer(alice.getSender(), { ...args, value });
+                expect(res.transactions).toHaveTransaction({ from: aliceWallet.address, to: bobWallet.address, success: true, deploy: true });
+                expect(res.transactions).toHaveTransaction({ from: bobWallet.address, to: bob.address, op: Op.jetton.transferNotification, value: toNano('0.01') });
+                expect(await aliceWallet.getJettonBalance()).toBe(900n);
+                expect(await bobWallet.getJettonBalance()).toBe(100n);
+                expect((await blockchain.getContract(bobWallet.address)).balance).toBeGreaterThan(0n);
+            });
+
+            it(`mint with a notification (gas price x${factor})`, async () => {
+                scaleGasPrice(factor);
+                const args = { to: alice.address, amount: 5n, responseDestination: owner.address, forwardTonAmount: 1n, forwardPayload: beginCell().storeUint(7, 64).endCell() };
+                const value = await smallestAccepted((v) => minter.sendMint(owner.getSender(), { ...args, value: v }), minter.address);
+                const res = await minter.sendMint(owner.getSender(), { ...args, value });
+                expect(res.transactions).toHaveTransaction({ from: minter.address, success: true, deploy: true });
+                expect(res.transactions).toHaveTransaction({ to: alice.address, op: Op.jetton.transferNotification });
+                expect(await balanceOf(alice.address)).toBe(5n);
+                expect(await minter.getTotalSupply()).toBe(5n);
+            });
+
+            it(`burn with a custom payload (gas price x${factor})`, async () => {
+                await mint(alice.address, 1000n);
+                scaleGasPrice(factor);
+                const aliceWallet = await walletOf(alice.address);
+                const args = { amount: 10n, responseDestination: alice.address, customPayload: beginCell().storeUint(7, 256).endCell() };
+                const value = await smallestAccepted((v) => aliceWallet.sendBurn(alice.getSender(), { ...args, value: v }), aliceWallet.address);
+                const res = await aliceWallet.sendBurn(alice.getSender(), { ...args, value });
+                expect(res.transactions).toHaveTransaction({ from: aliceWallet.address, to: minter.address, success: true });
+                expect(res.transactions).toHaveTransaction({ from: minter.address, to: owner.address, op: Op.jetton.acceptTokensBurn });
+                expect(await aliceWallet.getJettonBalance()).toBe(990n);
+                expect(await minter.getTotalSupply()).toBe(990n);
+            });
+        }
     });
 
     describe('gas constants (contracts/jetton/gas.tact)', () => {
