@@ -144,7 +144,7 @@ describe('TransactionChecker (synthetic chain)', () => {
         expectAccepted(r, b.transaction);
     });
 
-    it('walks a split workchain: BinTree forks down to the shard of the transaction', async () => {
+    it('walks a split workchain: BinTree forks down to the shard of the transaction (shard_descr_new#a)', async () => {
         const { txProofs, mcProof, signatures, tx } = splitShardSetup(chain, set, txs);
         // right shard (prefix 1): accepted
         let r = await check(tx, txProofs.right, currentBlock(mcProof.right, signatures));
@@ -420,8 +420,9 @@ function splitShardSetup(chain: SyntheticChain, set: ValidatorSet, txs: Cell[]) 
     // a block holding the transaction that claims the left shard: the left ShardDescr names another root hash
     const wrongShard = mk(0x4000000000000000n, tx);
 
-    const leaf = (sb: BuiltBlock) => beginCell().storeBit(false).storeBuilder(buildShardDescr(sb, { regMcSeqno: 6000 })).endCell();
-    const fork = beginCell().storeBit(true).storeRef(leaf(left)).storeRef(leaf(right)).endCell();
+    const leaf = (sb: BuiltBlock, tag: 0xa | 0xb) => beginCell().storeBit(false).storeBuilder(buildShardDescr(sb, { regMcSeqno: 6000, tag })).endCell();
+    // left: shard_descr#b, right: shard_descr_new#a
+    const fork = beginCell().storeBit(true).storeRef(leaf(left, 0xb)).storeRef(leaf(right, 0xa)).endCell();
     const dict = Dictionary.empty(Dictionary.Keys.Uint(32), Dictionary.Values.Cell());
     dict.set(0, fork);
     const dictRoot = beginCell().storeDictDirect(dict).endCell();
