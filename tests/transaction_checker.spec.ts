@@ -145,10 +145,16 @@ describe('TransactionChecker (synthetic chain)', () => {
     });
 
     it('walks a split workchain: BinTree forks down to the shard of the transaction (shard_descr_new#a)', async () => {
-        const { txProofs, mcProof, signatures, tx } = splitShardSetup(chain, set, txs);
+        const { txProofs, mcProof, signatures, tx, leftTx } = splitShardSetup(chain, set, txs);
         // right shard (prefix 1): accepted
         let r = await check(tx, txProofs.right, currentBlock(mcProof.right, signatures));
         expectAccepted(r, tx);
+        // left shard (prefix 0, shard_descr#b): accepted
+        r = await check(leftTx, txProofs.left, currentBlock(mcProof.left, signatures));
+        expectAccepted(r, leftTx);
+        // the right shard's proof with the masterchain proof that keeps only the left ShardDescr: 204
+        r = await check(tx, txProofs.right, currentBlock(mcProof.left, signatures));
+        expectRejected(r, Errors.transactionChecker.blockNotLinked);
         // a shard block that claims the left shard, whose ShardDescr names another root hash: 204
         r = await check(tx, txProofs.wrongShard, currentBlock(mcProof.right, signatures));
         expectRejected(r, Errors.transactionChecker.blockNotLinked);
@@ -437,7 +443,8 @@ function splitShardSetup(chain: SyntheticChain, set: ValidatorSet, txs: Cell[]) 
     return {
         tx,
         signatures,
-        txProofs: { right: transactionProof(right, tx), wrongShard: transactionProof(wrongShard, tx) },
-        mcProof: { right: masterchainProofWithShard(mcCell, right.rootHash) },
+        leftTx: txs[1],
+        txProofs: { right: transactionProof(right, tx), left: transactionProof(left, txs[1]), wrongShard: transactionProof(wrongShard, tx) },
+        mcProof: { right: masterchainProofWithShard(mcCell, right.rootHash), left: masterchainProofWithShard(mcCell, left.rootHash) },
     };
 }
