@@ -65,6 +65,8 @@ export class SyntheticChain {
     readonly globalId: number;
     /** the set of the last key block's ConfigParam 34: it signs the next blocks */
     current: ValidatorSet;
+    /** the set before `current` (ConfigParam 32 of the last switching key block) */
+    previous?: ValidatorSet;
     seqno: number;
     utime: number;
     shardSeqno: number;
@@ -145,7 +147,35 @@ export class SyntheticChain {
         const signer = opts?.signWith ?? this.current;
         const { signatures, entries } = this.sign(block, signer, opts?.signers);
         const out: SignedKeyBlock = { block, proof: keyBlockProof(block), signatures, entries, signedBy: signer, set: newSet };
+        this.previous = this.current;
         this.current = newSet;
+        this.lastKeyBlock = block;
+        this.lastBlock = block;
+        this.keyBlocks.push(out);
+        return out;
+    }
+
+    /**
+     * The first key block of an epoch change as on the real network: ConfigParam 34 stays the current
+     * set, ConfigParam 36 announces `nextSet` (ConfigParam 32 = the set before the current one, when
+     * known). Signed by the current set; the chain does not switch.
+     */
+    announceKeyBlock(nextSet: ValidatorSet, opts?: { signers?: number[]; signWith?: ValidatorSet }): SignedKeyBlock {
+        this.ensureGenesis();
+        const { seqno, genUtime } = this.advance();
+        const block = buildKeyBlock({
+            globalId: this.globalId,
+            seqno,
+            genUtime,
+            prevKeyBlockSeqno: this.lastKeyBlock!.seqno,
+            p32: this.previous,
+            p34: this.current,
+            p36: nextSet,
+            prev: this.prevRef(),
+        });
+        const signer = opts?.signWith ?? this.current;
+        const { signatures, entries } = this.sign(block, signer, opts?.signers);
+        const out: SignedKeyBlock = { block, proof: keyBlockProof(block), signatures, entries, signedBy: signer, set: this.current };
         this.lastKeyBlock = block;
         this.lastBlock = block;
         this.keyBlocks.push(out);

@@ -356,11 +356,26 @@ describe('harness: SyntheticChain', () => {
         expect(parseBlock(sh.txProof).transactions![0].hash.equals(txs[0].hash()) || parseBlock(sh.txProof).transactions![0].hash.equals(txs[1].hash())).toBe(true);
         expect(parseSignaturesCell(sh.signatures).entries.map((e) => e.index)).toEqual([1, 2, 3]);
 
-        // syncLiteClient sends every key block after genesis
+        // the real two-step epoch change: announce (36, signed by the current set), then switch (signed by the old set)
+        const s3 = makeValidatorSet({ size: 4, seed: 'e3', utimeSince: T0 + 200, utimeUntil: T0 + 300 });
+        const a36 = chain.announceKeyBlock(s3);
+        expect(chain.current).toBe(s2);
+        const ap = parseBlock(a36.proof);
+        expect(ap.configKeys).toEqual([32, 34, 36]);
+        expect(ap.config!.p32).toEqual(validatorSetData(s1));
+        expect(ap.config!.p34).toEqual(validatorSetData(s2));
+        expect(ap.config!.p36).toEqual(validatorSetData(s3));
+        expect(verifyEntries(a36.block.rootHash, a36.block.fileHash, s2, a36.entries).length).toBe(4);
+        const k3 = chain.nextKeyBlock(s3);
+        expect(verifyEntries(k3.block.rootHash, k3.block.fileHash, s2, k3.entries).length).toBe(4);
+        expect(parseBlock(k3.proof).config!.p32).toEqual(validatorSetData(s2));
+        expect(parseBlock(k3.proof).info!.prevKeyBlockSeqno).toBe(a36.block.seqno);
+
+        // syncLiteClient sends every key block after genesis, in order
         const sent: Cell[] = [];
         await chain.syncLiteClient({ sendNewKeyBlock: async (_via: unknown, _v: bigint, _q: bigint | number, proof: Cell) => void sent.push(proof) }, null, 1n);
-        expect(sent.length).toBe(1);
-        expect(sent[0].equals(k.proof)).toBe(true);
+        expect(sent.length).toBe(3);
+        expect(sent.map((c) => c.hash().toString('hex'))).toEqual([k.proof, a36.proof, k3.proof].map((c) => c.hash().toString('hex')));
         void beginCell;
     });
 });
