@@ -225,6 +225,68 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
             expect(await minter.getTotalSupply()).toBe(1000n);
         });
 
+        it('should follow the TEP-74 layouts bit for bit (bodies built and read by hand, jetton.tlb)', async () => {
+            const aliceWallet = await walletOf(alice.address);
+            const bobWallet = await walletOf(bob.address);
+            const payload = beginCell().storeUint(0xc0ffee, 24).endCell();
+            const transfer = beginCell()
+                .storeUint(0x0f8a7ea5, 32).storeUint(5, 64).storeCoins(12n).storeAddress(bob.address).storeAddress(alice.address)
+                .storeMaybeRef(null).storeCoins(3n).storeBit(true).storeRef(payload)
+                .endCell();
+            const res = await alice.send({ to: aliceWallet.address, value: toNano('0.1'), body: transfer });
+
+            // internal_transfer#178d4519 query_id amount from response_address forward_ton_amount forward_payload
+            const it = txOf(res.transactions, bobWallet.address).inMessage!.body.beginParse();
+            expect(it.loadUint(32)).toBe(0x178d4519);
+            expect(it.loadUintBig(64)).toBe(5n);
+            expect(it.loadCoins()).toBe(12n);
+            expect(it.loadAddress().equals(alice.address)).toBe(true);
+            expect(it.loadAddress().equals(alice.address)).toBe(true);
+            expect(it.loadCoins()).toBe(3n);
+            expect(it.loadBit()).toBe(true);
+            expect(it.loadRef().equals(payload)).toBe(true);
+            expect(it.remainingBits + it.remainingRefs).toBe(0);
+
+            // transfer_notification#7362d09c query_id amount sender forward_payload
+            const n = txOf(res.transactions, bob.address).inMessage!.body.beginParse();
+            expect(n.loadUint(32)).toBe(0x7362d09c);
+            expect(n.loadUintBig(64)).toBe(5n);
+            expect(n.loadCoins()).toBe(12n);
+            expect(n.loadAddress().equals(alice.address)).toBe(true);
+            expect(n.loadBit()).toBe(true);
+            expect(n.loadRef().equals(payload)).toBe(true);
+
+            // excesses#d53276db query_id
+            const e = txOf(res.transactions, alice.address, 0xd53276db).inMessage!.body.beginParse();
+            expect(e.loadUint(32)).toBe(0xd53276db);
+            expect(e.loadUintBig(64)).toBe(5n);
+
+            // burn#595f07bc query_id amount response_destination custom_payload
+            const custom = beginCell().storeUint(1, 8).endCell();
+            const burn = beginCell()
+                .storeUint(0x595f07bc, 32).storeUint(6, 64).storeCoins(2n).storeAddress(alice.address).storeMaybeRef(custom)
+                .endCell();
+            const res2 = await alice.send({ to: aliceWallet.address, value: toNano('0.1'), body: burn });
+            // burn_notification#7bdd97de query_id amount sender response_destination custom_payload
+            const bn = txOf(res2.transactions, minter.address).inMessage!.body.beginParse();
+            expect(bn.loadUint(32)).toBe(0x7bdd97de);
+            expect(bn.loadUintBig(64)).toBe(6n);
+            expect(bn.loadCoins()).toBe(2n);
+            expect(bn.loadAddress().equals(alice.address)).toBe(true);
+            expect(bn.loadAddress().equals(alice.address)).toBe(true);
+            expect(bn.loadMaybeRef()!.equals(custom)).toBe(true);
+            // accept_tokens_burn#5a78bbe8 query_id amount sender remaining_gas_to payload
+            const ab = txOf(res2.transactions, owner.address).inMessage!.body.beginParse();
+            expect(ab.loadUint(32)).toBe(0x5a78bbe8);
+            expect(ab.loadUintBig(64)).toBe(6n);
+            expect(ab.loadCoins()).toBe(2n);
+            expect(ab.loadAddress().equals(alice.address)).toBe(true);
+            expect(ab.loadAddress().equals(alice.address)).toBe(true);
+            expect(ab.loadMaybeRef()!.equals(custom)).toBe(true);
+            expect(ab.remainingBits + ab.remainingRefs).toBe(0);
+            expect(await balanceOf(alice.address)).toBe(1000n - 12n - 2n);
+        });
+
         it('should pass an inline forward payload as is', async () => {
             const aliceWallet = await walletOf(alice.address);
             const payload = beginCell().storeUint(0, 32).storeStringTail('memo').endCell();
