@@ -30,6 +30,17 @@ export const Op = {
         changeOwner: 0x690b6f7c,
         changeContent: 0x7838cc7a,
     },
+    /** contracts/bridge/messages.tact (layouts: contracts/bridge/bridge.tlb) */
+    bridge: {
+        tvmTvmNative: 0x2e5a65ab,
+        tvmTvmAlien: 0x29cd5210,
+        deployTvmEvent: 0x7f4a8d16,
+        processProof: 0x615a228a,
+        tvmEventConfirmed: 0x71d6539d,
+        onTvmEventConfirmedExtended: 0x4425471f,
+        deployTvmAlienToken: 0x3f1f8103,
+        setEndTimestamp: 0x596daffd,
+    },
 } as const;
 
 export const Errors = {
@@ -75,5 +86,59 @@ export const Errors = {
         unauthorizedTransfer: 707,
         invalidForwardPayload: 708,
         notEnoughTon: 709,
+    },
+    /** contracts/bridge/errors.tact: Event contracts */
+    event: {
+        eventNotPending: 2312,
+        senderNotEventConfiguration: 2313,
+        eventNotConfirmed: 2316,
+        tooLowMsgValue: 2317,
+        eventNotInitializing: 2321,
+        wrongStatus: 2324,
+        senderNotTokenRoot: 2326,
+        senderNotMergeRouter: 2327,
+        senderNotMergePool: 2328,
+        senderNotTxChecker: 2329,
+        wrongBaseNativeProxyWallet: 2330,
+        senderNotProxy: 2331,
+        senderNotRecipientOrSender: 2332,
+        bountyTooHigh: 2333,
+        senderNotEventTokenWallet: 2334,
+        senderNotLimitApprover: 2335,
+        senderNotProxyTransitional: 2901,
+    },
+    /** contracts/bridge/errors.tact: EventConfiguration */
+    eventConfiguration: {
+        senderNotBridge: 2209,
+        eventBlockNumberLessThanStart: 2210,
+        eventTimestampLessThanStart: 2211,
+        senderNotEventContract: 2212,
+        tooLowDeployValue: 2213,
+        eventTimestampAfterEnd: 2215,
+        endTimestampLessThanStart: 2216,
+        endTimestampAlreadySet: 2218,
+        senderIsNotEventEmitter: 2220,
+        wrongDispatchChainId: 2221,
+        wrongMessageHash: 2222,
+        wrongDestinationChainId: 2223,
+    },
+    /** contracts/bridge/errors.tact: proxies */
+    proxy: {
+        notEvmConfig: 2701,
+        proxyPaused: 2702,
+        proxyTokenRootIsEmpty: 2703,
+        wrongTokensAmountInPayload: 2704,
+        wrongOwnerInPayload: 2705,
+        wrongTokenRoot: 2708,
+        notTvmConfig: 2710,
+        lowMsgValue: 2713,
+    },
+    /** contracts/bridge/errors.tact: Bridge (EVM to TVM relays) */
+    bridge: {
+        bridgeNotActive: 2102,
+        eventConfigurationNotActive: 2103,
+        eventConfigurationNotRegistered: 2105,
+        bridgePaused: 2108,
+        zeroAddress: 2112,
     },
 } as const;
