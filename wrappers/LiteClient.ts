@@ -40,32 +40,31 @@ export function liteClientCutoff(validators: LiteClientValidator[]): bigint {
     return (total * 2n) / 3n + 1n;
 }
 
-/** validator_chunk$_ entries:(1..3 x pubkey:bits256 weight:uint64) next:(ref if more entries follow) */
+/** validator_chunk$_ entries:(1..3 x index:uint16 pubkey:bits256 weight:uint64) next:^Cell (the next chunk; an empty cell after the last) */
 export function validatorChain(validators: LiteClientValidator[]): Cell {
     if (validators.length === 0) throw new Error('empty validator set');
-    let next: Cell | null = null;
+    let next: Cell = beginCell().endCell(); // empty sentinel after the last chunk
     const last = Math.floor((validators.length - 1) / ENTRIES_PER_CHUNK) * ENTRIES_PER_CHUNK;
     for (let start = last; start >= 0; start -= ENTRIES_PER_CHUNK) {
         const b = beginCell();
         for (let i = start; i < Math.min(start + ENTRIES_PER_CHUNK, validators.length); i++) {
             const v = validators[i];
             if (v.publicKey.length !== 32) throw new Error('public key must be 32 bytes');
-            b.storeBuffer(v.publicKey, 32).storeUint(v.weight, 64);
+            b.storeUint(i, 16).storeBuffer(v.publicKey, 32).storeUint(v.weight, 64);
         }
-        if (next) b.storeRef(next);
-        next = b.endCell();
+        next = b.storeRef(next).endCell();
     }
-    return next!;
+    return next;
 }
 
 /** LiteClientStorage (contracts/lite_client.tlb). */
 export function liteClientConfigToCell(config: LiteClientConfig): Cell {
     return beginCell()
         .storeInt(config.globalId, 32)
+        .storeUint(liteClientCutoff(config.validators), 64)
         .storeUint(config.seqNo, 32)
         .storeUint(config.epochSince, 32)
         .storeUint(config.epochUntil, 32)
-        .storeUint(liteClientCutoff(config.validators), 64)
         .storeUint(config.validators.length, 16)
         .storeRef(validatorChain(config.validators))
         .endCell();
