@@ -4,3 +4,6 @@ export * from './blocks';
 export * from './signatures';
 export * from './proofs';
 export * from './chain';
+export * from './network';
+export * from './transfer';
+export * from './actors';
