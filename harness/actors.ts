@@ -8,7 +8,7 @@
  * - completeWithAbiTx: the non-credit user, doing what a client of the Aggregator API does with
  *   proofPayload.abiTx (send attachedValue to executionAddress with body tx).
  */
-import { Address, Cell, toNano } from '@ton/core';
+import { Address, beginCell, Cell, toNano } from '@ton/core';
 import { SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import { LiteClient } from '../wrappers/LiteClient';
 import { SignedKeyBlock } from './chain';
@@ -160,4 +160,75 @@ export class CreditBackend {
 /** What an Aggregator API client does with proofPayload.abiTx: one plain transfer with the body. */
 export async function completeWithAbiTx(wallet: SandboxContract<TreasuryContract>, abiTx: AbiTx): Promise<SendMessageResult> {
     return wallet.send({ to: Address.parse(abiTx.executionAddress), value: BigInt(abiTx.attachedValue), body: Cell.fromBase64(abiTx.tx) });
+}
+
+// ---------------------------------------------------------------- user, source side
+
+export interface TransferPayloadArgs {
+    destinationChainId: number;
+    recipient: Address;
+    expectedGas?: bigint;
+    remainingGasTo: Address;
+    payload?: Cell | null;
+}
+
+/** transfer_payload$_ destination_chain_id:int32 recipient expected_gas:uint128 remaining_gas_to payload:(Maybe ^Cell) */
+export function transferPayloadCell(a: TransferPayloadArgs): Cell {
+    return beginCell()
+        .storeInt(a.destinationChainId, 32)
+        .storeAddress(a.recipient)
+        .storeUint(a.expectedGas ?? 0n, 128)
+        .storeAddress(a.remainingGasTo)
+        .storeMaybeRef(a.payload ?? null)
+        .endCell();
+}
+
+export interface LockArgs extends TransferPayloadArgs {
+    /** the user's wallet of the native token */
+    wallet: Address;
+    nativeProxy: Address;
+    amount: bigint;
+    /** forward_ton_amount: reaches the proxy with transfer_notification (its gas and the event's value) */
+    forwardTonAmount: bigint;
+    /** attached to the wallet's transfer (default forwardTonAmount + 0.1 TON) */
+    value?: bigint;
+    /** a raw forward payload instead of transferPayloadCell(args) (malformed-payload tests) */
+    rawForwardPayload?: Cell;
+}
+
+/** Native flow, source side: the user's wallet sends the tokens to the native proxy with the transfer payload. */
+export async function lockNative(user: SandboxContract<TreasuryContract>, a: LockArgs): Promise<SendMessageResult> {
+    const body = beginCell()
+        .storeUint(0x0f8a7ea5, 32)
+        .storeUint(0, 64)
+        .storeCoins(a.amount)
+        .storeAddress(a.nativeProxy)
+        .storeAddress(a.remainingGasTo)
+        .storeMaybeRef(null)
+        .storeCoins(a.forwardTonAmount)
+        .storeBit(true)
+        .storeRef(a.rawForwardPayload ?? transferPayloadCell(a))
+        .endCell();
+    return user.send({ to: a.wallet, value: a.value ?? a.forwardTonAmount + toNano('0.1'), body });
+}
+
+export interface BurnArgs extends TransferPayloadArgs {
+    /** the user's wallet of the alien token */
+    wallet: Address;
+    amount: bigint;
+    /** attached to the burn: pays the wallet, the minter, the proxy and the event's value */
+    value: bigint;
+    rawCustomPayload?: Cell;
+}
+
+/** Alien flow, source side: the user burns alien tokens with the transfer payload as custom payload. */
+export async function burnAlien(user: SandboxContract<TreasuryContract>, a: BurnArgs): Promise<SendMessageResult> {
+    const body = beginCell()
+        .storeUint(0x595f07bc, 32)
+        .storeUint(0, 64)
+        .storeCoins(a.amount)
+        .storeAddress(a.remainingGasTo)
+        .storeMaybeRef(a.rawCustomPayload ?? transferPayloadCell(a))
+        .endCell();
+    return user.send({ to: a.wallet, value: a.value, body });
 }
