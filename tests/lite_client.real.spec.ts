@@ -5,15 +5,18 @@ import '@ton/test-utils';
 import { describeWithFixtures, readFixture } from '../harness/fixtures';
 import { LiteClient, LiteClientConfig } from '../wrappers/LiteClient';
 import { Errors, Op } from '../wrappers/constants';
-import {
-    blockRootOf,
-    headerProof,
-    IndexedSignature,
-    keyBlockProofFromFull,
-    prune,
-    signaturesCell,
-    signaturesFromPubkeyDict,
-} from './lite_client.util';
+import { blockHeaderProof, keyBlockProof } from '../harness/proofs';
+import { buildSignaturesCell, entriesFromPubkeyDict, SignatureEntry } from '../harness/signatures';
+import { LiteClientValidator } from '../wrappers/LiteClient';
+import { blockRootOf, prune } from './lite_client.util';
+
+const signaturesCell = buildSignaturesCell;
+const headerProof = blockHeaderProof;
+const keyBlockProofFromFull = (full: Cell) => keyBlockProof(full, [34]);
+type IndexedSignature = SignatureEntry;
+/** rsquad `*_sig.boc` (keyed by public key) -> entries indexed by the LiteClient's main set */
+const signaturesFromPubkeyDict = (sig: Cell, set: LiteClientValidator[]) =>
+    entriesFromPubkeyDict(sig, { utimeSince: 0, utimeUntil: 0, main: set.length, validators: set });
 
 // rsquad testnet samples (fixtures README): file hashes are not in the files.
 const FILE_HASH: Record<string, string> = {
