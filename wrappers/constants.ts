@@ -41,6 +41,26 @@ export const Op = {
         deployTvmAlienToken: 0x3f1f8103,
         setEndTimestamp: 0x596daffd,
     },
+    /** contracts/bridge/proxy_common.tact (layouts: contracts/bridge/proxy.tlb) */
+    proxy: {
+        /** forward payload of a refund (error_code inside) */
+        refund: 0x3f08c046,
+        setPaused: 0x00dc73fc,
+        setTvmConfiguration: 0x72198d20,
+        setEvmConfiguration: 0x38d09b40,
+        setDefaultFee: 0x5e49b5cd,
+        setTokenFee: 0x21aac1b9,
+        removeTokenFee: 0x22f44062,
+        withdrawFees: 0x1a7bcc61,
+        withdrawTon: 0x62bad5e0,
+        transferOwnership: 0x758535ca,
+        claimRefund: 0x7412d869,
+        registerNativeToken: 0x68e64c69,
+        setAlienProxy: 0x71849164,
+        setNativeProxy: 0x3b9f130c,
+        setPredeployedToken: 0x22d21378,
+        removePredeployedToken: 0x20eb0e63,
+    },
 } as const;
 
 export const Errors = {
@@ -132,6 +152,8 @@ export const Errors = {
         wrongTokenRoot: 2708,
         notTvmConfig: 2710,
         lowMsgValue: 2713,
+        /** proxy owner operations from another sender (Tact's Ownable code) */
+        notOwner: 132,
     },
     /** contracts/bridge/errors.tact: Bridge (EVM to TVM relays) */
     bridge: {

@@ -1,0 +1,129 @@
+import { Address, beginCell, Cell, ContractProvider, Dictionary, Sender, SendMode, toNano } from '@ton/core';
+import {
+    ProxyMultiVaultAlien as ProxyMultiVaultAlienBase,
+    storeDeployTvmAlienToken,
+    storeRemovePredeployedToken,
+    storeSetNativeProxy,
+    storeSetPredeployedToken,
+} from '../build/ProxyMultiVaultAlien/tact_ProxyMultiVaultAlien';
+import { JettonMinter } from './JettonMinter';
+import { JettonWallet } from './JettonWallet';
+import { sendBody } from './ProxyMultiVaultNative';
+
+export {
+    emittedEvents,
+    onTvmEventConfirmedExtendedMessage,
+    parseRefundPayload,
+    parseTvmTvmEvent,
+    ProxyMessages,
+    transferPayloadCell,
+    tvmTvmEventCell,
+} from './ProxyMultiVaultNative';
+
+/**
+ * ProxyMultiVaultAlien (contracts/bridge/proxy_alien.tact), wrapping the Tact-generated class
+ * (build/ProxyMultiVaultAlien/tact_ProxyMultiVaultAlien.ts). Layouts: contracts/bridge/proxy.tlb,
+ * contracts/bridge/bridge.tlb. Owner operations shared with the native proxy: ProxyMessages.
+ */
+export interface ProxyAlienConfig {
+    owner: Address;
+    paused?: boolean;
+    tvmConfigurations?: Address[];
+    defaultFee?: { numerator: bigint; denominator: bigint };
+    nativeProxy?: Address | null;
+    /** defaults to the compiled JettonMinter's and JettonWallet's code */
+    minterCode?: Cell;
+    walletCode?: Cell;
+}
+
+/** The compiled JettonMinter's code. */
+export async function jettonMinterCode(): Promise<Cell> {
+    const zero = new Address(0, Buffer.alloc(32));
+    return (await JettonMinter.createFromConfig({ owner: zero, content: Cell.EMPTY })).init!.code;
+}
+
+export class ProxyMultiVaultAlien extends ProxyMultiVaultAlienBase {
+    static readonly OWNER_OP_VALUE = toNano('0.05');
+    /** TON attached to deploy_tvm_alien_token by default (ALIEN_MINTER_DEPLOY_VALUE + fees; the rest comes back). */
+    static readonly DEPLOY_TOKEN_VALUE = toNano('0.1');
+
+    static createFromAddress(address: Address): ProxyMultiVaultAlien {
+        return new ProxyMultiVaultAlien(address);
+    }
+
+    static async createFromConfig(c: ProxyAlienConfig): Promise<ProxyMultiVaultAlien> {
+        const configs = Dictionary.empty(Dictionary.Keys.Address(), Dictionary.Values.Bool());
+        for (const a of c.tvmConfigurations ?? []) configs.set(a, true);
+        const base = await ProxyMultiVaultAlienBase.fromInit(
+            c.owner,
+            c.paused ?? false,
+            configs,
+            Dictionary.empty(),
+            { $$type: 'Fee', numerator: c.defaultFee?.numerator ?? 0n, denominator: c.defaultFee?.denominator ?? 1n },
+            Dictionary.empty(),
+            Dictionary.empty(),
+            Dictionary.empty(),
+            c.nativeProxy ?? null,
+            c.minterCode ?? (await jettonMinterCode()),
+            c.walletCode ?? (await JettonWallet.code()),
+            Dictionary.empty(),
+            Dictionary.empty(),
+            Dictionary.empty(),
+        );
+        return new ProxyMultiVaultAlien(base.address, base.init);
+    }
+
+    static deployTvmAlienTokenMessage(a: { baseChainId: number; baseToken: Address; name: string; symbol: string; decimals: number; remainingGasTo: Address; queryId?: bigint }): Cell {
+        return beginCell()
+            .store(
+                storeDeployTvmAlienToken({
+                    $$type: 'DeployTvmAlienToken',
+                    queryId: a.queryId ?? 0n,
+                    baseChainId: BigInt(a.baseChainId),
+                    baseToken: a.baseToken,
+                    name: a.name,
+                    symbol: a.symbol,
+                    decimals: BigInt(a.decimals),
+                    remainingGasTo: a.remainingGasTo,
+                }),
+            )
+            .endCell();
+    }
+
+    static setNativeProxyMessage(nativeProxy: Address | null, queryId = 0n): Cell {
+        return beginCell().store(storeSetNativeProxy({ $$type: 'SetNativeProxy', queryId, nativeProxy })).endCell();
+    }
+
+    static setPredeployedTokenMessage(a: { baseChainId: number; baseToken: Address; token: Address; nativeProxyWallet: Address; queryId?: bigint }): Cell {
+        return beginCell()
+            .store(storeSetPredeployedToken({ $$type: 'SetPredeployedToken', queryId: a.queryId ?? 0n, baseChainId: BigInt(a.baseChainId), baseToken: a.baseToken, token: a.token, nativeProxyWallet: a.nativeProxyWallet }))
+            .endCell();
+    }
+
+    static removePredeployedTokenMessage(baseChainId: number, baseToken: Address, queryId = 0n): Cell {
+        return beginCell()
+            .store(storeRemovePredeployedToken({ $$type: 'RemovePredeployedToken', queryId, baseChainId: BigInt(baseChainId), baseToken }))
+            .endCell();
+    }
+
+    async sendDeploy(provider: ContractProvider, via: Sender, value: bigint = toNano('0.5')) {
+        await provider.internal(via, { value, sendMode: SendMode.PAY_GAS_SEPARATELY, body: Cell.EMPTY });
+    }
+
+    async sendDeployTvmAlienToken(provider: ContractProvider, via: Sender, a: Parameters<typeof ProxyMultiVaultAlien.deployTvmAlienTokenMessage>[0], value = ProxyMultiVaultAlien.DEPLOY_TOKEN_VALUE) {
+        await sendBody(provider, via, ProxyMultiVaultAlien.deployTvmAlienTokenMessage(a), value);
+    }
+
+    async sendSetNativeProxy(provider: ContractProvider, via: Sender, nativeProxy: Address | null, value = ProxyMultiVaultAlien.OWNER_OP_VALUE) {
+        await sendBody(provider, via, ProxyMultiVaultAlien.setNativeProxyMessage(nativeProxy), value);
+    }
+
+    async sendSetPredeployedToken(provider: ContractProvider, via: Sender, a: Parameters<typeof ProxyMultiVaultAlien.setPredeployedTokenMessage>[0], value = ProxyMultiVaultAlien.OWNER_OP_VALUE) {
+        await sendBody(provider, via, ProxyMultiVaultAlien.setPredeployedTokenMessage(a), value);
+    }
+
+    /** Any body (owner operations: ProxyMessages.*, on_tvm_event_confirmed_extended, claim_refund). */
+    async sendBody(provider: ContractProvider, via: Sender, body: Cell, value = ProxyMultiVaultAlien.OWNER_OP_VALUE) {
+        await sendBody(provider, via, body, value);
+    }
+}

@@ -1,0 +1,242 @@
+import { Address, beginCell, Cell, ContractProvider, Dictionary, Message, Sender, SendMode, Slice, toNano } from '@ton/core';
+import {
+    ProxyMultiVaultNative as ProxyMultiVaultNativeBase,
+    loadTokenMeta,
+    loadTransferMeta,
+    storeClaimRefund,
+    storeOnTvmEventConfirmedExtended,
+    storeRegisterNativeToken,
+    storeSetAlienProxy,
+    storeSetDefaultFee,
+    storeSetEvmConfiguration,
+    storeSetPaused,
+    storeSetTokenFee,
+    storeRemoveTokenFee,
+    storeSetTvmConfiguration,
+    storeTokenMeta,
+    storeTransferMeta,
+    storeTransferOwnership,
+    storeTransferPayload,
+    storeWithdrawFees,
+    storeWithdrawTon,
+    TokenMeta,
+    TransferMeta,
+} from '../build/ProxyMultiVaultNative/tact_ProxyMultiVaultNative';
+import { Op } from './constants';
+
+export type { TokenMeta, TransferMeta };
+
+/**
+ * ProxyMultiVaultNative (contracts/bridge/proxy_native.tact), wrapping the Tact-generated class
+ * (build/ProxyMultiVaultNative/tact_ProxyMultiVaultNative.ts). Layouts: contracts/bridge/proxy.tlb
+ * (storage, owner operations, refunds) and contracts/bridge/bridge.tlb (events). Also holds the
+ * helpers both proxies' users need: TransferPayload, events, refund payloads, owner messages.
+ */
+export interface ProxyNativeConfig {
+    owner: Address;
+    paused?: boolean;
+    /** allowed TVM EventConfigurations */
+    tvmConfigurations?: Address[];
+    /** default fee rate on incoming transfers (numerator / denominator); default 0 / 1 */
+    defaultFee?: { numerator: bigint; denominator: bigint };
+    alienProxy?: Address | null;
+}
+
+/** transfer_payload (bridge.tlb): forward payload of the lock, custom payload of the burn. */
+export interface TransferPayloadArgs {
+    destinationChainId: number;
+    recipient: Address;
+    expectedGas?: bigint;
+    remainingGasTo: Address;
+    payload?: Cell | null;
+}
+
+/** A TvmTvmNative / TvmTvmAlien event, decoded. */
+export interface TvmTvmEvent {
+    kind: 'native' | 'alien';
+    destinationChainId: number;
+    amount: bigint;
+    recipient: Address;
+    value: bigint;
+    expectedGas: bigint;
+    token: TokenMeta;
+    transfer: TransferMeta;
+}
+
+export function transferPayloadCell(a: TransferPayloadArgs): Cell {
+    return beginCell()
+        .store(
+            storeTransferPayload({
+                $$type: 'TransferPayload',
+                destinationChainId: BigInt(a.destinationChainId),
+                recipient: a.recipient,
+                expectedGas: a.expectedGas ?? 0n,
+                remainingGasTo: a.remainingGasTo,
+                payload: a.payload ?? null,
+            }),
+        )
+        .endCell();
+}
+
+/** The event body cell (tvm_tvm_native / tvm_tvm_alien), e.g. to send as a configuration would. */
+export function tvmTvmEventCell(e: Omit<TvmTvmEvent, 'token' | 'transfer'> & { token: Omit<TokenMeta, '$$type'>; transfer: Omit<TransferMeta, '$$type'> }): Cell {
+    return beginCell()
+        .storeUint(e.kind === 'native' ? Op.bridge.tvmTvmNative : Op.bridge.tvmTvmAlien, 32)
+        .storeInt(e.destinationChainId, 32)
+        .storeUint(e.amount, 128)
+        .storeAddress(e.recipient)
+        .storeUint(e.value, 128)
+        .storeUint(e.expectedGas, 128)
+        .storeRef(beginCell().store(storeTokenMeta({ $$type: 'TokenMeta', ...e.token })))
+        .storeRef(beginCell().store(storeTransferMeta({ $$type: 'TransferMeta', ...e.transfer })))
+        .endCell();
+}
+
+export function parseTvmTvmEvent(body: Cell): TvmTvmEvent {
+    const s = body.beginParse();
+    const op = s.loadUint(32);
+    if (op !== Op.bridge.tvmTvmNative && op !== Op.bridge.tvmTvmAlien) throw new Error(`not a TvmTvm event: op ${op.toString(16)}`);
+    const e: TvmTvmEvent = {
+        kind: op === Op.bridge.tvmTvmNative ? 'native' : 'alien',
+        destinationChainId: s.loadInt(32),
+        amount: s.loadUintBig(128),
+        recipient: s.loadAddress(),
+        value: s.loadUintBig(128),
+        expectedGas: s.loadUintBig(128),
+        token: loadTokenMeta(s.loadRef().beginParse()),
+        transfer: loadTransferMeta(s.loadRef().beginParse()),
+    };
+    s.endParse();
+    return e;
+}
+
+/** The events (external out messages) among a transaction's out messages. */
+export function emittedEvents(outMessages: Iterable<Message>): { message: Message; event: TvmTvmEvent }[] {
+    const out: { message: Message; event: TvmTvmEvent }[] = [];
+    for (const m of outMessages) {
+        if (m.info.type === 'external-out') out.push({ message: m, event: parseTvmTvmEvent(m.body) });
+    }
+    return out;
+}
+
+/**
+ * Reads a refund's forward payload (proxy.tlb, proxy_refund), given a forward_payload slice as in
+ * internal_transfer / transfer_notification ((Either Cell ^Cell)); null when it is not a refund.
+ */
+export function parseRefundPayload(forwardPayload: Slice): { queryId: bigint; errorCode: number } | null {
+    const s = forwardPayload.clone();
+    let p = s;
+    if (s.loadBit()) p = s.loadRef().beginParse();
+    if (p.remainingBits < 32 + 64 + 16 || p.loadUint(32) !== Op.proxy.refund) return null;
+    return { queryId: p.loadUintBig(64), errorCode: p.loadUint(16) };
+}
+
+/** on_tvm_event_confirmed_extended body (configuration -> proxy, alien proxy -> native proxy). */
+export function onTvmEventConfirmedExtendedMessage(a: {
+    eventAddress: Address;
+    msgHash: bigint;
+    chainId: number;
+    configuration: Address;
+    remainingGasTo: Address;
+    event: Cell;
+}): Cell {
+    return beginCell()
+        .store(storeOnTvmEventConfirmedExtended({ $$type: 'OnTvmEventConfirmedExtended', ...a, chainId: BigInt(a.chainId) }))
+        .endCell();
+}
+
+/** Owner-operation bodies shared by both proxies (proxy.tlb). */
+export const ProxyMessages = {
+    setPaused: (paused: boolean, queryId = 0n) => beginCell().store(storeSetPaused({ $$type: 'SetPaused', queryId, paused })).endCell(),
+    setTvmConfiguration: (configuration: Address, allowed: boolean, queryId = 0n) =>
+        beginCell().store(storeSetTvmConfiguration({ $$type: 'SetTvmConfiguration', queryId, configuration, allowed })).endCell(),
+    setEvmConfiguration: (configuration: Address, allowed: boolean, queryId = 0n) =>
+        beginCell().store(storeSetEvmConfiguration({ $$type: 'SetEvmConfiguration', queryId, configuration, allowed })).endCell(),
+    setDefaultFee: (numerator: bigint, denominator: bigint, queryId = 0n) =>
+        beginCell().store(storeSetDefaultFee({ $$type: 'SetDefaultFee', queryId, numerator, denominator })).endCell(),
+    setTokenFee: (token: Address, numerator: bigint, denominator: bigint, queryId = 0n) =>
+        beginCell().store(storeSetTokenFee({ $$type: 'SetTokenFee', queryId, token, numerator, denominator })).endCell(),
+    removeTokenFee: (token: Address, queryId = 0n) => beginCell().store(storeRemoveTokenFee({ $$type: 'RemoveTokenFee', queryId, token })).endCell(),
+    withdrawFees: (token: Address, amount: bigint, recipient: Address, queryId = 0n) =>
+        beginCell().store(storeWithdrawFees({ $$type: 'WithdrawFees', queryId, token, amount, recipient })).endCell(),
+    withdrawTon: (amount: bigint, recipient: Address, queryId = 0n) =>
+        beginCell().store(storeWithdrawTon({ $$type: 'WithdrawTon', queryId, amount, recipient })).endCell(),
+    transferOwnership: (newOwner: Address, queryId = 0n) =>
+        beginCell().store(storeTransferOwnership({ $$type: 'TransferOwnership', queryId, newOwner })).endCell(),
+    claimRefund: (token: Address, queryId = 0n) => beginCell().store(storeClaimRefund({ $$type: 'ClaimRefund', queryId, token })).endCell(),
+};
+
+/** Senders and getters both proxies share (owner operations, fees, refunds). */
+export async function sendBody(provider: ContractProvider, via: Sender, body: Cell, value: bigint) {
+    await provider.internal(via, { value, sendMode: SendMode.PAY_GAS_SEPARATELY, body });
+}
+
+export class ProxyMultiVaultNative extends ProxyMultiVaultNativeBase {
+    /** TON attached to owner operations by default (the rest comes back). */
+    static readonly OWNER_OP_VALUE = toNano('0.05');
+
+    static createFromAddress(address: Address): ProxyMultiVaultNative {
+        return new ProxyMultiVaultNative(address);
+    }
+
+    static async createFromConfig(c: ProxyNativeConfig): Promise<ProxyMultiVaultNative> {
+        const configs = Dictionary.empty(Dictionary.Keys.Address(), Dictionary.Values.Bool());
+        for (const a of c.tvmConfigurations ?? []) configs.set(a, true);
+        const base = await ProxyMultiVaultNativeBase.fromInit(
+            c.owner,
+            c.paused ?? false,
+            configs,
+            Dictionary.empty(),
+            { $$type: 'Fee', numerator: c.defaultFee?.numerator ?? 0n, denominator: c.defaultFee?.denominator ?? 1n },
+            Dictionary.empty(),
+            Dictionary.empty(),
+            Dictionary.empty(),
+            c.alienProxy ?? null,
+            Dictionary.empty(),
+            Dictionary.empty(),
+        );
+        return new ProxyMultiVaultNative(base.address, base.init);
+    }
+
+    static registerNativeTokenMessage(a: { token: Address; wallet?: Address | null; name: string; symbol: string; decimals: number; queryId?: bigint }): Cell {
+        return beginCell()
+            .store(
+                storeRegisterNativeToken({
+                    $$type: 'RegisterNativeToken',
+                    queryId: a.queryId ?? 0n,
+                    token: a.token,
+                    wallet: a.wallet ?? null,
+                    name: a.name,
+                    symbol: a.symbol,
+                    decimals: BigInt(a.decimals),
+                }),
+            )
+            .endCell();
+    }
+
+    static setAlienProxyMessage(alienProxy: Address | null, queryId = 0n): Cell {
+        return beginCell().store(storeSetAlienProxy({ $$type: 'SetAlienProxy', queryId, alienProxy })).endCell();
+    }
+
+    async sendDeploy(provider: ContractProvider, via: Sender, value: bigint = toNano('0.5')) {
+        await provider.internal(via, { value, sendMode: SendMode.PAY_GAS_SEPARATELY, body: Cell.EMPTY });
+    }
+
+    /** Owner: register a token; without `wallet` the proxy asks the root (TEP-89). */
+    async sendRegisterNativeToken(provider: ContractProvider, via: Sender, a: Parameters<typeof ProxyMultiVaultNative.registerNativeTokenMessage>[0], value = ProxyMultiVaultNative.OWNER_OP_VALUE) {
+        await sendBody(provider, via, ProxyMultiVaultNative.registerNativeTokenMessage(a), value);
+    }
+
+    async sendSetAlienProxy(provider: ContractProvider, via: Sender, alienProxy: Address | null, value = ProxyMultiVaultNative.OWNER_OP_VALUE) {
+        await sendBody(provider, via, ProxyMultiVaultNative.setAlienProxyMessage(alienProxy), value);
+    }
+
+    /** Any body (owner operations: ProxyMessages.*, on_tvm_event_confirmed_extended, claim_refund). */
+    async sendBody(provider: ContractProvider, via: Sender, body: Cell, value = ProxyMultiVaultNative.OWNER_OP_VALUE) {
+        await sendBody(provider, via, body, value);
+    }
+
+    async getWalletOf(provider: ContractProvider, token: Address): Promise<Address | null> {
+        return (await this.getNativeToken(provider, token))?.wallet ?? null;
+    }
+}
