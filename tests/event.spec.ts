@@ -1,0 +1,177 @@
+/**
+ * TvmTvmEventConfiguration and the TVM to TVM Event contracts, through the real LiteClient and
+ * TransactionChecker: source transactions are real sandbox transactions of a test emitter (standing
+ * in for the source proxy), placed in blocks of a SyntheticChain signed by the set the LiteClient holds.
+ */
+import { beginCell, Cell, toNano } from '@ton/core';
+import '@ton/test-utils';
+import { Errors, Op } from '../wrappers/constants';
+import { EventStatus, toTransferStatus, TransferStatus, transferStatusName } from '../wrappers/eventStatus';
+import { TokenType, TvmTvmEventConfiguration } from '../wrappers/TvmTvmEventConfiguration';
+import { EventOp, tvmEventInitData, tvmTvmEventBody } from '../wrappers/tvmTvmEvent';
+import { MultiVaultTvmTvmEventAlien as AlienBase } from '../build/MultiVaultTvmTvmEventAlien/tact_MultiVaultTvmTvmEventAlien';
+import { addr, computeGas, DEPLOY_VALUE, DST_CHAIN, EVENT_INITIAL_BALANCE, eventFields, eventFixture, EventFixture, SRC_CHAIN, T0, T_EMIT } from './event.util';
+
+const E = Errors.event;
+const C = Errors.eventConfiguration;
+
+describe('TVM to TVM events', () => {
+    let f: EventFixture;
+
+    beforeEach(async () => {
+        f = await eventFixture();
+    });
+
+    function fields(o?: Parameters<typeof eventFields>[0]) {
+        return eventFields(o, { recipient: f.user.address, sender: f.user.address, token: f.deployer.address });
+    }
+
+    /** Emits a TvmTvmNative (for the Alien configuration) and proves it. */
+    async function sourceEvent(kind: 'native' | 'alien' = 'native', o?: Parameters<typeof eventFields>[0], emitOpts?: Parameters<EventFixture['emit']>[1]) {
+        const body = tvmTvmEventBody(kind, fields(o));
+        const tx = await f.emit(body, emitOpts);
+        const index = emitOpts?.first ? 1 : 0;
+        const msgHash = TvmTvmEventConfiguration.eventMessageHash(tx.raw, index);
+        return { body, tx, index, msgHash, proof: f.prove(tx.raw) };
+    }
+
+    async function deploy(cfg = f.alienConfig, ev: { msgHash: bigint; index: number; proof: Cell }, value = DEPLOY_VALUE, via = f.user) {
+        return cfg.sendDeployTvmEvent(via.getSender(), { value, msgHash: ev.msgHash, outMsgIndex: ev.index, remainingGasTo: via.address, proof: ev.proof });
+    }
+
+    // ------------------------------------------------------------ happy paths
+
+    it('deploys the Alien Event, verifies the transaction and forwards on_tvm_event_confirmed_extended to the proxy', async () => {
+        const ev = await sourceEvent('native');
+        const event = f.alienEvent(ev.msgHash);
+        expect((await f.alienConfig.getEventAddress(ev.msgHash)).equals(event.address)).toBe(true);
+
+        const r = await deploy(f.alienConfig, ev);
+        expect(r.transactions).toHaveTransaction({ from: f.user.address, to: f.alienConfig.address, op: Op.bridge.deployTvmEvent, success: true });
+        expect(r.transactions).toHaveTransaction({ from: f.alienConfig.address, to: event.address, op: Op.bridge.processProof, deploy: true, success: true });
+        expect(r.transactions).toHaveTransaction({ from: event.address, to: f.checker.address, op: Op.transactionChecker.checkTransaction, success: true });
+        expect(r.transactions).toHaveTransaction({ from: f.checker.address, to: f.liteClient.address, op: Op.liteClient.checkBlock, success: true });
+        expect(r.transactions).toHaveTransaction({ from: f.checker.address, to: event.address, op: Op.transactionChecker.transactionChecked, success: true });
+        expect(r.transactions).toHaveTransaction({ from: event.address, to: f.alienConfig.address, op: Op.bridge.tvmEventConfirmed, success: true });
+        const expected = beginCell()
+            .storeUint(Op.bridge.onTvmEventConfirmedExtended, 32)
+            .storeAddress(event.address)
+            .storeUint(ev.msgHash, 256)
+            .storeInt(SRC_CHAIN, 32)
+            .storeAddress(f.alienConfig.address)
+            .storeRef(beginCell().storeAddress(f.user.address).storeRef(ev.body))
+            .endCell();
+        expect(r.transactions).toHaveTransaction({ from: f.alienConfig.address, to: f.alienProxy.address, op: Op.bridge.onTvmEventConfirmedExtended, body: expected, success: true });
+        // nothing fails anywhere, every transaction is far below the basechain gas limit
+        for (const t of r.transactions) {
+            expect(t.description.type === 'generic' && t.description.aborted).toBe(false);
+            expect(computeGas(t)).toBeLessThan(1_000_000);
+        }
+        // the value reaches the proxy: DEPLOY_VALUE minus fees, minus the Event's reserve
+        const toProxy = r.transactions.find((t) => addr(t.inMessage?.info.dest as any) === f.alienProxy.address.toString())!;
+        const carried = toProxy.inMessage!.info.type === 'internal' ? toProxy.inMessage!.info.value.coins : 0n;
+        expect(carried).toBeGreaterThan(DEPLOY_VALUE - toNano('0.2'));
+
+        expect(await event.getStatus()).toBe(EventStatus.Confirmed);
+        const d = await event.getDetails();
+        expect(d.eventInitData.msgHash).toBe(ev.msgHash);
+        expect(d.eventInitData.configuration.equals(f.alienConfig.address)).toBe(true);
+        expect(d.eventInitData.chainId).toBe(SRC_CHAIN);
+        expect(d.initializer!.equals(f.user.address)).toBe(true);
+        expect(d.status).toBe(EventStatus.Confirmed);
+        expect(toTransferStatus(d.status)).toBe(TransferStatus.Completed);
+        expect(await event.getTransactionHash()).toBe(BigInt('0x' + ev.tx.raw.hash().toString('hex')));
+        expect((await event.getEventBody())!.equals(ev.body)).toBe(true);
+
+        const dd = await event.getDecodedData();
+        const ff = fields();
+        expect(dd.baseChainId).toBe(BigInt(SRC_CHAIN));
+        expect(dd.baseToken.equals(ff.token.token)).toBe(true);
+        expect(dd.baseNativeProxyWallet!.equals(ff.token.nativeProxyWallet!)).toBe(true);
+        expect([dd.name, dd.symbol, dd.decimals]).toEqual(['Tether USD', 'USDT', 6n]);
+        expect(dd.amount).toBe(ff.amount);
+        expect(dd.recipient.equals(f.user.address)).toBe(true);
+        expect(dd.attachedGas).toBe(ff.value);
+        expect(dd.expectedGas).toBe(ff.expectedGas);
+        expect(dd.payload!.equals(ff.transfer.payload!)).toBe(true);
+        expect(dd.proxy.equals(f.alienProxy.address)).toBe(true);
+        expect(dd.token).toBeNull();
+        expect(dd.nativeProxyTokenWallet).toBeNull();
+    });
+
+    it('deploys the Native Event from a TvmTvmAlien event and confirms to the native proxy', async () => {
+        const ev = await sourceEvent('alien');
+        const event = f.nativeEvent(ev.msgHash);
+        expect((await f.nativeConfig.getEventAddress(ev.msgHash)).equals(event.address)).toBe(true);
+        const r = await deploy(f.nativeConfig, ev);
+        expect(r.transactions).toHaveTransaction({ from: f.nativeConfig.address, to: f.nativeProxy.address, op: Op.bridge.onTvmEventConfirmedExtended, success: true });
+        for (const t of r.transactions) expect(computeGas(t)).toBeLessThan(1_000_000);
+        expect(await event.getStatus()).toBe(EventStatus.Confirmed);
+        const dd = await event.getDecodedData();
+        const ff = fields();
+        expect(dd.token.equals(ff.token.token)).toBe(true);
+        expect([dd.name, dd.symbol, dd.decimals]).toEqual(['Tether USD', 'USDT', 6n]);
+        expect(dd.sender.equals(f.user.address)).toBe(true);
+        expect(dd.amount).toBe(ff.amount);
+        expect(dd.recipient.equals(f.user.address)).toBe(true);
+        expect(dd.value).toBe(ff.value);
+        expect(dd.expectedGas).toBe(ff.expectedGas);
+        expect(dd.payload!.equals(ff.transfer.payload!)).toBe(true);
+        expect(dd.proxy.equals(f.nativeProxy.address)).toBe(true);
+        expect(dd.tokenWallet!.equals(ff.token.nativeProxyWallet!)).toBe(true);
+        expect(dd.bounty).toBe(0n);
+    });
+
+    it('takes the out message at out_msg_index, and a masterchain block as well', async () => {
+        const ev = await sourceEvent('native', undefined, { first: beginCell().storeUint(0xdead, 16).endCell() });
+        const r = await deploy(f.alienConfig, { ...ev, proof: f.prove(ev.tx.raw, { shard: false }) });
+        expect(r.transactions).toHaveTransaction({ from: f.alienConfig.address, to: f.alienProxy.address, success: true });
+        expect(await f.alienEvent(ev.msgHash).getStatus()).toBe(EventStatus.Confirmed);
+    });
+
+    it('derives the Event address as the Tact contract parameters do', async () => {
+        const h = 0x1234n;
+        const fromTact = await AlienBase.fromInit(h, f.alienConfig.address, BigInt(SRC_CHAIN), 0n, null);
+        expect(fromTact.init!.data.equals(tvmEventInitData(h, f.alienConfig.address, SRC_CHAIN))).toBe(true);
+        expect((await f.alienConfig.getEventAddress(h)).equals(fromTact.address)).toBe(true);
+        expect(TvmTvmEventConfiguration.eventAddress(f.codes.alien, h, f.alienConfig.address, SRC_CHAIN).equals(fromTact.address)).toBe(true);
+    });
+
+    it('shows its configuration (getDetails)', async () => {
+        const d = await f.alienConfig.getDetails();
+        expect(d.basicConfiguration.eventCode.equals(f.codes.alien)).toBe(true);
+        expect(d.basicConfiguration.eventInitialBalance).toBe(EVENT_INITIAL_BALANCE);
+        expect(d.networkConfiguration.chainId).toBe(SRC_CHAIN);
+        expect(d.networkConfiguration.eventEmitter.equals(f.emitter.address)).toBe(true);
+        expect(d.networkConfiguration.proxy.equals(f.alienProxy.address)).toBe(true);
+        expect(d.networkConfiguration.startTimestamp).toBe(T0);
+        expect(d.networkConfiguration.endTimestamp).toBe(0);
+        const x = await f.nativeConfig.getExtra();
+        expect(x.tokenType).toBe(TokenType.Native);
+        expect(x.ownChainId).toBe(DST_CHAIN);
+        expect(x.owner.equals(f.owner.address)).toBe(true);
+        expect(x.transactionChecker.equals(f.checker.address)).toBe(true);
+    });
+});
+
+describe('EventStatus', () => {
+    it('maps every Event status to the API TransferStatus', () => {
+        const want: [EventStatus, string][] = [
+            [EventStatus.Initializing, 'Pending'],
+            [EventStatus.Pending, 'Pending'],
+            [EventStatus.Confirmed, 'Completed'],
+            [EventStatus.Rejected, 'Failed'],
+            [EventStatus.Cancelled, 'Failed'],
+            [EventStatus.LimitReached, 'Pending'],
+            [EventStatus.LiquidityRequested, 'Pending'],
+            [EventStatus.LiquidityProvided, 'Completed'],
+            [EventStatus.Verified, 'Pending'],
+        ];
+        for (const [s, name] of want) expect(transferStatusName(toTransferStatus(s))).toBe(name);
+        expect(Object.keys(EventStatus).filter((k) => isNaN(Number(k)))).toHaveLength(9);
+        expect(() => toTransferStatus(9)).toThrow();
+        expect(TransferStatus.Pending).toBe(1);
+        expect(TransferStatus.Completed).toBe(2);
+        expect(TransferStatus.Failed).toBe(3);
+    });
+});

@@ -1,0 +1,65 @@
+import { Address, Cell, ContractProvider, Sender, SendMode, toNano } from '@ton/core';
+import { compile } from '@ton/blueprint';
+import { MultiVaultTvmTvmEventAlien as Base } from '../build/MultiVaultTvmTvmEventAlien/tact_MultiVaultTvmTvmEventAlien';
+import { EventStatus } from './eventStatus';
+import { toTvmEventDetails, TvmEventDetails, tvmEventDeliveryFailedMessage, tvmEventInit, tvmEventNativeProxyMessage } from './tvmTvmEvent';
+
+/**
+ * MultiVaultTvmTvmEventAlien (contracts/bridge/tvm_tvm_event_alien.tact), wrapping the Tact-generated
+ * class. Deployed by a TvmTvmEventConfiguration of token type Alien; address from (msgHash,
+ * configuration, chainId). Layouts: contracts/bridge/event.tlb.
+ * getDecodedData: base_chainId_, base_token_, base_native_proxy_wallet_, name_, symbol_, decimals_, amount_, recipient_, attached_gas_, expected_gas_, payload_, proxy_, token_ (null: the alien proxy derives it), native_proxy_token_wallet.
+ */
+export class MultiVaultTvmTvmEventAlien extends Base {
+    static createFromAddress(address: Address): MultiVaultTvmTvmEventAlien {
+        return new MultiVaultTvmTvmEventAlien(address);
+    }
+
+    static async code(): Promise<Cell> {
+        return compile('MultiVaultTvmTvmEventAlien');
+    }
+
+    /** The Event of (msgHash, configuration, chainId) with its state init (as the configuration derives it). */
+    static createForEvent(code: Cell, msgHash: bigint, configuration: Address, chainId: number): MultiVaultTvmTvmEventAlien {
+        const { init, address } = tvmEventInit(code, msgHash, configuration, chainId);
+        return new MultiVaultTvmTvmEventAlien(address, init);
+    }
+
+    /** proxy -> Event: delivery failed; Confirmed only (2316), proxy only (2331). Back to Verified. */
+    async sendDeliveryFailed(provider: ContractProvider, via: Sender, remainingGasTo: Address, value = toNano('0.05')) {
+        await provider.internal(via, { value, sendMode: SendMode.PAY_GAS_SEPARATELY, body: tvmEventDeliveryFailedMessage(remainingGasTo) });
+    }
+
+    /** alien proxy -> Event: the predeployed token's native proxy and its wallet (Confirmed only: 2316; 2331). */
+    async sendNativeProxy(provider: ContractProvider, via: Sender, nativeProxy: Address, nativeProxyTokenWallet: Address, remainingGasTo: Address, value = toNano('0.05')) {
+        await provider.internal(via, {
+            value,
+            sendMode: SendMode.PAY_GAS_SEPARATELY,
+            body: tvmEventNativeProxyMessage(nativeProxy, nativeProxyTokenWallet, remainingGasTo),
+        });
+    }
+
+    /** getDetails: _eventInitData (msgHash, configuration, chainId), _initializer, _meta, _status. */
+    async getDetails(provider: ContractProvider): Promise<TvmEventDetails> {
+        return toTvmEventDetails(await this.getGetDetails(provider));
+    }
+
+    async getStatus(provider: ContractProvider): Promise<EventStatus> {
+        return Number(await this.getGetStatus(provider)) as EventStatus;
+    }
+
+    /** getDecodedData, in the spec's order (see the class comment). */
+    async getDecodedData(provider: ContractProvider) {
+        return this.getGetDecodedData(provider);
+    }
+
+    /** Hash of the source transaction (the Transfer ID); 0n before process_proof. */
+    async getTransactionHash(provider: ContractProvider): Promise<bigint> {
+        return this.getGetTransactionHash(provider);
+    }
+
+    /** The TvmTvmEvent body (op included), or null. */
+    async getEventBody(provider: ContractProvider): Promise<Cell | null> {
+        return this.getGetEventBody(provider);
+    }
+}

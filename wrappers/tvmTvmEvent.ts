@@ -1,0 +1,166 @@
+/**
+ * Shared by the TVM to TVM Event wrappers and the configuration wrapper: the Event's data (its
+ * address), proof_data, the out message of a Transaction, the Event message builders.
+ * Layouts: contracts/bridge/event.tlb and contracts/bridge/bridge.tlb.
+ */
+import { Address, beginCell, Cell, contractAddress, Dictionary, DictionaryValue } from '@ton/core';
+import { Op } from './constants';
+import { EventStatus } from './eventStatus';
+
+/** Op codes of the messages event.tlb adds (contracts/bridge/event_common.tact). */
+export const EventOp = {
+    tvmEventDeliveryFailed: 0x491d78a8,
+    tvmEventNativeProxy: 0x5d181b03,
+} as const;
+
+/** tvm_event_storage with status Initializing and no state: the Event's initial data. */
+export function tvmEventInitData(msgHash: bigint, configuration: Address, chainId: number | bigint): Cell {
+    return beginCell()
+        .storeUint(msgHash, 256)
+        .storeAddress(configuration)
+        .storeInt(chainId, 32)
+        .storeUint(EventStatus.Initializing, 8)
+        .storeBit(false)
+        .endCell();
+}
+
+/** The Event's state init and address for (msgHash, configuration, chainId), from its code. */
+export function tvmEventInit(code: Cell, msgHash: bigint, configuration: Address, chainId: number | bigint, workchain = 0) {
+    const init = { code, data: tvmEventInitData(msgHash, configuration, chainId) };
+    return { init, address: contractAddress(workchain, init) };
+}
+
+/** proof_data$_ transaction:^Cell tx_proof:^Cell current_block:^CurrentBlock */
+export function proofDataCell(p: { transaction: Cell; txProof: Cell; currentBlock: Cell }): Cell {
+    return beginCell().storeRef(p.transaction).storeRef(p.txProof).storeRef(p.currentBlock).endCell();
+}
+
+const refValue: DictionaryValue<Cell> = {
+    serialize: (src, b) => void b.storeRef(src),
+    parse: (s) => s.loadRef(),
+};
+
+/**
+ * Out message `index` of a Transaction cell as stored in its out_msgs (the cell whose hash is the
+ * event's msg_hash), or undefined. Reads it as the configuration does.
+ */
+export function transactionOutMessage(transaction: Cell, index: number): Cell | undefined {
+    const s = transaction.beginParse();
+    if (s.loadUint(4) !== 7) throw new Error('not a Transaction');
+    const msgs = transaction.refs[0].beginParse();
+    msgs.loadMaybeRef();
+    const dict = msgs.loadDict(Dictionary.Keys.Uint(15), refValue);
+    return dict.get(index);
+}
+
+/** Indices of the external out messages of a Transaction cell. */
+export function externalOutIndices(transaction: Cell): number[] {
+    const msgs = transaction.refs[0].beginParse();
+    msgs.loadMaybeRef();
+    const dict = msgs.loadDict(Dictionary.Keys.Uint(15), refValue);
+    return dict
+        .keys()
+        .filter((k) => dict.get(k)!.beginParse().preloadUint(2) === 3)
+        .sort((a, b) => a - b);
+}
+
+/** process_proof body (configuration -> Event); for tests that play a configuration. */
+export function processProofMessage(a: {
+    queryId?: bigint;
+    initializer: Address;
+    remainingGasTo: Address;
+    transactionChecker: Address;
+    proxy: Address;
+    event: Cell;
+    proof: Cell;
+}): Cell {
+    return beginCell()
+        .storeUint(Op.bridge.processProof, 32)
+        .storeUint(a.queryId ?? 0n, 64)
+        .storeAddress(a.initializer)
+        .storeAddress(a.remainingGasTo)
+        .storeAddress(a.transactionChecker)
+        .storeRef(beginCell().storeAddress(a.proxy).storeRef(a.event).storeRef(a.proof))
+        .endCell();
+}
+
+/** tvm_event_delivery_failed#491d78a8 query_id:uint64 remaining_gas_to:MsgAddressInt (proxy -> Event) */
+export function tvmEventDeliveryFailedMessage(remainingGasTo: Address, queryId = 0n): Cell {
+    return beginCell().storeUint(EventOp.tvmEventDeliveryFailed, 32).storeUint(queryId, 64).storeAddress(remainingGasTo).endCell();
+}
+
+/**
+ * tvm_event_native_proxy#5d181b03 query_id:uint64 native_proxy:MsgAddressInt
+ *   native_proxy_token_wallet:MsgAddressInt remaining_gas_to:MsgAddressInt (alien proxy -> Alien Event)
+ */
+export function tvmEventNativeProxyMessage(nativeProxy: Address, nativeProxyTokenWallet: Address, remainingGasTo: Address, queryId = 0n): Cell {
+    return beginCell()
+        .storeUint(EventOp.tvmEventNativeProxy, 32)
+        .storeUint(queryId, 64)
+        .storeAddress(nativeProxy)
+        .storeAddress(nativeProxyTokenWallet)
+        .storeAddress(remainingGasTo)
+        .endCell();
+}
+
+/** getDetails of either Event (spec: "Event contract view data"). */
+export interface TvmEventDetails {
+    eventInitData: { msgHash: bigint; configuration: Address; chainId: number };
+    initializer: Address | null;
+    meta: Cell;
+    status: EventStatus;
+}
+
+export function toTvmEventDetails(d: {
+    eventInitData: { msgHash: bigint; configuration: Address; chainId: bigint };
+    initializer: Address | null;
+    meta: Cell;
+    status: bigint;
+}): TvmEventDetails {
+    return {
+        eventInitData: { msgHash: d.eventInitData.msgHash, configuration: d.eventInitData.configuration, chainId: Number(d.eventInitData.chainId) },
+        initializer: d.initializer,
+        meta: d.meta,
+        status: Number(d.status) as EventStatus,
+    };
+}
+
+export interface TvmTvmEventFields {
+    destinationChainId: number;
+    amount: bigint;
+    recipient: Address;
+    value: bigint;
+    expectedGas: bigint;
+    token: { token: Address; nativeProxyWallet: Address | null; name: string; symbol: string; decimals: number };
+    transfer: { sender: Address; remainingGasTo: Address; payload: Cell | null };
+}
+
+/**
+ * tvm_tvm_native / tvm_tvm_alien body (bridge.tlb), as the source proxies emit it. `kind`: 'native'
+ * = TvmTvmNative (native proxy lock; Alien configuration), 'alien' = TvmTvmAlien (alien proxy burn;
+ * Native configuration).
+ */
+export function tvmTvmEventBody(kind: 'native' | 'alien', f: TvmTvmEventFields): Cell {
+    const token = beginCell()
+        .storeAddress(f.token.token)
+        .storeAddress(f.token.nativeProxyWallet)
+        .storeStringRefTail(f.token.name)
+        .storeStringRefTail(f.token.symbol)
+        .storeUint(f.token.decimals, 8)
+        .endCell();
+    const transfer = beginCell()
+        .storeAddress(f.transfer.sender)
+        .storeAddress(f.transfer.remainingGasTo)
+        .storeMaybeRef(f.transfer.payload)
+        .endCell();
+    return beginCell()
+        .storeUint(kind === 'native' ? Op.bridge.tvmTvmNative : Op.bridge.tvmTvmAlien, 32)
+        .storeInt(f.destinationChainId, 32)
+        .storeUint(f.amount, 128)
+        .storeAddress(f.recipient)
+        .storeUint(f.value, 128)
+        .storeUint(f.expectedGas, 128)
+        .storeRef(token)
+        .storeRef(transfer)
+        .endCell();
+}
