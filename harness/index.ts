@@ -7,3 +7,4 @@ export * from './chain';
 export * from './network';
 export * from './transfer';
 export * from './actors';
+export * from './bridge';
