@@ -1,0 +1,101 @@
+import fs from 'fs';
+import path from 'path';
+import { Blockchain, loadConfig, SendMessageResult, updateConfig } from '@ton/sandbox';
+import { Address, Cell, Transaction } from '@ton/core';
+import { flattenTransaction } from '@ton/test-utils';
+import { loadJettonTransferInternal } from '../wrappers/JettonWallet';
+import { parseRefundPayload } from '../wrappers/ProxyMultiVaultNative';
+import { Op } from '../wrappers/constants';
+
+/** Helpers of tests/proxy*.spec.ts and tests/bench/proxy.bench.spec.ts. */
+
+/** Gas constants of contracts/bridge/proxy_common.tact, read from the source. */
+export function proxyGasConstants(): Record<string, number> {
+    const src = fs.readFileSync(path.resolve(__dirname, '..', 'contracts', 'bridge', 'proxy_common.tact'), 'utf8');
+    const out: Record<string, number> = {};
+    for (const m of src.matchAll(/^const (GAS_\w+): Int = (\d+);/gm)) out[m[1]] = Number(m[2]);
+    return out;
+}
+
+export function gasUsed(tx: Transaction): number {
+    if (tx.description.type !== 'generic' || tx.description.computePhase.type !== 'vm') throw new Error('no compute phase');
+    return Number(tx.description.computePhase.gasUsed);
+}
+
+export function exitCode(tx: Transaction): number {
+    if (tx.description.type !== 'generic' || tx.description.computePhase.type !== 'vm') return -1;
+    return tx.description.computePhase.exitCode;
+}
+
+/** The one transaction on `to` (optionally with op `op`) in `txs`. */
+export function txOf(txs: Transaction[], to: Address, op?: number): Transaction {
+    const found = txs.filter((tx) => {
+        const f = flattenTransaction(tx);
+        return f.to?.equals(to) && (op === undefined || f.op === op);
+    });
+    if (found.length !== 1) throw new Error(`expected one transaction to ${to} (op ${op?.toString(16)}), found ${found.length}`);
+    return found[0];
+}
+
+/**
+ * No transaction in `txs` failed (compute or action phase). A skipped compute phase (a 1-nanoton
+ * transfer_notification to a wallet contract) is not a failure.
+ */
+export function allSucceeded(txs: Transaction[]): boolean {
+    return txs.every((tx) => {
+        const d = tx.description;
+        if (d.type !== 'generic') return true;
+        if (d.computePhase.type === 'skipped') return true;
+        if (d.aborted) return false;
+        if (d.computePhase.type === 'vm' && !d.computePhase.success) return false;
+        if (d.actionPhase && !d.actionPhase.success) return false;
+        return true;
+    });
+}
+
+/** The error code of the refund that internal_transfer to `wallet` carries (proxy.tlb, proxy_refund). */
+export function refundCodeTo(txs: Transaction[], wallet: Address): number | null {
+    const tx = txOf(txs, wallet, Op.jetton.internalTransfer);
+    const msg = loadJettonTransferInternal(tx.inMessage!.body.beginParse());
+    return parseRefundPayload(msg.forwardPayload)?.errorCode ?? null;
+}
+
+/** Multiplies the basechain gas price in the sandbox's config (contracts read fees from it). */
+export function scaleGasPrice(blockchain: Blockchain, factor: bigint) {
+    const p = loadConfig(blockchain.config)[21].anon0;
+    if (p.kind !== 'GasLimitsPrices_gas_flat_pfx' || p.other.kind !== 'GasLimitsPrices_gas_prices_ext') throw new Error('unexpected config 21');
+    const scaled = { ...p, flat_gas_price: p.flat_gas_price * factor, other: { ...p.other, gas_price: p.other.gas_price * factor } };
+    blockchain.setConfig(updateConfig(blockchain.config, { kind: 'ConfigParam_config_gas_prices', anon0: scaled }));
+}
+
+/**
+ * Smallest value (to 1,000 nanoton) for which `send` is accepted by `target` (its compute phase
+ * succeeds), and the exit code just below it.
+ */
+export async function smallestAccepted(
+    blockchain: Blockchain,
+    send: (value: bigint) => Promise<SendMessageResult>,
+    target: Address,
+    accepted: (txs: Transaction[]) => boolean = (txs) => exitCode(txOf(txs, target)) === 0,
+    hi0 = 10n ** 9n,
+): Promise<{ value: bigint; refusal: number | null }> {
+    let lo = 0n;
+    let hi = hi0;
+    let refusal: number | null = null;
+    while (hi - lo > 1000n) {
+        const mid = (lo + hi) / 2n;
+        const snap = blockchain.snapshot();
+        const res = await send(mid);
+        await blockchain.loadFrom(snap);
+        if (accepted(res.transactions)) hi = mid;
+        else {
+            lo = mid;
+            const t = res.transactions.find((tx) => flattenTransaction(tx).to?.equals(target));
+            refusal = t ? exitCode(t) : null;
+        }
+    }
+    return { value: hi, refusal };
+}
+
+export const ZERO_ADDRESS = new Address(0, Buffer.alloc(32));
+export const EMPTY = Cell.EMPTY;
