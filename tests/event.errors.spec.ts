@@ -228,7 +228,8 @@ describe('TVM to TVM events: refusals', () => {
         });
 
         it('Alien Event: the native proxy of a predeployed token (named by the proxy) may call back', async () => {
-            const { event } = await confirmed('native');
+            const { ev } = await confirmed('native');
+            const event = f.alienEvent(ev.msgHash);
             const wallet = f.deployer.address;
             let r = await event.sendNativeProxy(f.user.getSender(), f.nativeProxy.address, wallet, f.user.address);
             expect(r.transactions).toHaveTransaction({ to: event.address, success: false, exitCode: E.senderNotProxy });

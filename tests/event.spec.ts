@@ -3,7 +3,10 @@
  * TransactionChecker: source transactions are real sandbox transactions of a test emitter (standing
  * in for the source proxy), placed in blocks of a SyntheticChain signed by the set the LiteClient holds.
  */
-import { beginCell, Cell, toNano } from '@ton/core';
+import fs from 'fs';
+import path from 'path';
+import { Address, beginCell, Cell, toNano } from '@ton/core';
+import { makeValidatorSet } from '../harness/validators';
 import '@ton/test-utils';
 import { Errors, Op } from '../wrappers/constants';
 import { EventStatus, toTransferStatus, TransferStatus, transferStatusName } from '../wrappers/eventStatus';
@@ -173,5 +176,53 @@ describe('EventStatus', () => {
         expect(TransferStatus.Pending).toBe(1);
         expect(TransferStatus.Completed).toBe(2);
         expect(TransferStatus.Failed).toBe(3);
+    });
+});
+
+describe('gas constants (contracts/bridge/event_common.tact)', () => {
+    const src = fs.readFileSync(path.resolve(__dirname, '..', 'contracts', 'bridge', 'event_common.tact'), 'utf8');
+    function constant(name: string): number {
+        const m = src.match(new RegExp(`const ${name}: Int = (\\d+);`));
+        if (!m) throw new Error(`${name} not found`);
+        return Number(m[1]);
+    }
+    /** measured <= constant, and the constant overstates it by at most 40% */
+    function pin(name: string, measured: number) {
+        const c = constant(name);
+        expect(measured).toBeLessThanOrEqual(c);
+        expect(measured * 1.4).toBeGreaterThan(c);
+    }
+    function gasOf(r: { transactions: any[] }, from: Address, to: Address, op?: number): number {
+        const t = r.transactions.find(
+            (t) =>
+                addr(t.inMessage?.info.src) === from.toString() &&
+                addr(t.inMessage?.info.dest) === to.toString() &&
+                (op === undefined || t.inMessage?.body.beginParse().preloadUint(32) === op),
+        );
+        expect(t).toBeDefined();
+        return computeGas(t);
+    }
+
+    it('process_proof (worst: a retry after Rejected), transaction_checked, tvm_event_confirmed', async () => {
+        const f = await eventFixture();
+        const who = { recipient: f.user.address, sender: f.user.address, token: f.deployer.address };
+        const body = tvmTvmEventBody('native', eventFields({}, who));
+        const tx = await f.emit(body);
+        const msgHash = TvmTvmEventConfiguration.eventMessageHash(tx.raw, 0);
+        const event = f.alienEvent(msgHash);
+        const forger = makeValidatorSet({ size: 9, main: 9, seed: 'forger', utimeSince: T0, utimeUntil: T0 + 1_000_000 });
+        const send = (proof: Cell) => f.alienConfig.sendDeployTvmEvent(f.user.getSender(), { value: DEPLOY_VALUE, msgHash, outMsgIndex: 0, remainingGasTo: f.user.address, proof });
+        const first = await send(f.prove(tx.raw, { signWith: forger }));
+        expect(await event.getStatus()).toBe(EventStatus.Rejected);
+        const retry = await send(f.prove(tx.raw));
+        expect(await event.getStatus()).toBe(EventStatus.Confirmed);
+        const processFirst = gasOf(first, f.alienConfig.address, event.address, Op.bridge.processProof);
+        const processRetry = gasOf(retry, f.alienConfig.address, event.address, Op.bridge.processProof);
+        expect(processRetry).toBeGreaterThanOrEqual(processFirst);
+        pin('GAS_EVENT_PROCESS_PROOF', processRetry);
+        pin('GAS_EVENT_ON_VERIFY', gasOf(retry, f.checker.address, event.address, Op.transactionChecker.transactionChecked));
+        pin('GAS_CONFIGURATION_ON_CONFIRMED', gasOf(retry, event.address, f.alienConfig.address, Op.bridge.tvmEventConfirmed));
+        // deploy_tvm_event of the configuration, for the record (not a constant: the sender pays it)
+        expect(gasOf(retry, f.user.address, f.alienConfig.address)).toBeLessThan(20_000);
     });
 });

@@ -78,7 +78,7 @@ export interface EventFixture {
     /** a second emitter (not configured anywhere) */
     otherEmitter(): Promise<SandboxContract<TestEventEmitter>>;
     /** proof_data of a source transaction, in a block of `chain` (basechain shard block by default) */
-    prove(tx: Cell, o?: { shard?: boolean; chain?: SyntheticChain; signWith?: ValidatorSet; keepTransactionCell?: boolean }): Cell;
+    prove(tx: Cell, o?: { shard?: boolean; chain?: SyntheticChain; signWith?: ValidatorSet; signers?: number[]; keepTransactionCell?: boolean }): Cell;
     alienEvent(msgHash: bigint, configuration?: Address): SandboxContract<MultiVaultTvmTvmEventAlien>;
     nativeEvent(msgHash: bigint, configuration?: Address): SandboxContract<MultiVaultTvmTvmEventNative>;
 }
@@ -158,9 +158,9 @@ export async function eventFixture(o?: { validators?: number; signers?: number }
         return tx;
     }
 
-    function prove(tx: Cell, po?: { shard?: boolean; chain?: SyntheticChain; signWith?: ValidatorSet; keepTransactionCell?: boolean }) {
+    function prove(tx: Cell, po?: { shard?: boolean; chain?: SyntheticChain; signWith?: ValidatorSet; signers?: number[]; keepTransactionCell?: boolean }) {
         const ch = po?.chain ?? chain;
-        const b = ch.blockWithTransactions([tx], { shard: po?.shard ?? true, keepTransactionCell: po?.keepTransactionCell ?? true, signWith: po?.signWith });
+        const b = ch.blockWithTransactions([tx], { shard: po?.shard ?? true, keepTransactionCell: po?.keepTransactionCell ?? true, signWith: po?.signWith, signers: po?.signers });
         return proofDataCell({ transaction: tx, txProof: b.txProof, currentBlock: b.currentBlock });
     }
 

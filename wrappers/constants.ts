@@ -164,3 +164,9 @@ export const Errors = {
         zeroAddress: 2112,
     },
 } as const;
+
+/** contracts/bridge/event_common.tact: messages contracts/bridge/event.tlb adds (proxy -> TVM to TVM Event). */
+export const OpEvent = {
+    tvmEventDeliveryFailed: 0x491d78a8,
+    tvmEventNativeProxy: 0x5d181b03,
+} as const;

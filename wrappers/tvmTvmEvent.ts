@@ -4,14 +4,11 @@
  * Layouts: contracts/bridge/event.tlb and contracts/bridge/bridge.tlb.
  */
 import { Address, beginCell, Cell, contractAddress, Dictionary, DictionaryValue } from '@ton/core';
-import { Op } from './constants';
+import { Op, OpEvent } from './constants';
 import { EventStatus } from './eventStatus';
 
-/** Op codes of the messages event.tlb adds (contracts/bridge/event_common.tact). */
-export const EventOp = {
-    tvmEventDeliveryFailed: 0x491d78a8,
-    tvmEventNativeProxy: 0x5d181b03,
-} as const;
+/** Op codes of the messages event.tlb adds (contracts/bridge/event_common.tact); wrappers/constants.ts OpEvent. */
+export const EventOp = OpEvent;
 
 /** tvm_event_storage with status Initializing and no state: the Event's initial data. */
 export function tvmEventInitData(msgHash: bigint, configuration: Address, chainId: number | bigint): Cell {
