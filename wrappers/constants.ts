@@ -170,3 +170,47 @@ export const OpEvent = {
     tvmEventDeliveryFailed: 0x491d78a8,
     tvmEventNativeProxy: 0x5d181b03,
 } as const;
+
+/** contracts/bridge/evm_messages.tact (layouts: contracts/bridge/evm.tlb): EVM to TVM, relay-voted. */
+export const OpEvm = {
+    /** deployEvent: first 4 bytes of SHA-256("deployEvent((uint256,uint32,cell,uint32,uint256))()") */
+    deployEvmEvent: 0x748718bf,
+    bridgePushState: 0x5261a05c,
+    bridgeSetRelays: 0x6017b0a4,
+    bridgeSetActive: 0x54645497,
+    bridgeSetPaused: 0x6ce7e535,
+    bridgeSetConfiguration: 0x06b3781e,
+    bridgeRemoveConfiguration: 0x0564aba7,
+    bridgeTransferOwnership: 0x2f707854,
+    bridgeSyncConfiguration: 0x4520b0f8,
+    evmEventInit: 0x4f7f0984,
+    evmEventAlreadyDeployed: 0x57ebbf61,
+    /** the signed part of a relay's vote (domain tag) */
+    evmVote: 0x6e982237,
+    /** the external message of a relay's vote */
+    evmEventVote: 0x2d0a8a90,
+    evmEventConfirmed: 0x41d9bb70,
+    onEvmEventConfirmedExtended: 0x7966b76f,
+    setEndBlockNumber: 0x32bb194f,
+} as const;
+
+/** Codes of contracts/bridge/evm_messages.tact that errors.tact does not hold (EVM to TVM). */
+export const ErrorsEvm = {
+    /** EventConfiguration: event_data does not parse by the configured event type and flags */
+    wrongEventData: 2214,
+    /** Event: vote_receiver is not this Event */
+    wrongVoteReceiver: 2336,
+    /** Event: the key is not a relay of the Event's round */
+    notRelay: 2337,
+    /** Event: this relay has voted already */
+    alreadyVoted: 2338,
+    invalidSignature: 2339,
+    /** Event: valid_until < now */
+    voteExpired: 2340,
+    /** Event: balance below EVM_EVENT_VOTE_MIN_BALANCE */
+    eventBalanceTooLow: 2341,
+    wrongVoteKind: 2342,
+    /** Bridge: relay map with a non-zero value, or empty */
+    wrongRelays: 2113,
+    notOwner: 132,
+} as const;
