@@ -226,3 +226,36 @@ describe('gas constants (contracts/bridge/event_common.tact)', () => {
         expect(gasOf(retry, f.user.address, f.alienConfig.address)).toBeLessThan(20_000);
     });
 });
+
+describe('values', () => {
+    it('the least deploy_tvm_event value the Event accepts (2317 below) still ends Confirmed', async () => {
+        const f = await eventFixture();
+        const cfg = await f.makeConfig({ eventInitialBalance: 1n });
+        const who = { recipient: f.user.address, sender: f.user.address, token: f.deployer.address };
+        const tx = await f.emit(tvmTvmEventBody('native', eventFields({}, who)));
+        const msgHash = TvmTvmEventConfiguration.eventMessageHash(tx.raw, 0);
+        const proof = f.prove(tx.raw);
+        const event = f.alienEvent(msgHash, cfg.address);
+        const snap = f.blockchain.snapshot();
+        const attempt = async (value: bigint) => {
+            await f.blockchain.loadFrom(snap);
+            const r = await cfg.sendDeployTvmEvent(f.user.getSender(), { value, msgHash, outMsgIndex: 0, remainingGasTo: f.user.address, proof });
+            return { r, accepted: !r.transactions.some((t) => addr(t.inMessage?.info.dest as any) === event.address.toString() && (t.description as any).computePhase?.exitCode === Errors.event.tooLowMsgValue) };
+        };
+        let lo = toNano('0.1'), hi = toNano('1');
+        expect((await attempt(lo)).accepted).toBe(false);
+        expect((await attempt(hi)).accepted).toBe(true);
+        while (hi - lo > toNano('0.001')) {
+            const mid = (lo + hi) / 2n;
+            if ((await attempt(mid)).accepted) hi = mid;
+            else lo = mid;
+        }
+        const { r } = await attempt(hi);
+        expect(r.transactions).toHaveTransaction({ from: cfg.address, to: f.alienProxy.address, op: Op.bridge.onTvmEventConfirmedExtended, success: true });
+        expect(await event.getStatus()).toBe(EventStatus.Confirmed);
+        // about 0.385 TON with this proof (9 validators): 0.3 for the TransactionChecker, 0.02 reserve
+        expect(hi).toBeGreaterThan(toNano('0.32'));
+        expect(hi).toBeLessThan(toNano('0.45'));
+        console.log(`least accepted deploy_tvm_event value: ${hi} nanoTON`);
+    });
+});
