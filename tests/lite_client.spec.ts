@@ -1,5 +1,5 @@
 import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
-import { beginCell, Cell, toNano } from '@ton/core';
+import { Address, beginCell, Cell, toNano } from '@ton/core';
 import { compile } from '@ton/blueprint';
 import '@ton/test-utils';
 import { makeValidatorSet, cutoffWeight, ValidatorSet, ValidatorSetData } from '../harness/validators';
@@ -84,7 +84,7 @@ describe('LiteClient (synthetic chain)', () => {
             const b = mcBlock();
             const r = await check(b, signBlock(b, setA), undefined, 42);
             expectCorrect(r, b, 42);
-            const tx = r.transactions.find((t) => t.inMessage?.info.src?.equals?.(lc.address));
+            const tx = r.transactions.find((t) => Address.isAddress(t.inMessage?.info.src) && (t.inMessage!.info.src as Address).equals(lc.address));
             expect(tx).toBeDefined();
             const out = tx!.inMessage!.info as { value: { coins: bigint } };
             expect(out.value.coins).toBeGreaterThan(toNano('0.9'));
