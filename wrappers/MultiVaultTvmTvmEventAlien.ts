@@ -4,6 +4,12 @@ import { MultiVaultTvmTvmEventAlien as Base } from '../build/MultiVaultTvmTvmEve
 import { EventStatus } from './eventStatus';
 import { toTvmEventDetails, TvmEventDetails, tvmEventDeliveryFailedMessage, tvmEventInit, tvmEventNativeProxyMessage } from './tvmTvmEvent';
 
+/** What the alien proxy (wrappers/ProxyMultiVaultAlien.ts, opened) answers to derive token_. */
+export interface AlienTokenResolver {
+    getAlienTokenAddress(baseChainId: bigint, baseToken: Address, name: string, symbol: string, decimals: bigint): Promise<Address>;
+    getPredeployedToken?(baseChainId: bigint, baseToken: Address): Promise<{ token: Address } | null>;
+}
+
 /**
  * MultiVaultTvmTvmEventAlien (contracts/bridge/tvm_tvm_event_alien.tact), wrapping the Tact-generated
  * class. Deployed by a TvmTvmEventConfiguration of token type Alien; address from (msgHash,
@@ -51,6 +57,19 @@ export class MultiVaultTvmTvmEventAlien extends Base {
     /** getDecodedData, in the spec's order (see the class comment). */
     async getDecodedData(provider: ContractProvider) {
         return this.getGetDecodedData(provider);
+    }
+
+    /**
+     * getDecodedData with token_ filled in off-chain from the alien proxy's get-methods: the local
+     * token of a predeployed entry, else the alien minter (alien_token_address: JettonMinter(0,
+     * proxy, TEP-64 content of name, symbol, decimals, base chain, base token)). The Event itself
+     * does not hold the minter's code, so its own getter returns token_ = null.
+     */
+    async getDecodedDataWithToken(provider: ContractProvider, alienProxy: AlienTokenResolver) {
+        const d = await this.getGetDecodedData(provider);
+        const pre = alienProxy.getPredeployedToken ? await alienProxy.getPredeployedToken(d.baseChainId, d.baseToken) : null;
+        const token = pre ? pre.token : await alienProxy.getAlienTokenAddress(d.baseChainId, d.baseToken, d.name, d.symbol, d.decimals);
+        return { ...d, token };
     }
 
     /** Hash of the source transaction (the Transfer ID); 0n before process_proof. */
