@@ -133,11 +133,33 @@ export class CreditBackend {
         return out;
     }
 
-    /** Builds the proof and deploys the Event for one transfer, paying the destination gas. */
-    async deliver(found: FoundTransfer): Promise<CreditDelivery> {
-        if (this.sync) await this.sync.step();
+    /**
+     * The Event of this transfer on the destination (configuration's deriveEventAddress) and its
+     * status (0..8), or null when it is not deployed.
+     */
+    async eventStatus(found: FoundTransfer, configuration?: Address): Promise<{ address: Address; status: number | null }> {
+        const cfg = configuration ?? this.route(decodeTvmTvmEvent(found.eventBody), found).configuration;
+        const bc = this.destination.blockchain;
+        const h = BigInt('0x' + found.messageHash.toString('hex'));
+        const address = (await bc.runGetMethod(cfg, 'deriveEventAddress', [{ type: 'int', value: h }])).stackReader.readAddress();
+        const c = await bc.getContract(address);
+        if (c.accountState?.type !== 'active') return { address, status: null };
+        return { address, status: (await bc.runGetMethod(address, 'getStatus')).stackReader.readNumber() };
+    }
+
+    /**
+     * Builds the proof and deploys the Event for one transfer, paying the destination gas. Skips
+     * (returns null) a transfer whose Event exists and did not fail verification (someone, e.g.
+     * the user in non-credit mode, delivered it already).
+     */
+    async deliver(found: FoundTransfer, opts?: { force?: boolean }): Promise<CreditDelivery | null> {
         const event = decodeTvmTvmEvent(found.eventBody);
         const route = this.route(event, found);
+        if (!opts?.force) {
+            const { status } = await this.eventStatus(found, route.configuration);
+            if (status !== null && status !== 3 /* Rejected: a new proof may be processed */) return null;
+        }
+        if (this.sync) await this.sync.step();
         const built = buildProofPayload(this.source, found, {
             configuration: route.configuration,
             attachedValue: route.value,
@@ -150,7 +172,10 @@ export class CreditBackend {
     /** scan() and deliver() each. */
     async run(): Promise<CreditDelivery[]> {
         const out: CreditDelivery[] = [];
-        for (const f of this.scan()) out.push(await this.deliver(f));
+        for (const f of this.scan()) {
+            const d = await this.deliver(f);
+            if (d) out.push(d);
+        }
         return out;
     }
 }
