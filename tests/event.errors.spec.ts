@@ -166,6 +166,16 @@ describe('TVM to TVM events: refusals', () => {
             const r = await deploy(cheap, ev, toNano('0.1'));
             expect(r.transactions).toHaveTransaction({ from: cheap.address, to: event.address, op: Op.bridge.processProof, success: false, exitCode: E.tooLowMsgValue });
             expect(r.transactions).not.toHaveTransaction({ to: f.checker.address });
+            // the bounced value stays in the configuration; its owner collects it (withdraw_ton)
+            expect(r.transactions).toHaveTransaction({ from: event.address, to: cheap.address, inMessageBounced: true });
+            const kept = (await f.blockchain.getContract(cheap.address)).balance;
+            expect(kept).toBeGreaterThan(toNano('0.05') + toNano('0.05'));
+            let w = await cheap.sendWithdrawTon(f.user.getSender(), toNano('0.01'), f.user.address);
+            expect(w.transactions).toHaveTransaction({ to: cheap.address, success: false, exitCode: 132 });
+            w = await cheap.sendWithdrawTon(f.owner.getSender(), kept, f.owner.address);
+            expect(w.transactions).toHaveTransaction({ to: cheap.address, success: false, exitCode: Errors.proxy.lowMsgValue });
+            w = await cheap.sendWithdrawTon(f.owner.getSender(), kept - toNano('0.05'), f.owner.address);
+            expect(w.transactions).toHaveTransaction({ from: cheap.address, to: f.owner.address, value: kept - toNano('0.05') });
             // the Event stays undeployed: a deploy_tvm_event with enough value goes through
             const r2 = await deploy(cheap, ev, DEPLOY_VALUE);
             expect(r2.transactions).toHaveTransaction({ from: cheap.address, to: f.alienProxy.address, success: true });

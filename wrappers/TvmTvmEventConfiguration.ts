@@ -108,6 +108,11 @@ export class TvmTvmEventConfiguration extends Base {
         return beginCell().storeUint(Op.bridge.setEndTimestamp, 32).storeUint(queryId, 64).storeUint(endTimestamp, 32).endCell();
     }
 
+    /** withdraw_ton#62bad5e0 query_id:uint64 amount:Coins recipient:MsgAddressInt (owner only) */
+    static withdrawTonMessage(amount: bigint, recipient: Address, queryId = 0n): Cell {
+        return beginCell().storeUint(0x62bad5e0, 32).storeUint(queryId, 64).storeCoins(amount).storeAddress(recipient).endCell();
+    }
+
     /** tvm_event_confirmed (Event -> configuration); the configuration takes it only from the derived Event (2212). */
     static tvmEventConfirmedMessage(msgHash: bigint, chainId: number, remainingGasTo: Address, event: Cell): Cell {
         return beginCell()
@@ -151,6 +156,11 @@ export class TvmTvmEventConfiguration extends Base {
             sendMode: SendMode.PAY_GAS_SEPARATELY,
             body: TvmTvmEventConfiguration.setEndTimestampMessage(endTimestamp),
         });
+    }
+
+    /** Owner only (132): `amount` to `recipient`, keeping 0.05 TON (2713). */
+    async sendWithdrawTon(provider: ContractProvider, via: Sender, amount: bigint, recipient: Address, value = toNano('0.05')) {
+        await provider.internal(via, { value, sendMode: SendMode.PAY_GAS_SEPARATELY, body: TvmTvmEventConfiguration.withdrawTonMessage(amount, recipient) });
     }
 
     async getEventAddress(provider: ContractProvider, msgHash: bigint): Promise<Address> {
