@@ -1,0 +1,117 @@
+/**
+ * Gas of the TVM to TVM flows end to end (harness/bridge.ts: two networks of 100 validators with
+ * mainnet-like weights; blocks signed by all main validators). Per flow and mode:
+ * - source: every transaction from the user's wallet on (wallet, proxy's wallet, proxy, excesses);
+ * - destination: every transaction from deploy_tvm_event to the tokens in the recipient's wallet
+ *   (configuration, Event, TransactionChecker, LiteClient, proxy, minter or wallets, excesses).
+ * gas = sum of compute gas; notes: sum of total_fees (nanoton), transaction count, the proxy's own
+ * transaction, and what the payer was charged in the end.
+ */
+import { Address, toNano } from '@ton/core';
+import { BlockchainTransaction, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
+import '@ton/test-utils';
+import { GasSection } from '../../harness/bench';
+import { TvmNetwork } from '../../harness/network';
+import { BridgePair, BridgeSide, costOf, deployBridgePair, gasOf, PairSnapshot, TokenInfo } from '../../harness/bridge';
+import { burnAlien, completeWithAbiTx, lockNative } from '../../harness/actors';
+import { buildProofPayload, decodeTvmTvmEvent, findTransferId, FoundTransfer } from '../../harness/transfer';
+
+const section = new GasSection('TVM to TVM flows (end to end)');
+type Mode = 'credit' | 'non-credit';
+
+describe('bench: TVM to TVM flows', () => {
+    let A: TvmNetwork;
+    let B: TvmNetwork;
+    let pair: BridgePair;
+    let userA: SandboxContract<TreasuryContract>;
+    let userB: SandboxContract<TreasuryContract>;
+    let base: PairSnapshot;
+
+    beforeAll(async () => {
+        A = await TvmNetwork.create({ globalId: -239, name: 'A' });
+        B = await TvmNetwork.create({ globalId: 2000, name: 'B' });
+        pair = await deployBridgePair(A, B);
+        userA = await A.treasury('user');
+        userB = await B.treasury('user');
+        await pair.A.token.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: 10n ** 13n });
+        await pair.A.shared.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: 10n ** 13n });
+        base = pair.snapshot();
+    });
+
+    beforeEach(async () => pair.loadFrom(base));
+    afterAll(() => section.write());
+
+    const on = (txs: BlockchainTransaction[], a: Address) => txs.find((t) => t.inMessage?.info.dest && Address.isAddress(t.inMessage.info.dest) && t.inMessage.info.dest.equals(a));
+
+    function recordSource(name: string, r: SendMessageResult, proxy: Address) {
+        const txs = r.transactions.slice(1);
+        const c = costOf(txs);
+        section.record({ path: `${name}: source (${c.transactions} transactions)`, gas: Number(c.gas), notes: `fees ${c.fees}; proxy ${gasOf(on(txs, proxy)!)} gas` });
+    }
+
+    async function destination(name: string, mode: Mode, side: BridgeSide, found: FoundTransfer, proxy: Address) {
+        const dir = pair.from(side === pair.A ? A : B);
+        let r: SendMessageResult;
+        let payer: SandboxContract<TreasuryContract>;
+        const dest = dir.to.network;
+        if (mode === 'credit') {
+            payer = dir.backendWallet;
+            const t0 = (await dest.blockchain.getContract(payer.address)).balance;
+            r = (await dir.credit.deliver(found))!.result;
+            return rec(t0);
+        }
+        payer = await dest.treasury('user');
+        const t0 = (await dest.blockchain.getContract(payer.address)).balance;
+        const b = buildProofPayload(dir.from.network, found, { configuration: pair.route(dir.from, decodeTvmTvmEvent(found.eventBody)).address, attachedValue: pair.deployValue, remainingGasTo: payer.address });
+        r = await completeWithAbiTx(payer, b.payload.abiTx!);
+        return rec(t0);
+
+        async function rec(t0: bigint) {
+            const txs = r.transactions.slice(1);
+            for (const t of txs) {
+                const d = t.description;
+                if (d.type === 'generic' && d.computePhase.type === 'vm' && d.computePhase.exitCode !== 0) throw new Error(`${name}: a destination transaction failed (${d.computePhase.exitCode})`);
+            }
+            const c = costOf(txs);
+            const charged = t0 - (await dest.blockchain.getContract(payer.address)).balance;
+            section.record({
+                path: `${name}: destination, ${mode} (${c.transactions} transactions)`,
+                gas: Number(c.gas),
+                notes: `fees ${c.fees}; proxy ${gasOf(on(txs, proxy)!)} gas; payer (${mode === 'credit' ? 'backend' : 'user'}) charged ${charged} of ${pair.deployValue} attached`,
+            });
+        }
+    }
+
+    async function lock(token: TokenInfo, amount: bigint) {
+        const wallet = await pair.wallet(A, token.minter.address, userA.address);
+        const r = await lockNative(userA, { wallet: wallet.address, nativeProxy: pair.A.nativeProxy.address, amount, forwardTonAmount: toNano('0.5'), destinationChainId: B.globalId, recipient: userB.address, expectedGas: toNano('0.1'), remainingGasTo: userA.address });
+        return { r, found: findTransferId(A, r.transactions[0].hash(), pair.A.nativeProxy.address) };
+    }
+
+    for (const mode of ['credit', 'non-credit'] as Mode[]) {
+        it(`lock native -> mint alien (${mode}); first mint deploys the minter, then an existing one`, async () => {
+            const first = await lock(pair.A.token, 10n ** 9n);
+            if (mode === 'credit') recordSource('lock native (A)', first.r, pair.A.nativeProxy.address);
+            await destination('lock->mint, first (deploys the alien minter)', mode, pair.A, first.found, pair.B.alienProxy.address);
+            const second = await lock(pair.A.token, 10n ** 9n);
+            await destination('lock->mint, minter deployed', mode, pair.A, second.found, pair.B.alienProxy.address);
+        });
+
+        it(`burn alien -> unlock native (${mode})`, async () => {
+            const m = await lock(pair.A.token, 10n ** 9n);
+            await pair.AB.credit.deliver(m.found);
+            const minter = await pair.alienMinter(pair.B, pair.A, pair.A.token);
+            const wallet = await pair.wallet(B, minter.address, userB.address);
+            const r = await burnAlien(userB, { wallet: wallet.address, amount: 5n * 10n ** 8n, value: toNano('0.6'), destinationChainId: A.globalId, recipient: userA.address, expectedGas: toNano('0.1'), remainingGasTo: userB.address });
+            if (mode === 'credit') recordSource('burn alien (B)', r, pair.B.alienProxy.address);
+            const found = findTransferId(B, r.transactions[0].hash(), pair.B.alienProxy.address);
+            await destination('burn->unlock', mode, pair.B, found, pair.A.nativeProxy.address);
+        });
+
+        it(`native in both networks (${mode})`, async () => {
+            const l = await lock(pair.A.shared, 10n ** 6n);
+            if (mode === 'credit') recordSource('lock shared native (A)', l.r, pair.A.nativeProxy.address);
+            await destination('lock->unlock (predeployed, via alien proxy)', mode, pair.A, l.found, pair.B.nativeProxy.address);
+        });
+    }
+});
