@@ -76,7 +76,10 @@ export async function smallestAccepted(
     blockchain: Blockchain,
     send: (value: bigint) => Promise<SendMessageResult>,
     target: Address,
-    accepted: (txs: Transaction[]) => boolean = (txs) => exitCode(txOf(txs, target)) === 0,
+    accepted: (txs: Transaction[]) => boolean = (txs) => {
+        const first = txs.find((tx) => flattenTransaction(tx).to?.equals(target));
+        return !!first && exitCode(first) === 0 && !(first.description.type === 'generic' && first.description.aborted);
+    },
     hi0 = 10n ** 9n,
 ): Promise<{ value: bigint; refusal: number | null }> {
     let lo = 0n;
