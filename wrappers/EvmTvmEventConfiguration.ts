@@ -1,0 +1,311 @@
+import { Address, beginCell, Cell, contractAddress, Dictionary, Slice, toNano } from '@ton/core';
+import { compile } from '@ton/blueprint';
+import { sign } from '@ton/crypto';
+import {
+    EvmTvmEventConfiguration as Base,
+    loadBridgePushState,
+    loadEvmAlienTransfer,
+    loadEvmNativeTransfer,
+    loadEvmTransferExtra,
+} from '../build/EvmTvmEventConfiguration/tact_EvmTvmEventConfiguration';
+import { OpEvm } from './constants';
+
+/**
+ * EvmTvmEventConfiguration (contracts/bridge/evm_tvm_event_configuration.tact), wrapping the
+ * Tact-generated class, and the EVM to TVM helpers the Event wrappers, the harness and the tests share:
+ * EventVoteData, the raw deployEvent body, the Event's state init and address, the relays' signed
+ * votes and the readers of the decoded transfers. Layouts: contracts/bridge/evm.tlb.
+ */
+
+/** Which EVM event a configuration takes (and which Event it deploys, which proxy it calls). */
+export enum EvmEventType {
+    /** AlienTransfer -> MultiVaultEvmTvmEventAlien -> alien proxy (mint) */
+    Alien = 0,
+    /** NativeTransfer -> MultiVaultEvmTvmEventNative -> native proxy (unlock) */
+    Native = 1,
+}
+
+/** EventVoteData (spec), the argument of deployEvent. */
+export interface EventVoteData {
+    eventTransaction: bigint;
+    eventIndex: number;
+    eventData: Cell;
+    eventBlockNumber: number;
+    eventBlock: bigint;
+}
+
+export interface EvmNetworkConfig {
+    /** EVM chain id */
+    chainId: number;
+    /** the MultiVault address */
+    eventEmitter: bigint | string;
+    eventBlocksToConfirm: number;
+    /** the TVM proxy called on confirmation */
+    proxy: Address;
+    startBlockNumber: number;
+    /** 0: open */
+    endBlockNumber: number;
+}
+
+export interface EvmTvmEventConfigurationConfig {
+    owner: Address;
+    /** the Bridge (roundDeployer) */
+    bridge: Address;
+    eventType: EvmEventType;
+    /** EvmFlags (harness/evm/eventData.ts) */
+    flags: number;
+    /** base64 JSON of the EVM event ABI */
+    eventABI: string;
+    /** least value of deployEvent (2213); stays in the Event to pay the votes */
+    eventInitialBalance: bigint;
+    /** MultiVaultEvmTvmEventAlien / MultiVaultEvmTvmEventNative code */
+    eventCode: Cell;
+    meta?: Cell;
+    network: EvmNetworkConfig;
+}
+
+/** Event status (spec's table; EVM Events use 0..3). */
+export enum EvmEventStatus {
+    Initializing = 0,
+    Pending = 1,
+    Confirmed = 2,
+    Rejected = 3,
+}
+
+export enum VoteKind {
+    Confirm = 1,
+    Reject = 2,
+}
+
+export class EvmTvmEventConfiguration extends Base {
+    /** What the tests and the relays attach above eventInitialBalance (the spec's example buffer is 0.5). */
+    static readonly DEFAULT_EVENT_INITIAL_BALANCE = toNano('1');
+
+    static createFromAddress(address: Address): EvmTvmEventConfiguration {
+        return new EvmTvmEventConfiguration(address);
+    }
+
+    static async code(): Promise<Cell> {
+        return compile('EvmTvmEventConfiguration');
+    }
+
+    static async createFromConfig(c: EvmTvmEventConfigurationConfig): Promise<EvmTvmEventConfiguration> {
+        const base = await Base.fromInit(
+            c.owner,
+            BigInt(c.eventType),
+            BigInt(c.flags),
+            {
+                $$type: 'EvmBasicConfiguration',
+                eventABI: c.eventABI,
+                roundDeployer: c.bridge,
+                eventInitialBalance: c.eventInitialBalance,
+                eventCode: c.eventCode,
+            },
+            {
+                $$type: 'EvmNetworkConfiguration',
+                chainId: BigInt(c.network.chainId),
+                eventEmitter: BigInt(c.network.eventEmitter),
+                eventBlocksToConfirm: BigInt(c.network.eventBlocksToConfirm),
+                proxy: c.network.proxy,
+                startBlockNumber: BigInt(c.network.startBlockNumber),
+                endBlockNumber: BigInt(c.network.endBlockNumber),
+            },
+            c.meta ?? beginCell().endCell(),
+            null,
+        );
+        return new EvmTvmEventConfiguration(base.address, base.init);
+    }
+
+    /**
+     * deployEvent, raw body exactly as the spec: function id (0x748718bf), eventTransaction uint256,
+     * eventIndex uint32, eventBlockNumber uint32, eventBlock uint256, eventData as the reference.
+     */
+    static deployEventMessage(v: EventVoteData): Cell {
+        return beginCell()
+            .storeUint(OpEvm.deployEvmEvent, 32)
+            .storeUint(v.eventTransaction, 256)
+            .storeUint(v.eventIndex, 32)
+            .storeUint(v.eventBlockNumber, 32)
+            .storeUint(v.eventBlock, 256)
+            .storeRef(v.eventData)
+            .endCell();
+    }
+
+    /** set_end_block_number (owner) */
+    static setEndBlockNumberMessage(endBlockNumber: number, queryId = 0n): Cell {
+        return beginCell()
+            .storeUint(OpEvm.setEndBlockNumber, 32)
+            .storeUint(queryId, 64)
+            .storeUint(endBlockNumber, 32)
+            .endCell();
+    }
+
+    /** evm_event_confirmed (Event -> configuration); accepted only from the derived Event (2212). */
+    static evmEventConfirmedMessage(v: EventVoteData, remainingGasTo: Address): Cell {
+        return beginCell()
+            .storeUint(OpEvm.evmEventConfirmed, 32)
+            .store(storeVoteData(v))
+            .storeAddress(remainingGasTo)
+            .endCell();
+    }
+}
+
+// ------------------------------------------------------------------ vote data, state init
+
+export function storeVoteData(v: EventVoteData) {
+    return (b: import('@ton/core').Builder) => {
+        b.storeUint(v.eventTransaction, 256)
+            .storeUint(v.eventIndex, 32)
+            .storeRef(v.eventData)
+            .storeUint(v.eventBlockNumber, 32)
+            .storeUint(v.eventBlock, 256);
+    };
+}
+
+export function loadVoteData(s: Slice): EventVoteData {
+    return {
+        eventTransaction: s.loadUintBig(256),
+        eventIndex: s.loadUint(32),
+        eventData: s.loadRef(),
+        eventBlockNumber: s.loadUint(32),
+        eventBlock: s.loadUintBig(256),
+    };
+}
+
+/** The Event's initial data (evm.tlb, evm_event_storage): configuration, vote data, status 0, no state. */
+export function evmEventInitData(configuration: Address, v: EventVoteData): Cell {
+    return beginCell().storeAddress(configuration).store(storeVoteData(v)).storeUint(0, 8).storeBit(false).endCell();
+}
+
+/** The Event's address, as the configuration derives it. */
+export function evmEventAddress(eventCode: Cell, configuration: Address, v: EventVoteData): Address {
+    return contractAddress(0, { code: eventCode, data: evmEventInitData(configuration, v) });
+}
+
+// ------------------------------------------------------------------ relay votes (external messages)
+
+export interface VoteArgs {
+    kind: VoteKind;
+    /** the Event voted on (vote_receiver) */
+    voteReceiver: Address;
+    /** unix time after which the vote is refused (2340) */
+    validUntil: number;
+    publicKey: Buffer;
+    secretKey: Buffer;
+}
+
+/** The signed part: evm_vote#6e982237 kind:uint8 public_key:uint256 valid_until:uint32 vote_receiver:MsgAddressInt */
+export function evmVoteCell(a: Omit<VoteArgs, 'secretKey'>): Cell {
+    return beginCell()
+        .storeUint(OpEvm.evmVote, 32)
+        .storeUint(a.kind, 8)
+        .storeBuffer(a.publicKey, 32)
+        .storeUint(a.validUntil, 32)
+        .storeAddress(a.voteReceiver)
+        .endCell();
+}
+
+/** The external body: evm_event_vote#2d0a8a90 signature:bits512 vote:^EvmVote (signature of the vote cell's hash). */
+export function evmEventVoteBody(a: VoteArgs, signWith?: Buffer): Cell {
+    const vote = evmVoteCell(a);
+    const signature = sign(vote.hash(), signWith ?? a.secretKey);
+    return beginCell().storeUint(OpEvm.evmEventVote, 32).storeBuffer(signature).storeRef(vote).endCell();
+}
+
+// ------------------------------------------------------------------ decoded transfers (to the proxies)
+
+export interface EvmTransferExtraData {
+    value: bigint;
+    expectedGas: bigint;
+    payload: Cell | null;
+}
+
+export interface EvmAlienTransferData extends EvmTransferExtraData {
+    baseChainId: bigint;
+    baseToken: bigint;
+    decimals: number;
+    amount: bigint;
+    recipient: Address;
+    name: string;
+    symbol: string;
+}
+
+export interface EvmNativeTransferData extends EvmTransferExtraData {
+    token: Address;
+    amount: bigint;
+    recipient: Address;
+}
+
+function extra(c: Cell): EvmTransferExtraData {
+    const e = loadEvmTransferExtra(c.beginParse());
+    return { value: e.value, expectedGas: e.expectedGas, payload: e.payload };
+}
+
+/** evm_alien_transfer */
+export function parseAlienTransfer(c: Cell): EvmAlienTransferData {
+    const t = loadEvmAlienTransfer(c.beginParse());
+    return {
+        baseChainId: t.baseChainId,
+        baseToken: t.baseToken,
+        decimals: Number(t.decimals),
+        amount: t.amount,
+        recipient: t.recipient,
+        name: t.name,
+        symbol: t.symbol,
+        ...extra(t.extra),
+    };
+}
+
+/** evm_native_transfer */
+export function parseNativeTransfer(c: Cell): EvmNativeTransferData {
+    const t = loadEvmNativeTransfer(c.beginParse());
+    return { token: t.token, amount: t.amount, recipient: t.recipient, ...extra(t.extra) };
+}
+
+export interface OnEvmEventConfirmedExtended {
+    eventAddress: Address;
+    chainId: number;
+    eventTransaction: bigint;
+    eventIndex: number;
+    remainingGasTo: Address;
+    transfer: Cell;
+}
+
+/** on_evm_event_confirmed_extended (configuration -> proxy) */
+export function parseOnEvmEventConfirmedExtended(body: Cell): OnEvmEventConfirmedExtended {
+    const s = body.beginParse();
+    const op = s.loadUint(32);
+    if (op !== OpEvm.onEvmEventConfirmedExtended) throw new Error(`not on_evm_event_confirmed_extended: 0x${op.toString(16)}`);
+    return {
+        eventAddress: s.loadAddress(),
+        chainId: s.loadUint(32),
+        eventTransaction: s.loadUintBig(256),
+        eventIndex: s.loadUint(32),
+        remainingGasTo: s.loadAddress(),
+        transfer: s.loadRef(),
+    };
+}
+
+export interface BridgeState {
+    round: number;
+    registered: boolean;
+    active: boolean;
+    paused: boolean;
+    configurationActive: boolean;
+    requiredVotes: number;
+    relays: Dictionary<bigint, number>;
+}
+
+/** bridge_push_state (getBridgeState of the configuration) */
+export function parseBridgeState(c: Cell): BridgeState {
+    const m = loadBridgePushState(c.beginParse());
+    return {
+        round: Number(m.round),
+        registered: m.registered,
+        active: m.active,
+        paused: m.paused,
+        configurationActive: m.configurationActive,
+        requiredVotes: Number(m.requiredVotes),
+        relays: m.relays,
+    };
+}
