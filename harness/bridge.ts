@@ -28,8 +28,10 @@ import { TokenType, TvmTvmEventConfiguration } from '../wrappers/TvmTvmEventConf
 import { MultiVaultTvmTvmEventAlien } from '../wrappers/MultiVaultTvmTvmEventAlien';
 import { MultiVaultTvmTvmEventNative } from '../wrappers/MultiVaultTvmTvmEventNative';
 import { CreditBackend, SyncService } from './actors';
-import { NETWORK_T0, TvmNetwork } from './network';
-import { TvmTvmEventData } from './transfer';
+import { hashKey, NETWORK_T0, TvmNetwork } from './network';
+import { buildProofPayload, decodeTvmTvmEvent, ProofPayload, transferFromProxyTransaction, TvmTvmEventData } from './transfer';
+import { EventStatus, toTransferStatus, transferStatusName } from '../wrappers/eventStatus';
+import { Op } from '../wrappers/constants';
 
 export interface BridgeCodes {
     liteClient: Cell;
@@ -126,6 +128,23 @@ export interface BridgePair {
     wallet(network: TvmNetwork, minter: Address, owner: Address): Promise<SandboxContract<JettonWallet>>;
     snapshot(): PairSnapshot;
     loadFrom(s: PairSnapshot): Promise<void>;
+    /**
+     * What POST /transfers/status answers for a TVM to TVM Transfer ID (the source proxy's
+     * transaction hash on `source`): the status mapped from the Event's (toTransferStatus; Pending
+     * while no Event exists), the Event, the delivery transaction, and proofPayload with abiTx for
+     * non-credit completion (remaining gas to `payer`, default the event's remaining_gas_to).
+     */
+    status(source: TvmNetwork, transferId: Buffer | string | bigint, payer?: Address): Promise<TransferStatusResponse>;
+}
+
+export interface TransferStatusResponse {
+    transferStatus: 'Pending' | 'Completed' | 'Failed';
+    /** the Event contract's status, null before it is deployed */
+    eventStatus: EventStatus | null;
+    eventAddress: Address;
+    /** the destination proxy's transaction that took the confirmation (incoming.transactionHash), or null */
+    incomingTransactionHash: string | null;
+    proofPayload: ProofPayload;
 }
 
 export interface PairSnapshot {
@@ -305,6 +324,40 @@ export async function deployBridgePair(netA: TvmNetwork, netB: TvmNetwork, o: De
             credit: [AB.credit, BA.credit].map((c) => ({ ...(c as unknown as Record<string, unknown>), seen: new Set((c as unknown as { seen: Set<string> }).seen) })),
             sync: [AB.sync, BA.sync].map((s) => ({ ...(s as unknown as Record<string, unknown>) })),
         }),
+        status: async (source, transferId, payer) => {
+            const from = source === netA ? A : B;
+            const to = from === A ? B : A;
+            const tx = source.findTransaction(transferId);
+            if (!tx) throw new Error(`unknown transfer ${hashKey(transferId)} on ${source.name}`);
+            const found = transferFromProxyTransaction(source, tx);
+            if (!found) throw new Error(`transaction ${hashKey(transferId)} emits no event`);
+            const event = decodeTvmTvmEvent(found.eventBody);
+            const config = route(from, event);
+            const built = buildProofPayload(source, found, { configuration: config.address, attachedValue: deployValue, remainingGasTo: payer ?? event.remainingGasTo });
+            const h = BigInt('0x' + found.messageHash.toString('hex'));
+            const eventAddress = await config.getEventAddress(h);
+            const c = await to.network.blockchain.getContract(eventAddress);
+            let eventStatus: EventStatus | null = null;
+            if (c.accountState?.type === 'active') {
+                eventStatus = (await to.network.blockchain.runGetMethod(eventAddress, 'getStatus')).stackReader.readNumber() as EventStatus;
+            }
+            const proxy = event.tokenType === 'Native' ? to.alienProxy.address : to.nativeProxy.address;
+            const delivery = to.network.transactions.find((t) => {
+                const i = t.inMessage?.info;
+                if (!i || i.type !== 'internal' || !i.dest.equals(proxy) || exitCodeOf(t) !== 0) return false;
+                const b = t.inMessage!.body.beginParse();
+                if (b.remainingBits < 32 + 267 + 256 || b.loadUint(32) !== Op.bridge.onTvmEventConfirmedExtended) return false;
+                b.loadAddress();
+                return b.loadUintBig(256) === h;
+            });
+            return {
+                transferStatus: eventStatus === null ? 'Pending' : transferStatusName(toTransferStatus(eventStatus)),
+                eventStatus,
+                eventAddress,
+                incomingTransactionHash: delivery ? delivery.hash().toString('hex') : null,
+                proofPayload: built.payload,
+            };
+        },
         loadFrom: async (s) => {
             await netA.loadFrom(s.a);
             await netB.loadFrom(s.b);

@@ -107,17 +107,23 @@ describe('TVM to TVM bridge, end to end', () => {
         return { result, wallet };
     }
 
-    /** Destination side: the credit backend, or the user with abiTx. */
-    async function deliver(mode: Mode, dir: Direction, found: FoundTransfer, payer?: SandboxContract<TreasuryContract>): Promise<{ result: SendMessageResult; built: BuiltProofPayload; payer: SandboxContract<TreasuryContract> }> {
+    /**
+     * Destination side: the credit backend, or the user as the spec's non-credit client does it:
+     * ask the status (Pending, proofPayload.abiTx present), send abiTx, see it Completed.
+     */
+    async function deliver(mode: Mode, dir: Direction, found: FoundTransfer, payer?: SandboxContract<TreasuryContract>): Promise<{ result: SendMessageResult; built?: BuiltProofPayload; payer: SandboxContract<TreasuryContract> }> {
         if (mode === 'credit') {
             const d = await dir.credit.deliver(found);
             if (!d) throw new Error('already delivered');
             return { result: d.result, built: d.built, payer: dir.backendWallet };
         }
         const p = payer ?? userB;
-        const event = decodeTvmTvmEvent(found.eventBody);
-        const built = buildProofPayload(dir.from.network, found, { configuration: pair.route(dir.from, event).address, attachedValue: pair.deployValue, remainingGasTo: p.address });
-        return { result: await completeWithAbiTx(p, built.payload.abiTx!), built, payer: p };
+        const st = await pair.status(dir.from.network, found.transferIdHex, p.address);
+        expect(st.transferStatus).toBe('Pending');
+        expect(st.eventStatus).toBeNull();
+        expect(st.proofPayload.abiTx!.executionAddress).toBe(pair.route(dir.from, decodeTvmTvmEvent(found.eventBody)).address.toRawString());
+        const result = await completeWithAbiTx(p, st.proofPayload.abiTx!);
+        return { result, payer: p };
     }
 
     function expectAllOk(txs: BlockchainTransaction[]) {
@@ -183,6 +189,14 @@ describe('TVM to TVM bridge, end to end', () => {
             expect(details.initializer!.equals(r.payer.address)).toBe(true);
             expect(details.eventInitData.chainId).toBe(-239);
             expect((await pair.B.alienConfig.getEventAddress(BigInt('0x' + r.found.messageHash.toString('hex')))).equals(event.address)).toBe(true);
+
+            // the status API's view: Completed, with the delivery transaction
+            const st = await pair.status(A, r.found.transferIdHex);
+            expect(st).toMatchObject({ transferStatus: 'Completed', eventStatus: EventStatus.Confirmed });
+            expect(st.eventAddress.equals(event.address)).toBe(true);
+            const delivery = r.result.transactions.find((t) => isAt(t.inMessage?.info.dest, pair.B.alienProxy.address))!;
+            expect(st.incomingTransactionHash).toBe(delivery.hash().toString('hex'));
+            expect(st.proofPayload.messageHash).toBe(r.found.messageHash.toString('hex'));
 
             // TON: who paid the destination side, and how much
             const payerTon1 = await tonOf(B, r.payer.address);
@@ -456,7 +470,7 @@ describe('TVM to TVM bridge, end to end', () => {
         x = await stranger.send({ to: event.address, value: toNano('0.1'), body: beginCell().storeUint(Op.transactionChecker.transactionChecked, 32).storeRef(r.found.transaction.raw).endCell() });
         expect(x.transactions).toHaveTransaction({ to: event.address, success: false, exitCode: Errors.event.senderNotTxChecker });
         // process_proof to the Event from anyone but its configuration
-        const pp = processProofMessage({ initializer: stranger.address, remainingGasTo: stranger.address, transactionChecker: stranger.address, proxy: stranger.address, event: r.found.eventBody, proof: r.built.proven.proofData });
+        const pp = processProofMessage({ initializer: stranger.address, remainingGasTo: stranger.address, transactionChecker: stranger.address, proxy: stranger.address, event: r.found.eventBody, proof: r.built!.proven.proofData });
         x = await stranger.send({ to: event.address, value: toNano('1'), body: pp });
         expect(x.transactions).toHaveTransaction({ to: event.address, success: false, exitCode: Errors.event.senderNotEventConfiguration });
         // nothing more was minted
@@ -545,7 +559,7 @@ describe('TVM to TVM bridge, end to end', () => {
     it.failing('GAP: a duplicate deploy_tvm_event gets its value back (today it stays in the configuration)', async () => {
         const r = await lockAndMint('credit');
         const ton0 = await tonOf(B, stranger.address);
-        await send(pair.B.alienConfig.address, r.built.body);
+        await send(pair.B.alienConfig.address, r.built!.body);
         expect(ton0 - (await tonOf(B, stranger.address))).toBeLessThan(toNano('0.1'));
     });
 
