@@ -19,6 +19,7 @@ export {
     transferPayloadCell,
     tvmTvmEventCell,
 } from './ProxyMultiVaultNative';
+export type { TransferPayloadArgs, TvmTvmEvent } from './ProxyMultiVaultNative';
 
 /**
  * ProxyMultiVaultAlien (contracts/bridge/proxy_alien.tact), wrapping the Tact-generated class
