@@ -228,6 +228,19 @@ describe('ProxyMultiVaultNative', () => {
             expect(await balanceOf(proxy.address, other.address)).toBe(0n);
         });
 
+        it('should answer a notification from a contract that is not its wallet only to that contract', async () => {
+            const fake = await blockchain.treasury('fake wallet');
+            const body = beginCell().storeUint(Op.jetton.transferNotification, 32).storeUint(0, 64).storeCoins(1000n)
+                .storeAddress(alice.address).storeBit(true).storeRef(transferPayloadCell(payloadArgs())).endCell();
+            let res = await proxy.sendBody(fake.getSender(), body, toNano('0.1'));
+            const tx = txOf(res.transactions, proxy.address, Op.jetton.transferNotification);
+            expect(emittedEvents(tx.outMessages.values())).toHaveLength(0);
+            expect(res.transactions).toHaveTransaction({ from: proxy.address, to: fake.address, op: Op.jetton.transfer });
+            res = await proxy.sendBody(fake.getSender(), body, toNano('0.01'));
+            expect(txOf(res.transactions, proxy.address, Op.jetton.transferNotification).outMessages.size).toBe(0);
+            expect(await proxy.getRefundOf(fake.address, alice.address)).toBe(0n);
+        });
+
         it('should record a refund it cannot pay for, and pay it on claim_refund', async () => {
             // the smallest forward_ton_amount with which the proxy runs (below it, the notification
             // runs out of gas before the proxy can buy gas: see proxy.tlb, known limits)
@@ -325,6 +338,11 @@ describe('ProxyMultiVaultNative', () => {
             ['token not registered', Errors.proxy.wrongTokenRoot, () => confirm(config, alienEvent({ token: alice.address }))],
             ['another native proxy wallet', Errors.proxy.wrongTokenRoot, () => confirm(config, alienEvent({ wallet: alice.address }))],
             ['no native proxy wallet', Errors.proxy.wrongTokenRoot, () => confirm(config, alienEvent({ wallet: null }))],
+            ['token whose wallet is not known yet (TEP-89 pending)', Errors.proxy.wrongTokenRoot, async () => {
+                const silentRoot = (await blockchain.treasury('silent root')).address;
+                await proxy.sendRegisterNativeToken(owner.getSender(), { token: silentRoot, ...TOKEN });
+                return confirm(config, alienEvent({ token: silentRoot, wallet: alice.address }));
+            }],
             ['amount 0', Errors.proxy.wrongTokensAmountInPayload, () => confirm(config, alienEvent({ amount: 0n }))],
             ['recipient outside the basechain', Errors.proxy.wrongOwnerInPayload, () => confirm(config, alienEvent({ recipient: new Address(-1, bob.address.hash) }))],
             ['too little value', Errors.proxy.lowMsgValue, () => confirm(config, alienEvent(), toNano('0.01'))],
