@@ -1,0 +1,121 @@
+import hre from 'hardhat';
+import { Address, toNano, Transaction } from '@ton/core';
+import { SendMessageResult } from '@ton/sandbox';
+import { Contract, TransactionReceipt } from 'ethers';
+import { GasSection } from '../../harness/bench';
+import { EvmTvmSetup, evmTvmSetup, tvmRecipient } from '../../harness/evm/fixture';
+import { EvmRelayService, RelaySet } from '../../harness/evm/relay';
+import { Bridge } from '../../wrappers/Bridge';
+import { depositParams } from '../../wrappers/evm/MultiVault';
+
+/**
+ * Gas of the TVM side of EVM to TVM: deployEvent (configuration, then the Event's deployment), each
+ * relay vote (an external message the Event pays for), the final confirm with its callback
+ * (Event -> configuration -> proxy), and the Bridge's pushes. Compute-phase gas of each transaction.
+ */
+const section = new GasSection('EVM to TVM (relay-voted)');
+
+/** Ceilings the bench holds (a regression fails it). A vote must also stay payable by EVM_EVENT_VOTE_MIN_BALANCE. */
+const MAX_VOTE_GAS = 18_000;
+/** Gas a vote spends before ACCEPT, out of the 10,000 an external message is credited (a vote above it could never be accepted). */
+const MAX_PRE_ACCEPT_GAS = 6_000;
+const MAX_DEPLOY_GAS = 25_000;
+
+function gasOf(tx: Transaction): number {
+    const d = tx.description;
+    if (d.type !== 'generic' || d.computePhase.type !== 'vm') return 0;
+    return Number(d.computePhase.gasUsed);
+}
+
+/** Gas used before ACCEPT (needs vmLogs 'vm_logs_gas'). */
+function preAcceptGas(tx: Transaction): number {
+    const lines: string[] = ((tx as unknown as { vmLogs?: string }).vmLogs ?? '').split('\n');
+    const at = lines.findIndex((l) => l.includes('execute ACCEPT'));
+    for (let i = at; i >= 0; i--) {
+        const m = /gas remaining: (\d+)/.exec(lines[i]);
+        if (m) return 10_000 - Number(m[1]);
+    }
+    throw new Error('no ACCEPT in the VM log');
+}
+
+function txTo(r: SendMessageResult, to: Address): Transaction {
+    const tx = r.transactions.find((t) => t.inMessage && 'dest' in t.inMessage.info && t.inMessage.info.dest instanceof Address && t.inMessage.info.dest.equals(to));
+    if (!tx) throw new Error(`no transaction on ${to}`);
+    return tx;
+}
+
+function fee(r: SendMessageResult): string {
+    const total = r.transactions.reduce((a, t) => a + t.totalFees.coins, 0n);
+    return `fees of the whole chain ${Number(total) / 1e9} TON`;
+}
+
+async function mined(tx: Promise<{ wait(): Promise<TransactionReceipt | null> }>): Promise<TransactionReceipt> {
+    const r = await (await tx).wait();
+    if (!r) throw new Error('no receipt');
+    return r;
+}
+
+async function deposit(s: EvmTvmSetup): Promise<void> {
+    const user = s.evm.signers.user;
+    await mined((s.evm.token.connect(user) as Contract).getFunction('approve')(s.evm.vaultAddress, 1000n));
+    await mined(
+        s.evm.vaultAs(user).getFunction('deposit')(
+            depositParams(tvmRecipient(s.recipient.address), s.evm.tokenAddress, 1000n, { expectedGas: 1n, payload: '0x' }),
+        ),
+    );
+    await s.evm.mine(2);
+}
+
+describe('bench: EVM to TVM', () => {
+    afterAll(() => section.write());
+
+    for (const relays of [4, 100]) {
+        it(`deployEvent, every confirm, the final confirm with callback (${relays} relays)`, async () => {
+            const s = await evmTvmSetup(hre, { relays });
+            await deposit(s);
+            const service = new EvmRelayService(s.evm, s.blockchain, s.alienConfiguration, s.relays, s.relayer);
+            s.blockchain.verbosity = { ...s.blockchain.verbosity, vmLogs: 'vm_logs_gas' };
+            const [p] = await service.poll();
+            const pre = preAcceptGas(txTo(p.votes[0], p.eventAddress));
+            expect(pre).toBeLessThan(MAX_PRE_ACCEPT_GAS);
+            section.record({ path: `MultiVaultEvmTvmEvent vote: gas before ACCEPT (${relays} relays)`, gas: pre, notes: 'of the 10,000 credited to an external message' });
+            const required = s.relays.requiredVotes;
+            expect(p.votes).toHaveLength(required);
+
+            if (relays === 4) {
+                const cfg = gasOf(txTo(p.deploy, s.alienConfiguration.address));
+                const ev = gasOf(txTo(p.deploy, p.eventAddress));
+                expect(cfg).toBeLessThan(MAX_DEPLOY_GAS);
+                section.record({ path: 'EvmTvmEventConfiguration.deployEvent (AlienTransfer, checks + decode + deploy)', gas: cfg, notes: fee(p.deploy) });
+                section.record({ path: 'MultiVaultEvmTvmEvent.evm_event_init (deployment, 4 relay keys)', gas: ev });
+            } else {
+                section.record({ path: `MultiVaultEvmTvmEvent.evm_event_init (deployment, ${relays} relay keys)`, gas: gasOf(txTo(p.deploy, p.eventAddress)) });
+            }
+            for (let i = 0; i < required - 1; i++) {
+                const g = gasOf(txTo(p.votes[i], p.eventAddress));
+                expect(g).toBeLessThan(MAX_VOTE_GAS);
+                if (i < 2 || i === required - 2) {
+                    section.record({ path: `MultiVaultEvmTvmEvent confirm #${i + 1} of ${required} (${relays} relays, external)`, gas: g });
+                }
+            }
+            const last = p.votes[required - 1];
+            const g = gasOf(txTo(last, p.eventAddress));
+            expect(g).toBeLessThan(MAX_VOTE_GAS);
+            section.record({ path: `MultiVaultEvmTvmEvent final confirm #${required} with callback (${relays} relays)`, gas: g, notes: fee(last) });
+            section.record({
+                path: `EvmTvmEventConfiguration.evm_event_confirmed -> proxy (${relays} relays)`,
+                gas: gasOf(txTo(last, s.alienConfiguration.address)),
+                notes: 'derive + check the Event, decode, forward on_evm_event_confirmed_extended',
+            });
+        });
+    }
+
+    it('Bridge: set_relays with its pushes, and a configuration taking a push', async () => {
+        const s = await evmTvmSetup(hre);
+        for (const n of [4, 100]) {
+            const r = await s.ownerSend(Bridge.setRelaysMessage(2, RelaySet.generate(n, `b${n}`).publicKeys), toNano('1'));
+            section.record({ path: `Bridge.set_relays (${n} keys, 2 configurations)`, gas: gasOf(txTo(r, s.bridge.address)) });
+            section.record({ path: `EvmTvmEventConfiguration.bridge_push_state (${n} keys)`, gas: gasOf(txTo(r, s.alienConfiguration.address)) });
+        }
+    });
+});
