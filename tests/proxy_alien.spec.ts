@@ -398,6 +398,7 @@ describe('ProxyMultiVaultAlien', () => {
         const G = proxyGasConstants();
         const pin = (name: string, measured: number) => {
             expect(G[name]).toEqual(expect.any(Number));
+            if (process.env.DBG) console.log(`gas ${name} measured ${measured}`);
             if (!(measured <= G[name] && G[name] <= Math.ceil(measured * 1.15))) {
                 throw new Error(`${name} = ${G[name]} in proxy_common.tact, measured ${measured}: set it to about ${Math.ceil(measured * 1.05)}`);
             }

@@ -436,6 +436,7 @@ describe('ProxyMultiVaultNative', () => {
         const G = proxyGasConstants();
         const pin = (name: string, measured: number) => {
             expect(G[name]).toEqual(expect.any(Number));
+            if (process.env.DBG) console.log(`gas ${name} measured ${measured}`);
             if (!(measured <= G[name] && G[name] <= Math.ceil(measured * 1.15))) {
                 throw new Error(`${name} = ${G[name]} in proxy_common.tact, measured ${measured}: set it to about ${Math.ceil(measured * 1.05)}`);
             }
@@ -479,6 +480,7 @@ describe('ProxyMultiVaultNative', () => {
                 gasUsed(txOf(c.transactions, proxy.address, Op.proxy.claimRefund)),
             );
             // GAS_PAY_OUT is shared with the alien proxy (tests/proxy_alien.spec.ts pins the larger)
+            if (process.env.DBG) console.log(`gas GAS_PAY_OUT (native) measured ${measured}`);
             expect(measured).toBeLessThanOrEqual(G.GAS_PAY_OUT);
         });
     });
