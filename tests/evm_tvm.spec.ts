@@ -215,6 +215,35 @@ describe('EVM -> TVM (relay-voted)', () => {
         });
     });
 
+    describe('configuration view', () => {
+        it('should show _basicConfiguration, _networkConfiguration, _meta and readable flags (getDetails, getFlags)', async () => {
+            const s = await evmTvmSetup(hre);
+            const d = await s.alienConfiguration.getGetDetails();
+            const abi = JSON.parse(Buffer.from(d.basicConfiguration.eventABI, 'base64').toString('utf8'));
+            expect(abi).toMatchObject({ type: 'event', name: 'AlienTransfer' });
+            expect(abi.inputs.map((i: { type: string }) => i.type)).toEqual([
+                'uint256', 'uint160', 'string', 'string', 'uint8', 'uint128', 'int8', 'uint256', 'uint256', 'uint256', 'bytes',
+            ]);
+            expect(d.basicConfiguration.roundDeployer.equals(s.bridge.address)).toBe(true);
+            expect(d.basicConfiguration.eventInitialBalance).toBe(EVENT_INITIAL_BALANCE);
+            expect(d.basicConfiguration.eventCode.equals(await MultiVaultEvmTvmEventAlien.code())).toBe(true);
+            expect(d.networkConfiguration).toMatchObject({
+                chainId: 31337n,
+                eventEmitter: BigInt(s.evm.vaultAddress),
+                eventBlocksToConfirm: 2n,
+                startBlockNumber: 0n,
+                endBlockNumber: 0n,
+            });
+            expect(d.networkConfiguration.proxy.equals(s.alienProxy.address)).toBe(true);
+            expect(d.meta.equals(beginCell().endCell())).toBe(true);
+            const f = await s.alienConfiguration.getGetFlags();
+            expect(f).toMatchObject({ flags: 3n, addressPairs: true, bytesAsBoc: true, eventType: 0n });
+            expect(Number((await s.nativeConfiguration.getGetFlags()).eventType)).toBe(1);
+            const st = parseBridgeState((await s.alienConfiguration.getGetBridgeState())!);
+            expect(st).toMatchObject({ round: 1, registered: true, active: true, paused: false, configurationActive: true, requiredVotes: 3 });
+        });
+    });
+
     describe('votes', () => {
         async function pending(s: EvmTvmSetup) {
             const v = await voteData(s, await depositAlien(s));

@@ -1,6 +1,7 @@
 import hre from 'hardhat';
 import '@ton/test-utils';
 import { Address, beginCell, Cell } from '@ton/core';
+import { SendMessageResult } from '@ton/sandbox';
 import { AbiCoder, Contract, EventFragment, Interface, TransactionReceipt } from 'ethers';
 import {
     bytesCell,
@@ -164,7 +165,7 @@ describe('eventData: EVM log data -> TVM cell', () => {
                     if (flags & EvmFlags.BytesAsBoc) expect(c!.equals(PAYLOAD_CELL)).toBe(true);
                     else expect(readSnakeBytes(c!).equals(PAYLOAD_CELL.toBoc())).toBe(true);
                 };
-                const forwarded = (r: { transactions: { inMessage?: { body: Cell } | undefined }[] }) => {
+                const forwarded = (r: SendMessageResult) => {
                     const bodies = r.transactions.map((t) => t.inMessage?.body).filter((b): b is Cell => !!b);
                     const b = bodies.find((x) => x.bits.length >= 32 && x.beginParse().loadUint(32) === OpEvm.onEvmEventConfirmedExtended);
                     return parseOnEvmEventConfirmedExtended(b!);

@@ -1,5 +1,8 @@
 import type { HardhatRuntimeEnvironment } from 'hardhat/types';
 import { Contract, Interface, JsonRpcProvider, Signer, TransactionReceipt } from 'ethers';
+
+/** A Hardhat signer (has `address`). */
+export type EvmSigner = Awaited<ReturnType<HardhatRuntimeEnvironment['ethers']['getSigners']>>[number];
 import { deployMultiVault, deployTestToken, deployWeth, multiVaultInterface } from '../../wrappers/evm/MultiVault';
 
 /**
@@ -18,7 +21,7 @@ export class EvmNetwork {
         readonly token: Contract,
         readonly tokenAddress: string,
         readonly iface: Interface,
-        readonly signers: { deployer: Signer; governance: Signer; guardian: Signer; user: Signer; other: Signer },
+        readonly signers: { deployer: EvmSigner; governance: EvmSigner; guardian: EvmSigner; user: EvmSigner; other: EvmSigner },
     ) {}
 
     static async create(hre: HardhatRuntimeEnvironment, tokenBalance = 10n ** 15n): Promise<EvmNetwork> {
