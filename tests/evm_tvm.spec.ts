@@ -11,6 +11,8 @@ import {
     EvmEventStatus,
     EvmTvmEventConfiguration,
     evmEventAddress,
+    evmEventDeliveryFailedMessage,
+    evmEventRetryMessage,
     parseAlienTransfer,
     parseBridgeState,
     parseNativeTransfer,
@@ -336,6 +338,41 @@ describe('EVM -> TVM (relay-voted)', () => {
             const c = await s.blockchain.getContract(event.address);
             c.balance = toNano('0.01');
             expect(await refusedExternal(s.relays.relays[0].confirm(s.blockchain, event.address))).toBe(ErrorsEvm.eventBalanceTooLow);
+        });
+    });
+
+    describe('delivery failures', () => {
+        async function confirmed(s: EvmTvmSetup) {
+            const v = await voteData(s, await depositAlien(s));
+            await deploy(s, v, toNano('2'));
+            const event = await eventOf(s, v);
+            for (const r of s.relays.relays.slice(0, 3)) await r.confirm(s.blockchain, event.address);
+            expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.Confirmed);
+            return event;
+        }
+
+        it('should go back to Verified when the proxy reports a failed delivery, and deliver again on retry', async () => {
+            const s = await evmTvmSetup(hre);
+            const event = await confirmed(s);
+            // only the configuration's proxy (2331), only in Confirmed (2316)
+            const fail = (via = s.alienProxy, value = toNano('1.5')) =>
+                via.send({ to: event.address, value, body: evmEventDeliveryFailedMessage(s.recipient.address) });
+            expect((await fail(s.user)).transactions).toHaveTransaction({ to: event.address, exitCode: Errors.event.senderNotProxy });
+            const r = await fail();
+            expect(r.transactions).toHaveTransaction({ from: event.address, to: s.recipient.address, value: (x) => x! > toNano('1.4') });
+            expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.Verified);
+            expect((await fail()).transactions).toHaveTransaction({ to: event.address, exitCode: Errors.event.eventNotConfirmed });
+            // votes are over
+            expect(await refusedExternal(s.relays.relays[3].confirm(s.blockchain, event.address))).toBe(Errors.event.eventNotPending);
+
+            const retry = (value: bigint) => s.user.send({ to: event.address, value, body: evmEventRetryMessage(s.user.address) });
+            expect((await retry(toNano('0.01'))).transactions).toHaveTransaction({ to: event.address, exitCode: Errors.event.tooLowMsgValue });
+            const again = await retry(toNano('1'));
+            expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.Confirmed);
+            const f = forwardedTo(again, s.alienProxy.address);
+            expect(f.msg.remainingGasTo.equals(s.user.address)).toBe(true);
+            expect(parseAlienTransfer(f.msg.transfer).amount).toBe(5_000_000n);
+            expect((await retry(toNano('1'))).transactions).toHaveTransaction({ to: event.address, exitCode: Errors.event.wrongStatus });
         });
     });
 

@@ -70,6 +70,8 @@ export enum EvmEventStatus {
     Pending = 1,
     Confirmed = 2,
     Rejected = 3,
+    /** consensus reached, the delivery failed (evm_event_delivery_failed): evm_event_retry */
+    Verified = 8,
 }
 
 export enum VoteKind {
@@ -148,6 +150,16 @@ export class EvmTvmEventConfiguration extends Base {
             .storeAddress(remainingGasTo)
             .endCell();
     }
+}
+
+/** evm_event_delivery_failed (proxy -> Event) */
+export function evmEventDeliveryFailedMessage(remainingGasTo: Address, queryId = 0n): Cell {
+    return beginCell().storeUint(OpEvm.evmEventDeliveryFailed, 32).storeUint(queryId, 64).storeAddress(remainingGasTo).endCell();
+}
+
+/** evm_event_retry (anyone -> Event in Verified) */
+export function evmEventRetryMessage(remainingGasTo: Address, queryId = 0n): Cell {
+    return beginCell().storeUint(OpEvm.evmEventRetry, 32).storeUint(queryId, 64).storeAddress(remainingGasTo).endCell();
 }
 
 // ------------------------------------------------------------------ vote data, state init

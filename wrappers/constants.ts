@@ -183,7 +183,9 @@ export const OpEvm = {
     bridgeRemoveConfiguration: 0x0564aba7,
     bridgeTransferOwnership: 0x2f707854,
     bridgeSyncConfiguration: 0x4520b0f8,
-    evmEventInit: 0x4f7f0984,
+    evmEventInit: 0x3463b2c7,
+    evmEventDeliveryFailed: 0x41e10a2f,
+    evmEventRetry: 0x2ff956ad,
     evmEventAlreadyDeployed: 0x57ebbf61,
     /** the signed part of a relay's vote (domain tag) */
     evmVote: 0x6e982237,
