@@ -42,7 +42,7 @@ async function mined(tx: Promise<{ wait(): Promise<TransactionReceipt | null> }>
 }
 
 /** ERC-20 deposit (AlienTransfer), 2 blocks mined on top (eventBlocksToConfirm). */
-async function depositAlien(s: EvmTvmSetup, amount = 5_000_000n, creditGas = 777n): Promise<TransactionReceipt> {
+async function depositAlien(s: EvmTvmSetup, amount = 5_000_000n, creditGas = 777n, confirmations = 2): Promise<TransactionReceipt> {
     const user = s.evm.signers.user;
     await mined((s.evm.token.connect(user) as Contract).getFunction('approve')(s.evm.vaultAddress, amount));
     const r = await mined(
@@ -51,7 +51,7 @@ async function depositAlien(s: EvmTvmSetup, amount = 5_000_000n, creditGas = 777
             { value: creditGas },
         ),
     );
-    await s.evm.mine(2);
+    if (confirmations) await s.evm.mine(confirmations);
     return r;
 }
 
@@ -155,6 +155,19 @@ describe('EVM -> TVM (relay-voted)', () => {
             const decoded = await event.getGetDecodedData();
             expect(decoded.amount).toBe(5_000_000n);
             expect(decoded.recipient.equals(s.recipient.address)).toBe(true);
+        });
+
+        it('should wait for eventBlocksToConfirm before the relays deploy and vote', async () => {
+            const s = await evmTvmSetup(hre);
+            await depositAlien(s, 1_000n, 0n, 0);
+            const service = new EvmRelayService(s.evm, s.blockchain, s.alienConfiguration, s.relays, s.relayer);
+            expect(await service.poll()).toEqual([]);
+            await s.evm.mine(1);
+            expect(await service.poll()).toEqual([]);
+            await s.evm.mine(1);
+            const done = await service.poll();
+            expect(done).toHaveLength(1);
+            expect(await service.poll()).toEqual([]); // processed once
         });
 
         it('should confirm a depositByNativeToken (WETH) the same way', async () => {
