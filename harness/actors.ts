@@ -149,15 +149,17 @@ export class CreditBackend {
 
     /**
      * Builds the proof and deploys the Event for one transfer, paying the destination gas. Skips
-     * (returns null) a transfer whose Event exists and did not fail verification (someone, e.g.
-     * the user in non-credit mode, delivered it already).
+     * (returns null) a transfer whose Event exists and is neither Rejected nor Verified (someone,
+     * e.g. the user in non-credit mode, delivered it already).
      */
     async deliver(found: FoundTransfer, opts?: { force?: boolean }): Promise<CreditDelivery | null> {
         const event = decodeTvmTvmEvent(found.eventBody);
         const route = this.route(event, found);
         if (!opts?.force) {
             const { status } = await this.eventStatus(found, route.configuration);
-            if (status !== null && status !== 3 /* Rejected: a new proof may be processed */) return null;
+            // Rejected (3): a new proof may be processed; Verified (8): the proxy did not take the
+            // confirmation (tvm_event_delivery_failed) and the same proof confirms again.
+            if (status !== null && status !== 3 && status !== 8) return null;
         }
         if (this.sync) await this.sync.step();
         const built = buildProofPayload(this.source, found, {

@@ -9,7 +9,7 @@ import { SyntheticChain } from '../harness/chain';
 import { Errors, Op } from '../wrappers/constants';
 import { EventStatus } from '../wrappers/eventStatus';
 import { TokenType, TvmTvmEventConfiguration } from '../wrappers/TvmTvmEventConfiguration';
-import { EventOp, processProofMessage, tvmEventDeliveryFailedMessage, tvmEventInit, tvmTvmEventBody } from '../wrappers/tvmTvmEvent';
+import { EventOp, parseTvmEventRefused, processProofMessage, tvmEventDeliveryFailedMessage, tvmEventInit, tvmTvmEventBody } from '../wrappers/tvmTvmEvent';
 import { TransactionChecker } from '../wrappers/TransactionChecker';
 import { addr, DEPLOY_VALUE, EVENT_INITIAL_BALANCE, eventFields, eventFixture, EventFixture, SRC_CHAIN, T0, T_EMIT } from './event.util';
 
@@ -57,6 +57,14 @@ describe('TVM to TVM events: refusals', () => {
         expect(r.transactions).toHaveTransaction({ from: cfg.address, op: Op.bridge.onTvmEventConfirmedExtended, success: true });
         expect(await event.getStatus()).toBe(EventStatus.Confirmed);
         return { ev, cfg, event };
+    }
+
+    /** The tvm_event_refused the Event sent to `to` (the error code), asserting there is exactly one. */
+    function refusedCode(r: { transactions: any[] }, event: { address: any }, to = f.user.address): number {
+        const found = r.transactions.filter((t) => t.inMessage?.info.type === 'internal' && t.inMessage.info.src.equals(event.address) &&
+            t.inMessage.info.dest.equals(to) && parseTvmEventRefused(t.inMessage.body) !== null);
+        expect(found).toHaveLength(1);
+        return parseTvmEventRefused(found[0].inMessage.body)!.errorCode;
     }
 
     // ------------------------------------------------------------ configuration
@@ -159,24 +167,27 @@ describe('TVM to TVM events: refusals', () => {
             expect(r2.transactions).toHaveTransaction({ to: ghost.address, success: false, exitCode: E.senderNotEventConfiguration });
         });
 
-        it('2317: process_proof with too little value (the configuration lets it through)', async () => {
+        it('2317: process_proof with too little value (the configuration lets it through): the value comes back (tvm_event_refused)', async () => {
             const cheap = await f.makeConfig({ eventInitialBalance: toNano('0.1') });
             const ev = await sourceEvent();
             const event = f.alienEvent(ev.msgHash, cheap.address);
+            const cfg0 = (await f.blockchain.getContract(cheap.address)).balance;
             const r = await deploy(cheap, ev, toNano('0.1'));
-            expect(r.transactions).toHaveTransaction({ from: cheap.address, to: event.address, op: Op.bridge.processProof, success: false, exitCode: E.tooLowMsgValue });
+            // not thrown: the Event sends the value back to remaining_gas_to with the code
+            expect(r.transactions).toHaveTransaction({ from: cheap.address, to: event.address, op: Op.bridge.processProof, success: true });
+            expect(refusedCode(r, event)).toBe(E.tooLowMsgValue);
             expect(r.transactions).not.toHaveTransaction({ to: f.checker.address });
-            // the bounced value stays in the configuration; its owner collects it (withdraw_ton)
-            expect(r.transactions).toHaveTransaction({ from: event.address, to: cheap.address, inMessageBounced: true });
+            expect(r.transactions).not.toHaveTransaction({ from: event.address, to: cheap.address });
+            // nothing kept by the configuration (it only paid its own gas from the value)
+            expect((await f.blockchain.getContract(cheap.address)).balance).toBeLessThanOrEqual(cfg0);
+            expect(await event.getStatus()).toBe(EventStatus.Initializing);
+            // withdraw_ton of the configuration: owner only, keeps its reserve
             const kept = (await f.blockchain.getContract(cheap.address)).balance;
-            expect(kept).toBeGreaterThan(toNano('0.05') + toNano('0.05'));
             let w = await cheap.sendWithdrawTon(f.user.getSender(), toNano('0.01'), f.user.address);
             expect(w.transactions).toHaveTransaction({ to: cheap.address, success: false, exitCode: 132 });
             w = await cheap.sendWithdrawTon(f.owner.getSender(), kept, f.owner.address);
             expect(w.transactions).toHaveTransaction({ to: cheap.address, success: false, exitCode: Errors.proxy.lowMsgValue });
-            w = await cheap.sendWithdrawTon(f.owner.getSender(), kept - toNano('0.05'), f.owner.address);
-            expect(w.transactions).toHaveTransaction({ from: cheap.address, to: f.owner.address, value: kept - toNano('0.05') });
-            // the Event stays undeployed: a deploy_tvm_event with enough value goes through
+            // the Event is still Initializing: a deploy_tvm_event with enough value goes through
             const r2 = await deploy(cheap, ev, DEPLOY_VALUE);
             expect(r2.transactions).toHaveTransaction({ from: cheap.address, to: f.alienProxy.address, success: true });
             expect(await event.getStatus()).toBe(EventStatus.Confirmed);
@@ -185,7 +196,9 @@ describe('TVM to TVM events: refusals', () => {
         it('2321: the same source transaction processed again after Confirmed', async () => {
             const { ev, cfg, event } = await confirmed();
             const r = await deploy(cfg, ev);
-            expect(r.transactions).toHaveTransaction({ from: cfg.address, to: event.address, op: Op.bridge.processProof, success: false, exitCode: E.eventNotInitializing });
+            expect(r.transactions).toHaveTransaction({ from: cfg.address, to: event.address, op: Op.bridge.processProof, success: true });
+            expect(refusedCode(r, event)).toBe(E.eventNotInitializing);
+            expect(r.transactions).not.toHaveTransaction({ from: event.address, to: cfg.address });
             expect(r.transactions).not.toHaveTransaction({ to: f.checker.address });
             expect(r.transactions).not.toHaveTransaction({ to: f.alienProxy.address });
             expect(await event.getStatus()).toBe(EventStatus.Confirmed);
@@ -223,10 +236,12 @@ describe('TVM to TVM events: refusals', () => {
             r = await event.sendDeliveryFailed(f.alienProxy.getSender(), f.user.address);
             expect(r.transactions).toHaveTransaction({ to: event.address, success: false, exitCode: E.senderNotProxy });
 
-            r = await event.sendDeliveryFailed(f.nativeProxy.getSender(), f.nativeProxy.address);
+            expect(await event.getLastErrorCode()).toBe(0);
+            r = await event.sendDeliveryFailed(f.nativeProxy.getSender(), f.nativeProxy.address, toNano('0.05'), Errors.proxy.proxyPaused);
             expect(r.transactions).toHaveTransaction({ from: f.nativeProxy.address, to: event.address, success: true });
             expect(r.transactions).toHaveTransaction({ from: event.address, to: f.nativeProxy.address });
             expect(await event.getStatus()).toBe(EventStatus.Verified);
+            expect(await event.getLastErrorCode()).toBe(Errors.proxy.proxyPaused);
 
             r = await event.sendDeliveryFailed(f.nativeProxy.getSender(), f.nativeProxy.address);
             expect(r.transactions).toHaveTransaction({ to: event.address, success: false, exitCode: E.eventNotConfirmed });

@@ -11,7 +11,7 @@ import '@ton/test-utils';
 import { Errors, Op } from '../wrappers/constants';
 import { EventStatus, toTransferStatus, TransferStatus, transferStatusName } from '../wrappers/eventStatus';
 import { TokenType, TvmTvmEventConfiguration } from '../wrappers/TvmTvmEventConfiguration';
-import { EventOp, tvmEventInitData, tvmTvmEventBody } from '../wrappers/tvmTvmEvent';
+import { EventOp, parseTvmEventRefused, tvmEventInitData, tvmTvmEventBody } from '../wrappers/tvmTvmEvent';
 import { MultiVaultTvmTvmEventAlien as AlienBase } from '../build/MultiVaultTvmTvmEventAlien/tact_MultiVaultTvmTvmEventAlien';
 import { addr, computeGas, DEPLOY_VALUE, DST_CHAIN, EVENT_INITIAL_BALANCE, eventFields, eventFixture, EventFixture, SRC_CHAIN, T0, T_EMIT } from './event.util';
 
@@ -240,7 +240,10 @@ describe('values', () => {
         const attempt = async (value: bigint) => {
             await f.blockchain.loadFrom(snap);
             const r = await cfg.sendDeployTvmEvent(f.user.getSender(), { value, msgHash, outMsgIndex: 0, remainingGasTo: f.user.address, proof });
-            return { r, accepted: !r.transactions.some((t) => addr(t.inMessage?.info.dest as any) === event.address.toString() && (t.description as any).computePhase?.exitCode === Errors.event.tooLowMsgValue) };
+            // below it the Event answers tvm_event_refused with 2317 (event.tlb) instead of going on
+            const refused = r.transactions.some((t) => t.inMessage?.info.type === 'internal' && t.inMessage.info.src.equals(event.address) &&
+                parseTvmEventRefused(t.inMessage.body)?.errorCode === Errors.event.tooLowMsgValue);
+            return { r, accepted: !refused };
         };
         let lo = toNano('0.1'), hi = toNano('1');
         expect((await attempt(lo)).accepted).toBe(false);

@@ -5,7 +5,7 @@ import { Address, Cell, Transaction } from '@ton/core';
 import { flattenTransaction } from '@ton/test-utils';
 import { loadJettonTransferInternal } from '../wrappers/JettonWallet';
 import { parseRefundPayload } from '../wrappers/ProxyMultiVaultNative';
-import { Op } from '../wrappers/constants';
+import { Op, OpEvent } from '../wrappers/constants';
 
 /** Helpers of tests/proxy*.spec.ts and tests/bench/proxy.bench.spec.ts. */
 
@@ -60,6 +60,41 @@ export function refundCodeTo(txs: Transaction[], wallet: Address): number | null
     return parseRefundPayload(msg.forwardPayload)?.errorCode ?? null;
 }
 
+/**
+ * The error code of the delivery failure `from` sent (tvm_event_delivery_failed to the Event, or
+ * native_delivery_failed to the alien proxy: event.tlb, proxy.tlb), or null when it sent none.
+ */
+export function deliveryFailedCode(txs: Transaction[], from: Address): number | null {
+    for (const tx of txs) {
+        const m = tx.inMessage;
+        if (!m || m.info.type !== 'internal' || !m.info.src.equals(from)) continue;
+        const s = m.body.beginParse();
+        if (s.remainingBits < 32) continue;
+        const op = s.loadUint(32);
+        if (op === OpEvent.tvmEventDeliveryFailed) {
+            s.loadUintBig(64);
+            s.loadAddress();
+            return s.loadUint(16);
+        }
+        if (op === OpEvent.nativeDeliveryFailed) {
+            s.loadAddress();
+            s.loadUintBig(64);
+            s.loadAddress();
+            return s.loadUint(16);
+        }
+    }
+    return null;
+}
+
+/** `target` took the message (compute phase succeeded) and sent no delivery failure. */
+export function deliveredBy(target: Address) {
+    return (txs: Transaction[]) => {
+        const first = txs.find((tx) => flattenTransaction(tx).to?.equals(target));
+        return !!first && exitCode(first) === 0 && !(first.description.type === 'generic' && first.description.aborted) &&
+            deliveryFailedCode(txs, target) === null;
+    };
+}
+
 /** Multiplies the basechain gas price in the sandbox's config (contracts read fees from it). */
 export function scaleGasPrice(blockchain: Blockchain, factor: bigint) {
     const p = loadConfig(blockchain.config)[21].anon0;
@@ -70,7 +105,7 @@ export function scaleGasPrice(blockchain: Blockchain, factor: bigint) {
 
 /**
  * Smallest value (to 1,000 nanoton) for which `send` is accepted by `target` (its compute phase
- * succeeds), and the exit code just below it.
+ * succeeds), and the code just below it (the delivery failure's error code, else the exit code).
  */
 export async function smallestAccepted(
     blockchain: Blockchain,
@@ -94,7 +129,7 @@ export async function smallestAccepted(
         else {
             lo = mid;
             const t = res.transactions.find((tx) => flattenTransaction(tx).to?.equals(target));
-            refusal = t ? exitCode(t) : null;
+            refusal = deliveryFailedCode(res.transactions, target) ?? (t ? exitCode(t) : null);
         }
     }
     return { value: hi, refusal };

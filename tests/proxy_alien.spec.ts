@@ -18,9 +18,11 @@ import {
     TransferPayloadArgs,
     tvmTvmEventCell,
 } from '../wrappers/ProxyMultiVaultAlien';
-import { Errors, Op } from '../wrappers/constants';
+import { Errors, Op, OpEvent } from '../wrappers/constants';
 import {
     allSucceeded,
+    deliveredBy,
+    deliveryFailedCode,
     exitCode,
     gasUsed,
     proxyGasConstants,
@@ -196,7 +198,15 @@ describe('ProxyMultiVaultAlien', () => {
         for (const [name, code, run] of refused) {
             it(`should refuse with ${code}: ${name}`, async () => {
                 const res = await run();
-                expect(res.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: code });
+                if (code === Errors.proxy.notTvmConfig) {
+                    // an unauthorized sender (or another event kind): thrown, bounced
+                    expect(res.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: code });
+                } else {
+                    // a legitimate sender: the proxy does not throw, it tells the Event (event_address)
+                    expect(res.transactions).toHaveTransaction({ to: proxy.address, success: true });
+                    expect(res.transactions).toHaveTransaction({ from: proxy.address, to: config.address, op: OpEvent.tvmEventDeliveryFailed });
+                    expect(deliveryFailedCode(res.transactions, proxy.address)).toBe(code);
+                }
                 expect(res.transactions).not.toHaveTransaction({ from: proxy.address, op: Op.jetton.mint });
             });
         }
@@ -208,7 +218,7 @@ describe('ProxyMultiVaultAlien', () => {
                     scaleGasPrice(blockchain, factor);
                     const carol = (await blockchain.treasury('carol')).address;
                     const ev = nativeEvent({ amount: 100n, recipient: carol, payload: beginCell().storeUint(9, 64).endCell() });
-                    const { value, refusal } = await smallestAccepted(blockchain, (v) => confirm(config, ev, v), proxy.address);
+                    const { value, refusal } = await smallestAccepted(blockchain, (v) => confirm(config, ev, v), proxy.address, deliveredBy(proxy.address));
                     expect(refusal).toBe(Errors.proxy.lowMsgValue);
                     const res = await confirm(config, ev, value);
                     expect(allSucceeded(res.transactions)).toBe(true);
@@ -270,6 +280,26 @@ describe('ProxyMultiVaultAlien', () => {
 
             await proxy.sendBody(owner.getSender(), ProxyMultiVaultAlien.removePredeployedTokenMessage(BASE_CHAIN, baseToken));
             expect(await proxy.getPredeployedToken(BigInt(BASE_CHAIN), baseToken)).toBeNull();
+        });
+
+        it("should pass the native proxy's refusal on to the Event (native_delivery_failed -> tvm_event_delivery_failed)", async () => {
+            const native = blockchain.openContract(await ProxyMultiVaultNative.createFromConfig({ owner: owner.address, alienProxy: proxy.address }));
+            await native.sendDeploy(owner.getSender());
+            await proxy.sendSetNativeProxy(owner.getSender(), native.address);
+            // the token is not registered in the native proxy: 2708 there
+            await proxy.sendSetPredeployedToken(owner.getSender(), { baseChainId: BASE_CHAIN, baseToken, token: alice.address, nativeProxyWallet: alice.address });
+            const res = await confirm(config, nativeEvent({ amount: 400n }));
+            expect(res.transactions).toHaveTransaction({ from: native.address, to: proxy.address, op: OpEvent.nativeDeliveryFailed, success: true });
+            // event_address of the confirmation is `config` in this spec (the treasury plays both)
+            const tx = txOf(res.transactions, config.address, OpEvent.tvmEventDeliveryFailed);
+            expect(flattenTransaction(tx).from!.equals(proxy.address)).toBe(true);
+            expect(deliveryFailedCode(res.transactions, proxy.address)).toBe(Errors.proxy.wrongTokenRoot);
+            expect(allSucceeded(res.transactions)).toBe(true);
+
+            // only the native proxy may send it
+            const fake = await proxy.sendBody(alice.getSender(), beginCell().storeUint(OpEvent.nativeDeliveryFailed, 32)
+                .storeAddress(alice.address).storeUint(0, 64).storeAddress(alice.address).storeUint(1, 16).endCell());
+            expect(fake.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: Errors.proxy.notTvmConfig });
         });
     });
 

@@ -13,9 +13,11 @@ import {
     TransferPayloadArgs,
     tvmTvmEventCell,
 } from '../wrappers/ProxyMultiVaultNative';
-import { Errors, Op } from '../wrappers/constants';
+import { Errors, Op, OpEvent } from '../wrappers/constants';
 import {
     allSucceeded,
+    deliveredBy,
+    deliveryFailedCode,
     exitCode,
     gasUsed,
     proxyGasConstants,
@@ -350,18 +352,39 @@ describe('ProxyMultiVaultNative', () => {
         for (const [name, code, run] of refused) {
             it(`should refuse with ${code}: ${name}`, async () => {
                 const res = await run();
-                expect(res.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: code });
+                if (code === Errors.proxy.notTvmConfig) {
+                    // an unauthorized sender (or a kind that does not fit it): thrown, bounced
+                    expect(res.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: code });
+                } else {
+                    // a legitimate sender: the proxy does not throw, it tells the Event (event_address)
+                    expect(res.transactions).toHaveTransaction({ to: proxy.address, success: true });
+                    expect(res.transactions).toHaveTransaction({ from: proxy.address, to: config.address, op: OpEvent.tvmEventDeliveryFailed });
+                    expect(deliveryFailedCode(res.transactions, proxy.address)).toBe(code);
+                }
                 expect(await proxyWallet.getJettonBalance()).toBe(100_000n);
                 expect(await balanceOf(bob.address)).toBe(0n);
             });
         }
+
+        it('should tell the alien proxy (native_delivery_failed, with the event address) when it refuses a forwarded confirmation', async () => {
+            await proxy.sendBody(owner.getSender(), ProxyMessages.setPaused(true));
+            const res = await confirm(alienProxy, alienEvent({ kind: 'native' }));
+            expect(res.transactions).toHaveTransaction({ to: proxy.address, success: true });
+            const tx = txOf(res.transactions, alienProxy.address, OpEvent.nativeDeliveryFailed);
+            const b = tx.inMessage!.body.beginParse().skip(32);
+            expect(b.loadAddress().equals(alienProxy.address)).toBe(true); // event_address of the message
+            b.loadUintBig(64);
+            expect(b.loadAddress().equals(owner.address)).toBe(true); // remaining_gas_to
+            expect(b.loadUint(16)).toBe(Errors.proxy.proxyPaused);
+            expect(await proxyWallet.getJettonBalance()).toBe(100_000n);
+        });
 
         for (const factor of [1n, 4n]) {
             it(`should complete the unlock at the smallest value it accepts (gas price x${factor})`, async () => {
                 scaleGasPrice(blockchain, factor);
                 await proxy.sendBody(owner.getSender(), ProxyMessages.setDefaultFee(1n, 10n));
                 const ev = alienEvent({ amount: 1000n, payload: beginCell().storeUint(3, 64).endCell(), recipient: (await blockchain.treasury('carol')).address });
-                const { value, refusal } = await smallestAccepted(blockchain, (v) => confirm(config, ev, v), proxy.address);
+                const { value, refusal } = await smallestAccepted(blockchain, (v) => confirm(config, ev, v), proxy.address, deliveredBy(proxy.address));
                 expect(refusal).toBe(Errors.proxy.lowMsgValue);
                 const res = await confirm(config, ev, value);
                 expect(allSucceeded(res.transactions)).toBe(true);

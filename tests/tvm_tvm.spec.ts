@@ -20,8 +20,8 @@ import { TvmTvmEventConfiguration, TokenType } from '../wrappers/TvmTvmEventConf
 import { EventStatus, toTransferStatus, TransferStatus } from '../wrappers/eventStatus';
 import { parseRefundPayload, onTvmEventConfirmedExtendedMessage, ProxyMessages } from '../wrappers/ProxyMultiVaultNative';
 import { loadJettonTransferInternal } from '../wrappers/JettonWallet';
-import { Errors, Op } from '../wrappers/constants';
-import { processProofMessage } from '../wrappers/tvmTvmEvent';
+import { Errors, Op, OpEvent } from '../wrappers/constants';
+import { parseTvmEventDeliveryFailed, parseTvmEventRefused, processProofMessage } from '../wrappers/tvmTvmEvent';
 
 type Mode = 'credit' | 'non-credit';
 const MODES: Mode[] = ['credit', 'non-credit'];
@@ -360,10 +360,30 @@ describe('TVM to TVM bridge, end to end', () => {
         return stranger.send({ to: config, value, body });
     }
 
+    /** The error code of the one tvm_event_refused `event` sent in `r` (event.tlb), and its recipient. */
+    function refusedBy(r: SendMessageResult, event: Address): { code: number; to: Address } {
+        const found = r.transactions.filter((t) => t.inMessage?.info.type === 'internal' && t.inMessage.info.src.equals(event) && parseTvmEventRefused(t.inMessage.body));
+        expect(found).toHaveLength(1);
+        return { code: parseTvmEventRefused(found[0].inMessage!.body)!.errorCode, to: found[0].inMessage!.info.dest as Address };
+    }
+
+    /** The error code of the one tvm_event_delivery_failed sent to `event` in `r`, and its sender. */
+    function deliveryFailedTo(r: SendMessageResult, event: Address): { code: number; from: Address } {
+        const found = r.transactions.filter((t) => isAt(t.inMessage?.info.dest, event) && t.inMessage!.info.type === 'internal' && parseTvmEventDeliveryFailed(t.inMessage!.body));
+        expect(found).toHaveLength(1);
+        const m = found[0].inMessage!;
+        return { code: parseTvmEventDeliveryFailed(m.body)!.errorCode, from: (m.info as any).src as Address };
+    }
+
     it('rejects the same source transaction processed twice (2321 in the Event), tokens minted once', async () => {
         const r = await lockAndMint('credit');
         const again = await pair.AB.credit.deliver(r.found, { force: true });
-        expect(again!.result.transactions).toHaveTransaction({ to: pair.alienEvent(pair.B, r.found.messageHash).address, op: Op.bridge.processProof, success: false, exitCode: Errors.event.eventNotInitializing });
+        const event = pair.alienEvent(pair.B, r.found.messageHash).address;
+        expect(again!.result.transactions).toHaveTransaction({ to: event, op: Op.bridge.processProof, success: true });
+        // refused without a throw: the value goes back to remaining_gas_to (the backend) with the code
+        const refused = refusedBy(again!.result, event);
+        expect(refused.code).toBe(Errors.event.eventNotInitializing);
+        expect(refused.to.equals(pair.AB.backendWallet.address)).toBe(true);
         const minter = await pair.alienMinter(pair.B, pair.A, pair.A.token);
         expect(await balanceOf(B, minter.address, userB.address)).toBe(AMOUNT);
         expect(await minter.getTotalSupply()).toBe(AMOUNT);
@@ -553,31 +573,24 @@ describe('TVM to TVM bridge, end to end', () => {
         expect(await minter.getTotalSupply()).toBe(AMOUNT);
     });
 
-    it('a value the configuration kept (bounced duplicate) is not lost: its owner withdraws it (withdraw_ton)', async () => {
+    // Value of a refused step: the Event answers a process_proof it refuses (2321, 2317) with
+    // tvm_event_refused to remaining_gas_to, and a destination proxy that refuses a legitimate
+    // confirmation tells the Event (tvm_event_delivery_failed): nothing stays in the configuration.
+    it('a duplicate deploy_tvm_event gets its value back (tvm_event_refused 2321), the configuration keeps nothing', async () => {
         const r = await lockAndMint('credit');
+        const ton0 = await tonOf(B, stranger.address);
         const cfgTon0 = await tonOf(B, pair.B.alienConfig.address);
-        await send(pair.B.alienConfig.address, r.built!.body);
-        const kept = (await tonOf(B, pair.B.alienConfig.address)) - cfgTon0;
-        expect(kept).toBeGreaterThan(pair.deployValue - toNano('0.1'));
-        const ton0 = await tonOf(B, stranger.address);
-        const w = await pair.B.alienConfig.sendWithdrawTon(pair.B.owner.getSender(), kept, stranger.address);
-        expectAllOk(w.transactions);
-        // (less the forward fee of the withdrawal)
-        expect((await tonOf(B, stranger.address)) - ton0).toBeGreaterThan(kept - toNano('0.001'));
-        report.push(`duplicate deploy_tvm_event: ${fmt(kept)} of ${fmt(pair.deployValue)} kept by the configuration, withdrawn by its owner`);
-    });
-
-    // Gaps of the destination contracts (reported): the value of a refused step stays in the
-    // configuration, which has no bounce handler. These tests state what should hold and are
-    // expected to fail until the configuration returns the value (it.failing).
-    it.failing('GAP: a duplicate deploy_tvm_event gets its value back (today it stays in the configuration, withdrawable by its owner only)', async () => {
-        const r = await lockAndMint('credit');
-        const ton0 = await tonOf(B, stranger.address);
-        await send(pair.B.alienConfig.address, r.built!.body);
+        const b = buildProofPayload(A, r.found, { configuration: pair.B.alienConfig.address, remainingGasTo: stranger.address });
+        const again = await send(pair.B.alienConfig.address, b.body);
+        const refused = refusedBy(again, pair.alienEvent(pair.B, r.found.messageHash).address);
+        expect(refused.code).toBe(Errors.event.eventNotInitializing);
+        expect(refused.to.equals(stranger.address)).toBe(true);
         expect(ton0 - (await tonOf(B, stranger.address))).toBeLessThan(toNano('0.1'));
+        expect(await tonOf(B, pair.B.alienConfig.address)).toBeLessThanOrEqual(cfgTon0);
+        report.push(`duplicate deploy_tvm_event: ${fmt(ton0 - (await tonOf(B, stranger.address)))} of ${fmt(pair.deployValue)} spent (the rest back with tvm_event_refused)`);
     });
 
-    it.failing('GAP: an Event refusing process_proof (2317, configuration with a low eventInitialBalance) returns the value (today it stays in the configuration)', async () => {
+    it('an Event refusing process_proof (2317, configuration with a low eventInitialBalance) returns the value (tvm_event_refused)', async () => {
         const low = B.blockchain.openContract(
             await TvmTvmEventConfiguration.createFromConfig({
                 owner: pair.B.owner.address,
@@ -594,15 +607,59 @@ describe('TVM to TVM bridge, end to end', () => {
         const b = buildProofPayload(A, found, { configuration: low.address, remainingGasTo: stranger.address });
         const ton0 = await tonOf(B, stranger.address);
         const r = await send(low.address, b.body, toNano('0.3'));
-        expect(r.transactions).toHaveTransaction({ from: low.address, op: Op.bridge.processProof, exitCode: Errors.event.tooLowMsgValue });
+        const event = await low.getEventAddress(BigInt('0x' + found.messageHash.toString('hex')));
+        expect(r.transactions).toHaveTransaction({ from: low.address, to: event, op: Op.bridge.processProof, success: true });
+        expect(refusedBy(r, event).code).toBe(Errors.event.tooLowMsgValue);
         expect(ton0 - (await tonOf(B, stranger.address))).toBeLessThan(toNano('0.1'));
     });
 
-    it.failing('GAP: a paused destination proxy leaves the Event retriable (today: Event Confirmed = Completed, no tokens, value in the configuration)', async () => {
+    it('a paused destination proxy tells the Event (2702): Verified (Pending), nothing minted, value back; retried once unpaused', async () => {
         await pair.B.alienProxy.sendBody(pair.B.owner.getSender(), ProxyMessages.setPaused(true));
+        const payerTon0 = await tonOf(B, pair.AB.backendWallet.address);
+        const cfgTon0 = await tonOf(B, pair.B.alienConfig.address);
         const r = await lockAndMint('credit');
-        expect(r.result.transactions).toHaveTransaction({ to: pair.B.alienProxy.address, success: false, exitCode: Errors.proxy.proxyPaused });
+        expectAllOk(r.result.transactions);
         const event = pair.alienEvent(pair.B, r.found.messageHash);
-        expect(toTransferStatus(await event.getStatus())).not.toBe(TransferStatus.Completed);
+        const failed = deliveryFailedTo(r.result, event.address);
+        expect(failed.code).toBe(Errors.proxy.proxyPaused);
+        expect(failed.from.equals(pair.B.alienProxy.address)).toBe(true);
+        expect(await event.getStatus()).toBe(EventStatus.Verified);
+        expect(toTransferStatus(await event.getStatus())).toBe(TransferStatus.Pending);
+        expect(await event.getLastErrorCode()).toBe(Errors.proxy.proxyPaused);
+        expect((await pair.status(A, r.found.transferIdHex)).transferStatus).toBe('Pending');
+        expect(await pair.B.alienProxy.getAlienTokenByBase(BigInt(A.globalId), pair.A.token.minter.address)).toBeNull();
+        // the value came back to remaining_gas_to (the backend), less the gas and the TransactionChecker's fees
+        expect(r.result.transactions).toHaveTransaction({ from: event.address, to: pair.AB.backendWallet.address });
+        const spent = payerTon0 - (await tonOf(B, pair.AB.backendWallet.address));
+        expect(spent).toBeLessThan(toNano('0.3'));
+        expect(await tonOf(B, pair.B.alienConfig.address)).toBeLessThanOrEqual(cfgTon0);
+        report.push(`paused destination proxy: backend net ${fmt(spent)} of ${fmt(pair.deployValue)}, Event back to Verified (2702)`);
+
+        // unpaused: the backend delivers again (same proof), the Event confirms, the tokens are minted
+        await pair.B.alienProxy.sendBody(pair.B.owner.getSender(), ProxyMessages.setPaused(false));
+        const again = await pair.AB.credit.deliver(r.found);
+        expect(again).not.toBeNull();
+        expectAllOk(again!.result.transactions);
+        expect(await event.getStatus()).toBe(EventStatus.Confirmed);
+        const minter = await pair.alienMinter(pair.B, pair.A, pair.A.token);
+        expect(await balanceOf(B, minter.address, userB.address)).toBe(AMOUNT);
+    });
+
+    it('a refusing native proxy behind the alien proxy (predeployed token, 2702) reaches the Event through the alien proxy', async () => {
+        await pair.B.nativeProxy.sendBody(pair.B.owner.getSender(), ProxyMessages.setPaused(true));
+        const liquidity0 = await balanceOf(B, pair.B.shared.minter.address, pair.B.nativeProxy.address);
+        const { result: src } = await lock(pair.A, userA, pair.A.shared, userB.address, { amount: 5_000_000n });
+        const found = findTransferId(A, src.transactions[0].hash(), pair.A.nativeProxy.address);
+        const d = await deliver('credit', pair.AB, found);
+        expectAllOk(d.result.transactions);
+        expect(d.result.transactions).toHaveTransaction({ from: pair.B.nativeProxy.address, to: pair.B.alienProxy.address, op: OpEvent.nativeDeliveryFailed });
+        const event = pair.alienEvent(pair.B, found.messageHash);
+        const failed = deliveryFailedTo(d.result, event.address);
+        expect(failed.code).toBe(Errors.proxy.proxyPaused);
+        expect(await event.getStatus()).toBe(EventStatus.Verified);
+        expect(await event.getLastErrorCode()).toBe(Errors.proxy.proxyPaused);
+        expect(await balanceOf(B, pair.B.shared.minter.address, userB.address)).toBe(0n);
+        expect(await balanceOf(B, pair.B.shared.minter.address, pair.B.nativeProxy.address)).toBe(liquidity0);
+        expect(d.result.transactions).toHaveTransaction({ from: event.address, to: pair.AB.backendWallet.address });
     });
 });

@@ -26,8 +26,13 @@ export class MultiVaultTvmTvmEventNative extends Base {
     }
 
     /** proxy -> Event: delivery failed; Confirmed only (2316), proxy only (2331). Back to Verified. */
-    async sendDeliveryFailed(provider: ContractProvider, via: Sender, remainingGasTo: Address, value = toNano('0.05')) {
-        await provider.internal(via, { value, sendMode: SendMode.PAY_GAS_SEPARATELY, body: tvmEventDeliveryFailedMessage(remainingGasTo) });
+    async sendDeliveryFailed(provider: ContractProvider, via: Sender, remainingGasTo: Address, value = toNano('0.05'), errorCode = 0) {
+        await provider.internal(via, { value, sendMode: SendMode.PAY_GAS_SEPARATELY, body: tvmEventDeliveryFailedMessage(remainingGasTo, 0n, errorCode) });
+    }
+
+    /** error_code of the last tvm_event_delivery_failed (why the proxy did not deliver), 0 if none. */
+    async getLastErrorCode(provider: ContractProvider): Promise<number> {
+        return Number(await this.getGetLastErrorCode(provider));
     }
 
 

@@ -167,8 +167,13 @@ export const Errors = {
 
 /** contracts/bridge/event_common.tact: messages contracts/bridge/event.tlb adds (proxy -> TVM to TVM Event). */
 export const OpEvent = {
-    tvmEventDeliveryFailed: 0x491d78a8,
+    /** tvm_event_delivery_failed query_id:uint64 remaining_gas_to:MsgAddressInt error_code:uint16 (proxy -> Event) */
+    tvmEventDeliveryFailed: 0x74be4cb4,
     tvmEventNativeProxy: 0x5d181b03,
+    /** tvm_event_refused query_id:uint64 error_code:uint16 (Event -> remaining_gas_to: process_proof refused, 2317 / 2321) */
+    tvmEventRefused: 0x57394d24,
+    /** native_delivery_failed event_address:MsgAddressInt query_id:uint64 remaining_gas_to:MsgAddressInt error_code:uint16 (native proxy -> alien proxy) */
+    nativeDeliveryFailed: 0x75a504a8,
 } as const;
 
 /** contracts/bridge/evm_messages.tact (layouts: contracts/bridge/evm.tlb): EVM to TVM, relay-voted. */

@@ -81,9 +81,28 @@ export function processProofMessage(a: {
         .endCell();
 }
 
-/** tvm_event_delivery_failed#491d78a8 query_id:uint64 remaining_gas_to:MsgAddressInt (proxy -> Event) */
-export function tvmEventDeliveryFailedMessage(remainingGasTo: Address, queryId = 0n): Cell {
-    return beginCell().storeUint(EventOp.tvmEventDeliveryFailed, 32).storeUint(queryId, 64).storeAddress(remainingGasTo).endCell();
+/** tvm_event_delivery_failed#74be4cb4 query_id:uint64 remaining_gas_to:MsgAddressInt error_code:uint16 (proxy -> Event) */
+export function tvmEventDeliveryFailedMessage(remainingGasTo: Address, queryId = 0n, errorCode = 0): Cell {
+    return beginCell()
+        .storeUint(EventOp.tvmEventDeliveryFailed, 32)
+        .storeUint(queryId, 64)
+        .storeAddress(remainingGasTo)
+        .storeUint(errorCode, 16)
+        .endCell();
+}
+
+/** tvm_event_delivery_failed body (proxy -> Event), or null for another body. */
+export function parseTvmEventDeliveryFailed(body: Cell): { queryId: bigint; remainingGasTo: Address; errorCode: number } | null {
+    const s = body.beginParse();
+    if (s.remainingBits < 32 || s.loadUint(32) !== EventOp.tvmEventDeliveryFailed) return null;
+    return { queryId: s.loadUintBig(64), remainingGasTo: s.loadAddress(), errorCode: s.loadUint(16) };
+}
+
+/** tvm_event_refused#57394d24 query_id:uint64 error_code:uint16 (Event -> remaining_gas_to), or null. */
+export function parseTvmEventRefused(body: Cell): { queryId: bigint; errorCode: number } | null {
+    const s = body.beginParse();
+    if (s.remainingBits < 32 + 64 + 16 || s.loadUint(32) !== EventOp.tvmEventRefused) return null;
+    return { queryId: s.loadUintBig(64), errorCode: s.loadUint(16) };
 }
 
 /**
