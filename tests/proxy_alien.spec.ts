@@ -1,6 +1,6 @@
 import fs from 'fs';
 import path from 'path';
-import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { Blockchain, internal, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { Address, beginCell, Cell, toNano, Transaction } from '@ton/core';
 import { JettonMaster } from '@ton/ton';
 import { flattenTransaction } from '@ton/test-utils';
@@ -360,22 +360,61 @@ describe('ProxyMultiVaultAlien', () => {
             });
         }
 
-        it('should record a refund it cannot pay for, and mint it on claim_refund', async () => {
+        for (const factor of [1n, 4n]) {
+            it(`the smallest burn with a custom payload the wallet accepts completes: event or mint back; below it 709, balance kept (gas price x${factor})`, async () => {
+                scaleGasPrice(blockchain, factor);
+                const bobWallet = await walletOf(bob.address, minter);
+                for (const payload of [transferPayloadCell(payloadArgs()), beginCell().storeUint(5, 70).endCell()]) {
+                    // the wallet's check adds the owner's accept_tokens_burn and a mint back (contracts/jetton/gas.tact)
+                    const { value, refusal } = await smallestAccepted(blockchain, (v) => burn(minter, 600n, payload, v), bobWallet.address);
+                    expect(refusal).toBe(Errors.jetton.notEnoughTon);
+                    const snap = blockchain.snapshot();
+                    const below = await burn(minter, 600n, payload, value - 1000n);
+                    expect(below.transactions).toHaveTransaction({ to: bobWallet.address, success: false, exitCode: Errors.jetton.notEnoughTon });
+                    expect(below.transactions).not.toHaveTransaction({ to: minter });
+                    expect(await balanceOf(bob.address, minter)).toBe(10_000n);
+                    await blockchain.loadFrom(snap);
+
+                    const res = await burn(minter, 600n, payload, value);
+                    const tx = txOf(res.transactions, proxy.address, Op.jetton.acceptTokensBurn);
+                    expect(exitCode(tx)).toBe(0);
+                    expect(allSucceeded(res.transactions)).toBe(true);
+                    const events = emittedEvents(tx.outMessages.values());
+                    if (events.length === 0) {
+                        // minted back with the code, nothing recorded
+                        expect(refundCodeTo(res.transactions, bobWallet.address)).toBe(payload.bits.length === 70 ? Errors.proxy.wrongTokensAmountInPayload : Errors.proxy.lowMsgValue);
+                        expect(await balanceOf(bob.address, minter)).toBe(10_000n);
+                    } else {
+                        expect(await balanceOf(bob.address, minter)).toBe(9_400n);
+                    }
+                    expect(await proxy.getRefundOf(minter, bob.address)).toBe(0n);
+                    if (process.env.DBG) console.log(`smallest burn x${factor}: ${value}, ${events.length ? 'event' : 'mint back'}`);
+                    await blockchain.loadFrom(snap);
+                }
+            });
+        }
+
+        it('should record a refund it cannot pay for (gas price raised while the burn is in flight), and mint it on claim_refund', async () => {
             const bobWallet = await walletOf(bob.address, minter);
             const bad = beginCell().storeUint(5, 70).endCell();
-            // The smallest burn the wallet accepts leaves the proxy too little to run at all (known gap:
-            // the jetton's burn check does not count the owner's accept_tokens_burn; see proxy.tlb).
-            const walletMin = await smallestAccepted(blockchain, (v) => burn(minter, 600n, bad, v), bobWallet.address);
-            // The smallest burn with which the proxy runs leaves it too little to mint back: recorded.
-            const { value } = await smallestAccepted(blockchain, (v) => burn(minter, 600n, bad, v), proxy.address);
-            if (process.env.DBG) console.log('wallet min', walletMin.value, 'proxy min', value);
-            const res = await burn(minter, 600n, bad, value);
-            const tx = txOf(res.transactions, proxy.address, Op.jetton.acceptTokensBurn);
+            const { value } = await smallestAccepted(blockchain, (v) => burn(minter, 600n, bad, v), bobWallet.address);
+            // The wallet's check guarantees a mint back at the prices it saw; if the gas price rises
+            // before accept_tokens_burn runs, the proxy buys the gas and records the refund.
+            const iter = await blockchain.sendMessageIter(internal({
+                from: bob.address, to: bobWallet.address, value,
+                body: JettonWallet.burnMessage({ amount: 600n, responseDestination: bob.address, customPayload: bad }),
+            }));
+            const txs: Transaction[] = [];
+            for await (const t of iter) {
+                txs.push(t);
+                if (flattenTransaction(t).to?.equals(minter)) scaleGasPrice(blockchain, 4n);
+            }
+            const tx = txOf(txs, proxy.address, Op.jetton.acceptTokensBurn);
             expect(exitCode(tx)).toBe(0);
             expect(tx.outMessages.size).toBe(0);
             expect(await proxy.getRefundOf(minter, bob.address)).toBe(600n);
             expect(await balanceOf(bob.address, minter)).toBe(9_400n);
-            const claim = await proxy.sendBody(bob.getSender(), ProxyMessages.claimRefund(minter), toNano('0.1'));
+            const claim = await proxy.sendBody(bob.getSender(), ProxyMessages.claimRefund(minter), toNano('0.2'));
             expect(allSucceeded(claim.transactions)).toBe(true);
             expect(await balanceOf(bob.address, minter)).toBe(10_000n);
             expect(await proxy.getRefundOf(minter, bob.address)).toBe(0n);
@@ -482,7 +521,15 @@ describe('ProxyMultiVaultAlien', () => {
                 await burn(minter, 10n, transferPayloadCell(payloadArgs({ payload: longPayload(), expectedGas: toNano('1') }))),
                 await burn(minter, 10n, beginCell().storeUint(1, 900).endCell()),
             ];
-            pin('GAS_ALIEN_BURN_REFUND', Math.max(...refunds.map((r) => onProxy(r.transactions, Op.jetton.acceptTokensBurn))));
+            const refundGas = Math.max(...refunds.map((r) => onProxy(r.transactions, Op.jetton.acceptTokensBurn)));
+            pin('GAS_ALIEN_BURN_REFUND', refundGas);
+            // the jetton wallet's GAS_OWNER_ACCEPT_BURN (contracts/jetton/gas.tact) covers both paths
+            const jettonGas = fs.readFileSync(path.resolve(__dirname, '..', 'contracts', 'jetton', 'gas.tact'), 'utf8');
+            const owner = Number(/^const GAS_OWNER_ACCEPT_BURN: Int = (\d+);/m.exec(jettonGas)![1]);
+            const worst = Math.max(onProxy(emit.transactions, Op.jetton.acceptTokensBurn), refundGas);
+            if (!(worst <= owner && owner <= Math.ceil(worst * 1.15))) {
+                throw new Error(`GAS_OWNER_ACCEPT_BURN = ${owner} in contracts/jetton/gas.tact, measured ${worst}: set it to about ${Math.ceil(worst * 1.05)}`);
+            }
         });
 
         it('gas constants: pay out', async () => {
