@@ -223,9 +223,25 @@ export interface LockArgs extends TransferPayloadArgs {
     rawForwardPayload?: Cell;
 }
 
-/** Native flow, source side: the user's wallet sends the tokens to the native proxy with the transfer payload. */
-export async function lockNative(user: SandboxContract<TreasuryContract>, a: LockArgs): Promise<SendMessageResult> {
-    const body = beginCell()
+/**
+ * Least forward_ton_amount lockNative builds (contracts/bridge/proxy.tlb, known limits). An internal
+ * message's gas limit is its value / gas price with no credit, so below about 0.00145 TON (basechain
+ * prices; tests/proxy_native.spec.ts 'should record a refund it cannot pay for' measures it and
+ * checks this constant is above 4 times that) the native proxy runs out of gas before it can even
+ * check that the notification comes from its wallet and buy gas: the tokens would sit in its
+ * wallet, unrecorded. No contract change can close that (at forward_ton_amount 0 there is no
+ * notification at all), so the client must not send it. 0.01 TON is about the least a lock can be
+ * emitted with (GAS_NATIVE_LOCK and the event's message); between this and the lock cost the proxy
+ * refunds (2713) or records the refund.
+ */
+export const MIN_LOCK_FORWARD_TON = toNano('0.01');
+
+/** The jetton transfer body of a lock; refuses (throws) a forward_ton_amount below MIN_LOCK_FORWARD_TON. */
+export function lockTransferBody(a: LockArgs): Cell {
+    if (a.forwardTonAmount < MIN_LOCK_FORWARD_TON) {
+        throw new Error(`lockNative: forward_ton_amount ${a.forwardTonAmount} is below ${MIN_LOCK_FORWARD_TON} nanoton: the native proxy could not run and the tokens would be stuck (proxy.tlb, known limits)`);
+    }
+    return beginCell()
         .storeUint(0x0f8a7ea5, 32)
         .storeUint(0, 64)
         .storeCoins(a.amount)
@@ -236,6 +252,11 @@ export async function lockNative(user: SandboxContract<TreasuryContract>, a: Loc
         .storeBit(true)
         .storeRef(a.rawForwardPayload ?? transferPayloadCell(a))
         .endCell();
+}
+
+/** Native flow, source side: the user's wallet sends the tokens to the native proxy with the transfer payload. */
+export async function lockNative(user: SandboxContract<TreasuryContract>, a: LockArgs): Promise<SendMessageResult> {
+    const body = lockTransferBody(a);
     return user.send({ to: a.wallet, value: a.value ?? a.forwardTonAmount + toNano('0.1'), body });
 }
 

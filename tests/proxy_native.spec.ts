@@ -14,6 +14,7 @@ import {
     tvmTvmEventCell,
 } from '../wrappers/ProxyMultiVaultNative';
 import { Errors, Op, OpEvent } from '../wrappers/constants';
+import { MIN_LOCK_FORWARD_TON } from '../harness/actors';
 import {
     allSucceeded,
     deliveredBy,
@@ -249,6 +250,9 @@ describe('ProxyMultiVaultNative', () => {
             const { value } = await smallestAccepted(blockchain, (v) => lock(300n, { forwardTonAmount: v }), proxy.address);
             if (process.env.DBG) console.log('proxy runs from forward_ton_amount', value);
             expect(value).toBeLessThan(toNano('0.002'));
+            // the harness's lock builder refuses anything below MIN_LOCK_FORWARD_TON (proxy.tlb, known
+            // limits): it must stay above this floor even at 4 times the gas price
+            expect(MIN_LOCK_FORWARD_TON).toBeGreaterThan(4n * value);
             const res = await lock(300n, { forwardTonAmount: value });
             const tx = txOf(res.transactions, proxy.address, Op.jetton.transferNotification);
             expect(exitCode(tx)).toBe(0);

@@ -14,7 +14,7 @@ import { BlockchainTransaction, internal, SandboxContract, SendMessageResult, Tr
 import '@ton/test-utils';
 import { NETWORK_T0, TvmNetwork } from '../harness/network';
 import { BridgePair, BridgeSide, costOf, deployBridgePair, Direction, exitCodeOf, PairSnapshot, TokenInfo } from '../harness/bridge';
-import { burnAlien, completeWithAbiTx, lockNative } from '../harness/actors';
+import { burnAlien, completeWithAbiTx, lockNative, MIN_LOCK_FORWARD_TON } from '../harness/actors';
 import { buildProofPayload, BuiltProofPayload, decodeTvmTvmEvent, deployTvmEventBody, findTransferId, FoundTransfer } from '../harness/transfer';
 import { TvmTvmEventConfiguration, TokenType } from '../wrappers/TvmTvmEventConfiguration';
 import { EventStatus, toTransferStatus, TransferStatus } from '../wrappers/eventStatus';
@@ -553,6 +553,24 @@ describe('TVM to TVM bridge, end to end', () => {
         expect(refundCode(result, wallet.address)).toBe(Errors.proxy.lowMsgValue);
         expect(await balanceOf(A, pair.A.token.minter.address, userA.address)).toBe(before);
         expect(() => findTransferId(A, result.transactions[0].hash(), pair.A.nativeProxy.address)).toThrow();
+    });
+
+    it('the lock builder refuses a forward_ton_amount the native proxy could not run with (tokens would be stuck); at the minimum nothing is lost', async () => {
+        const before = await balanceOf(A, pair.A.token.minter.address, userA.address);
+        const locked0 = await balanceOf(A, pair.A.token.minter.address, pair.A.nativeProxy.address);
+        await expect(lock(pair.A, userA, pair.A.token, userB.address, { forwardTon: MIN_LOCK_FORWARD_TON - 1n })).rejects.toThrow(/forward_ton_amount/);
+        await expect(lock(pair.A, userA, pair.A.token, userB.address, { forwardTon: toNano('0.001') })).rejects.toThrow(/forward_ton_amount/);
+        expect(await balanceOf(A, pair.A.token.minter.address, userA.address)).toBe(before);
+        // the least it builds: the proxy runs; too little to send the tokens back (expected_gas is above
+        // the value: 2713), so it records the refund, which the user claims
+        const { result } = await lock(pair.A, userA, pair.A.token, userB.address, { forwardTon: MIN_LOCK_FORWARD_TON });
+        expect(result.externals).toHaveLength(0);
+        const proxyWallet = pair.A.token.proxyWallet;
+        expect(await pair.A.nativeProxy.getRefundOf(proxyWallet, userA.address)).toBe(AMOUNT);
+        const claim = await pair.A.nativeProxy.sendBody(userA.getSender(), ProxyMessages.claimRefund(proxyWallet), toNano('0.1'));
+        expectAllOk(claim.transactions);
+        expect(await balanceOf(A, pair.A.token.minter.address, userA.address)).toBe(before);
+        expect(await balanceOf(A, pair.A.token.minter.address, pair.A.nativeProxy.address)).toBe(locked0);
     });
 
     it('a malformed transfer payload: the tokens come back (2704), no event', async () => {
