@@ -31,7 +31,7 @@ import { CreditBackend, SyncService } from './actors';
 import { hashKey, NETWORK_T0, TvmNetwork } from './network';
 import { buildProofPayload, decodeTvmTvmEvent, ProofPayload, transferFromProxyTransaction, TvmTvmEventData } from './transfer';
 import { EventStatus, toTransferStatus, transferStatusName } from '../wrappers/eventStatus';
-import { Op } from '../wrappers/constants';
+import { Op, OpEvent } from '../wrappers/constants';
 
 export interface BridgeCodes {
     liteClient: Cell;
@@ -144,6 +144,11 @@ export interface TransferStatusResponse {
     eventAddress: Address;
     /** the destination proxy's transaction that took the confirmation (incoming.transactionHash), or null */
     incomingTransactionHash: string | null;
+    /**
+     * why the destination proxy did not take the confirmation: the Event's getLastErrorCode (the
+     * error_code of its last tvm_event_delivery_failed, e.g. 2702 paused), null when none
+     */
+    lastErrorCode: number | null;
     proofPayload: ProofPayload;
 }
 
@@ -338,23 +343,32 @@ export async function deployBridgePair(netA: TvmNetwork, netB: TvmNetwork, o: De
             const eventAddress = await config.getEventAddress(h);
             const c = await to.network.blockchain.getContract(eventAddress);
             let eventStatus: EventStatus | null = null;
+            let lastErrorCode: number | null = null;
             if (c.accountState?.type === 'active') {
                 eventStatus = (await to.network.blockchain.runGetMethod(eventAddress, 'getStatus')).stackReader.readNumber() as EventStatus;
+                lastErrorCode = (await to.network.blockchain.runGetMethod(eventAddress, 'getLastErrorCode')).stackReader.readNumber() || null;
             }
             const proxy = event.tokenType === 'Native' ? to.alienProxy.address : to.nativeProxy.address;
-            const delivery = to.network.transactions.find((t) => {
+            // a proxy that refuses a confirmation does not throw: it answers tvm_event_delivery_failed
+            const refused = (t: (typeof to.network.transactions)[number]) =>
+                [...t.outMessages.values()].some((m) => {
+                    const b = m.body.beginParse();
+                    return b.remainingBits >= 32 && b.preloadUint(32) === OpEvent.tvmEventDeliveryFailed;
+                });
+            const delivery = eventStatus !== EventStatus.Confirmed ? undefined : to.network.transactions.filter((t) => {
                 const i = t.inMessage?.info;
-                if (!i || i.type !== 'internal' || !i.dest.equals(proxy) || exitCodeOf(t) !== 0) return false;
+                if (!i || i.type !== 'internal' || !i.dest.equals(proxy) || exitCodeOf(t) !== 0 || refused(t)) return false;
                 const b = t.inMessage!.body.beginParse();
                 if (b.remainingBits < 32 + 267 + 256 || b.loadUint(32) !== Op.bridge.onTvmEventConfirmedExtended) return false;
                 b.loadAddress();
                 return b.loadUintBig(256) === h;
-            });
+            }).pop();
             return {
                 transferStatus: eventStatus === null ? 'Pending' : transferStatusName(toTransferStatus(eventStatus)),
                 eventStatus,
                 eventAddress,
                 incomingTransactionHash: delivery ? delivery.hash().toString('hex') : null,
+                lastErrorCode,
                 proofPayload: built.payload,
             };
         },

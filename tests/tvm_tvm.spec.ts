@@ -644,7 +644,8 @@ describe('TVM to TVM bridge, end to end', () => {
         expect(await event.getStatus()).toBe(EventStatus.Verified);
         expect(toTransferStatus(await event.getStatus())).toBe(TransferStatus.Pending);
         expect(await event.getLastErrorCode()).toBe(Errors.proxy.proxyPaused);
-        expect((await pair.status(A, r.found.transferIdHex)).transferStatus).toBe('Pending');
+        const st = await pair.status(A, r.found.transferIdHex);
+        expect(st).toMatchObject({ transferStatus: 'Pending', eventStatus: EventStatus.Verified, lastErrorCode: Errors.proxy.proxyPaused, incomingTransactionHash: null });
         expect(await pair.B.alienProxy.getAlienTokenByBase(BigInt(A.globalId), pair.A.token.minter.address)).toBeNull();
         // the value came back to remaining_gas_to (the backend), less the gas and the TransactionChecker's fees
         expect(r.result.transactions).toHaveTransaction({ from: event.address, to: pair.AB.backendWallet.address });
@@ -661,6 +662,10 @@ describe('TVM to TVM bridge, end to end', () => {
         expect(await event.getStatus()).toBe(EventStatus.Confirmed);
         const minter = await pair.alienMinter(pair.B, pair.A, pair.A.token);
         expect(await balanceOf(B, minter.address, userB.address)).toBe(AMOUNT);
+        const done = await pair.status(A, r.found.transferIdHex);
+        expect(done.transferStatus).toBe('Completed');
+        const delivery = again!.result.transactions.find((t) => isAt(t.inMessage?.info.dest, pair.B.alienProxy.address))!;
+        expect(done.incomingTransactionHash).toBe(delivery.hash().toString('hex'));
     });
 
     it('a refusing native proxy behind the alien proxy (predeployed token, 2702) reaches the Event through the alien proxy', async () => {
