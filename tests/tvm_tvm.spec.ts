@@ -668,6 +668,28 @@ describe('TVM to TVM bridge, end to end', () => {
         expect(done.incomingTransactionHash).toBe(delivery.hash().toString('hex'));
     });
 
+    it('a paused native proxy (burn -> unlock) tells the Native Event (2702): Verified, nothing unlocked, value back', async () => {
+        const m = await lockAndMint('credit');
+        expectAllOk(m.result.transactions);
+        const minter = await pair.alienMinter(pair.B, pair.A, pair.A.token);
+        await pair.A.nativeProxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setPaused(true));
+        const locked0 = await balanceOf(A, pair.A.token.minter.address, pair.A.nativeProxy.address);
+        const userA0 = await balanceOf(A, pair.A.token.minter.address, userA.address);
+        const { result: src } = await burn(pair.B, userB, minter.address, userA.address, { amount: 400_000_000n });
+        const found = findTransferId(B, src.transactions[0].hash(), pair.B.alienProxy.address);
+        const d = await deliver('credit', pair.BA, found);
+        expectAllOk(d.result.transactions);
+        const event = pair.nativeEvent(pair.A, found.messageHash);
+        const failed = deliveryFailedTo(d.result, event.address);
+        expect(failed.code).toBe(Errors.proxy.proxyPaused);
+        expect(failed.from.equals(pair.A.nativeProxy.address)).toBe(true);
+        expect(await event.getStatus()).toBe(EventStatus.Verified);
+        expect(await event.getLastErrorCode()).toBe(Errors.proxy.proxyPaused);
+        expect(await balanceOf(A, pair.A.token.minter.address, pair.A.nativeProxy.address)).toBe(locked0);
+        expect(await balanceOf(A, pair.A.token.minter.address, userA.address)).toBe(userA0);
+        expect(d.result.transactions).toHaveTransaction({ from: event.address, to: pair.BA.backendWallet.address });
+    });
+
     it('a refusing native proxy behind the alien proxy (predeployed token, 2702) reaches the Event through the alien proxy', async () => {
         await pair.B.nativeProxy.sendBody(pair.B.owner.getSender(), ProxyMessages.setPaused(true));
         const liquidity0 = await balanceOf(B, pair.B.shared.minter.address, pair.B.nativeProxy.address);
