@@ -221,3 +221,50 @@ export const ErrorsEvm = {
     wrongRelays: 2113,
     notOwner: 132,
 } as const;
+
+/** contracts/bridge/merge_messages.tact (layouts: contracts/bridge/merge.tlb): MergeRouter, MergePool. */
+export const OpMerge = {
+    routerInit: 0x09483608,
+    routerSetPool: 0x28e73cdc,
+    routerSetManager: 0x7e77cc1c,
+    routerTransferOwnership: 0x79e650e1,
+    routerGetPool: 0x0f9a418a,
+    /** merge_router_pool query_id:uint64 token:MsgAddressInt pool:MsgAddress (router -> asker / Event: 2327) */
+    routerPool: 0x5ce90af8,
+    /** merge_router_update query_id:uint64 token pool:MsgAddress remaining_gas_to (router -> alien proxy) */
+    routerUpdate: 0x097f11c7,
+    poolSetToken: 0x19507593,
+    poolRemoveToken: 0x7d9cd93b,
+    poolSetEnabled: 0x76671add,
+    poolSetCanonical: 0x0c5d9777,
+    poolSetManager: 0x5405c541,
+    poolTransferOwnership: 0x23496851,
+    poolClaimRefund: 0x7fef287d,
+    /** forward payload of a transfer to the pool: swap */
+    poolSwap: 0x325bbc5f,
+    /** forward payload of the alien proxy's mint to the pool: deliver as canonical */
+    poolDeliver: 0x3a6a0458,
+    /** custom payload of the pool's burn, read by the alien proxy in accept_tokens_burn */
+    mergeMint: 0x006ccff7,
+    /** forward payload of tokens the pool returns */
+    poolRefund: 0x1c23e591,
+    /** merge_pool_delivered query_id:uint64 token amount:Coins error_code:uint16 (pool -> Event: 2328) */
+    poolDelivered: 0x35814d0f,
+    /** tvm_event_merge query_id:uint64 router pool remaining_gas_to (alien proxy -> Alien Event) */
+    tvmEventMerge: 0x57a865f5,
+} as const;
+
+/** contracts/bridge/merge_messages.tact: exit codes of MergeRouter and MergePool. */
+export const ErrorsMerge = {
+    notOwner: 132,
+    notOwnerOrManager: 2801,
+    senderNotProxy: 2802,
+    unknownToken: 2803,
+    tokenDisabled: 2804,
+    badPayload: 2805,
+    lowValue: 2806,
+    zeroAmount: 2807,
+    sameToken: 2808,
+    noCanonical: 2809,
+    badArgument: 2810,
+} as const;
