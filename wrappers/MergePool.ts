@@ -103,15 +103,12 @@ export class MergePool extends MergePoolBase {
     }
     /** merge_mint: the custom payload of the pool's burn, as the alien proxy reads it. */
     static mergeMintCell(token: Address, amount: bigint, recipient: Address, refundTo: Address): Cell {
-        return beginCell()
-            .storeUint(OpMerge.mergeMint, 32)
-            .store(storeMergeMint({ $$type: 'MergeMint', token, amount, recipient, refundTo }))
-            .endCell();
+        return beginCell().store(storeMergeMint({ $$type: 'MergeMint', token, amount, recipient, refundTo })).endCell();
     }
     /** Reads merge_mint (op included); null when it is not one. */
     static parseMergeMint(c: Cell): { token: Address; amount: bigint; recipient: Address; refundTo: Address } | null {
         const s = c.beginParse();
-        if (s.remainingBits < 32 || s.loadUint(32) !== OpMerge.mergeMint) return null;
+        if (s.remainingBits < 32 || s.preloadUint(32) !== OpMerge.mergeMint) return null;
         const m = loadMergeMint(s);
         return { token: m.token, amount: m.amount, recipient: m.recipient, refundTo: m.refundTo };
     }
