@@ -38,7 +38,7 @@ async function depositAt(vault: Contract, token: string, timestamp: number, amou
 describe('MultiVault deposit limit (rolling 24-hour window)', () => {
     const VIOLATED = EvmErrors.deposit.limitsViolated;
 
-    it('should accept deposits up to the limit exactly, then refuse one unit more', async () => {
+    it('should accept deposits up to the limit exactly, then refuse one unit more with "Deposit: limits violated"', async () => {
         const { vault, tokenAddress, user, h0 } = await loadFixture(limitFixture);
         const v = as(vault, user);
         expect(await depositAt(v, tokenAddress, h0 * HOUR + 10, 400_000n)).toBe('ok');
