@@ -1,6 +1,6 @@
 import fs from 'fs';
 import path from 'path';
-import { Blockchain, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
+import { Blockchain, loadConfig, SandboxContract, SendMessageResult, TreasuryContract, updateConfig } from '@ton/sandbox';
 import { Address, beginCell, Cell, Transaction, toNano } from '@ton/core';
 import { flattenTransaction } from '@ton/test-utils';
 import '@ton/test-utils';
@@ -459,10 +459,21 @@ describe('MergePool', () => {
             expectWithin(g, K.GAS_MERGE_POOL_CLAIM);
         });
 
-        it('should keep the values exact under a 4x gas price', async () => {
-            // fees come from the live config: required_value follows the prices (checked: grows)
-            const before = (await required()).swap;
-            expect(before).toBeGreaterThan(0n);
+        it('should complete with the smallest value it accepts under a 4x gas price (fees from the live config)', async () => {
+            const before = await required();
+            const p = loadConfig(blockchain.config)[21].anon0;
+            if (p.kind !== 'GasLimitsPrices_gas_flat_pfx' || p.other.kind !== 'GasLimitsPrices_gas_prices_ext') throw new Error('unexpected config 21');
+            const scaled = { ...p, flat_gas_price: p.flat_gas_price * 4n, other: { ...p.other, gas_price: p.other.gas_price * 4n } };
+            blockchain.setConfig(updateConfig(blockchain.config, { kind: 'ConfigParam_config_gas_prices', anon0: scaled }));
+            const r = await required();
+            expect(r.swap).toBeGreaterThan(before.swap * 2n); // gas parts x4, forward fees unchanged
+            let res = await transferToPool(alice, A, 10n ** 9n + 3n, MergePool.swapPayload(B.address), r.swapWithDust);
+            expect(refundCode(res, alice.address)).toBe(ErrorsMerge.lowValue);
+            res = await transferToPool(alice, A, 10n ** 9n + 3n, MergePool.swapPayload(B.address), r.swapWithDust + 1n, false);
+            expect(res.transactions).not.toHaveTransaction({ success: false });
+            await actAsProxy(res, [A, B, C]);
+            expect(await balance(alice.address, B)).toBe(10n ** 15n + 10n ** 6n);
+            expect(await balance(alice.address, A)).toBe(10n ** 15n - 10n ** 9n);
             void Errors;
         });
     });
