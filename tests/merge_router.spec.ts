@@ -135,3 +135,36 @@ describe('MergeRouter', () => {
         expect(res.transactions).toHaveTransaction({ to: router.address, success: true });
     });
 });
+
+describe('merge.tlb op codes', () => {
+    const crc32 = (s: string) => {
+        let crc = 0xffffffff;
+        for (let n = 0; n < s.length; n++) {
+            let c = (crc ^ s.charCodeAt(n)) & 0xff;
+            for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
+            crc = (crc >>> 8) ^ c;
+        }
+        return ((crc ^ 0xffffffff) >>> 0) & 0x7fffffff;
+    };
+
+    it('should be CRC32 of the scheme lines, as mirrored in OpMerge and merge_messages.tact', () => {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const fs = require('fs') as typeof import('fs');
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const path = require('path') as typeof import('path');
+        const dir = path.resolve(__dirname, '..', 'contracts', 'bridge');
+        const tlb = fs.readFileSync(path.join(dir, 'merge.tlb'), 'utf8');
+        const tact = fs.readFileSync(path.join(dir, 'merge_messages.tact'), 'utf8');
+        // schemes: from a line starting with name#tag to the line ending with "= Type;"
+        const schemes = [...tlb.replace(/\/\/.*$/gm, '').matchAll(/^(\w+)#([0-9a-f]{8})\s+([^;]*?);/gms)];
+        const tags = new Map<number, string>();
+        for (const [, name, tag, rest] of schemes) {
+            const line = `${name} ${rest.replace(/\s+/g, ' ').replace(/[()]/g, '').trim()}`;
+            expect(`${name} ${crc32(line).toString(16).padStart(8, '0')}`).toBe(`${name} ${tag}`);
+            tags.set(parseInt(tag, 16), name);
+        }
+        expect(tags.size).toBe(Object.keys(OpMerge).length);
+        for (const v of Object.values(OpMerge)) expect(tags.has(v)).toBe(true);
+        for (const m of tact.matchAll(/^const OP_\w+: Int = 0x([0-9a-f]{8});/gm)) expect(tags.has(parseInt(m[1], 16))).toBe(true);
+    });
+});
