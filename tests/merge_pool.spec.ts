@@ -7,6 +7,7 @@ import '@ton/test-utils';
 import { JettonMinter } from '../wrappers/JettonMinter';
 import { JettonWallet, loadAcceptTokensBurn } from '../wrappers/JettonWallet';
 import { loadMergePoolDelivered, MergePool } from '../wrappers/MergePool';
+import { loadMergeRouterUpdate, MergeRouter } from '../wrappers/MergeRouter';
 import { Errors, ErrorsMerge, Op, OpMerge } from '../wrappers/constants';
 
 /**
@@ -408,6 +409,64 @@ describe('MergePool', () => {
             expect(delivered(res).errorCode).toBe(0n);
             await actAsProxy(res, [A, B, C]);
             expect(await balance(bob.address, C)).toBe(10n ** 18n);
+        });
+    });
+
+    describe('with routers: the alien proxy mints only for a pool both routers name (merge.tlb, proxy step 3)', () => {
+        /** The proxy's merge_pools, fed by merge_router_update from the derived routers only. */
+        const pools = new Map<string, Address>();
+        const record = async (res: SendMessageResult) => {
+            for (const tx of txsTo(res.transactions, proxy.address, OpMerge.routerUpdate)) {
+                const u = loadMergeRouterUpdate(tx.inMessage!.body.beginParse());
+                const derived = (await MergeRouter.createFromConfig({ proxy: proxy.address, token: u.token })).address;
+                if (!flattenTransaction(tx).from!.equals(derived)) continue;
+                if (u.pool) pools.set(u.token.toRawString(), u.pool);
+                else pools.delete(u.token.toRawString());
+            }
+        };
+        const router = async (m: SandboxContract<JettonMinter>) => {
+            const r = blockchain.openContract(await MergeRouter.createFromConfig({ proxy: proxy.address, token: m.address }));
+            await r.sendDeploy(owner.getSender());
+            await r.sendBody(proxy.getSender(), MergeRouter.initMessage(owner.address, manager.address));
+            return r;
+        };
+        /** accept_tokens_burn with merge_mint: mint the target, or mint T back to refund_to (2708). */
+        const proxyModel = async (res: SendMessageResult, minters: SandboxContract<JettonMinter>[]) => {
+            const [tx] = txsTo(res.transactions, proxy.address, Op.jetton.acceptTokensBurn);
+            const T = minters.find((m) => m.address.equals(flattenTransaction(tx).from!))!;
+            const burn = loadAcceptTokensBurn(tx.inMessage!.body.beginParse());
+            const mm = MergePool.parseMergeMint(burn.payload!)!;
+            const ok = pools.get(T.address.toRawString())?.equals(burn.sender) === true && pools.get(mm.token.toRawString())?.equals(burn.sender) === true;
+            const target = ok ? minters.find((m) => m.address.equals(mm.token))! : T;
+            await target.sendMint(proxy.getSender(), {
+                to: ok ? mm.recipient : mm.refundTo,
+                amount: ok ? mm.amount : burn.amount,
+                responseDestination: burn.remainingGasTo,
+            });
+            return ok;
+        };
+
+        beforeEach(() => pools.clear());
+
+        it('should mint the target only once both routers point to the pool; otherwise give the source back', async () => {
+            const rA = await router(A);
+            const rB = await router(B);
+            await record(await rA.sendBody(owner.getSender(), MergeRouter.setPoolMessage(pool.address)));
+            // B's router does not name the pool: the proxy mints A back to refund_to
+            let res = await transferToPool(alice, A, 10n ** 9n, MergePool.swapPayload(B.address));
+            expect(await proxyModel(res, [A, B, C])).toBe(false);
+            expect(await balance(alice.address, A)).toBe(10n ** 15n);
+            expect(await balance(alice.address, B)).toBe(10n ** 15n);
+            await record(await rB.sendBody(manager.getSender(), MergeRouter.setPoolMessage(pool.address)));
+            res = await transferToPool(alice, A, 10n ** 9n, MergePool.swapPayload(B.address));
+            expect(await proxyModel(res, [A, B, C])).toBe(true);
+            expect(await balance(alice.address, A)).toBe(10n ** 15n - 10n ** 9n);
+            expect(await balance(alice.address, B)).toBe(10n ** 15n + 10n ** 6n);
+            // unset: refused again
+            await record(await rB.sendBody(owner.getSender(), MergeRouter.setPoolMessage(null)));
+            res = await transferToPool(alice, A, 10n ** 9n, MergePool.swapPayload(B.address));
+            expect(await proxyModel(res, [A, B, C])).toBe(false);
+            expect(await balance(alice.address, A)).toBe(10n ** 15n - 10n ** 9n);
         });
     });
 
