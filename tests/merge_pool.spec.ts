@@ -27,7 +27,7 @@ import { Errors, ErrorsMerge, Op, OpMerge } from '../wrappers/constants';
  */
 
 function mergeConstants(): Record<string, number> {
-    const src = fs.readFileSync(path.resolve(__dirname, '..', 'contracts', 'bridge', 'merge_pool.tact'), 'utf8');
+    const src = fs.readFileSync(path.resolve(__dirname, '..', 'contracts', 'bridge', 'merge_messages.tact'), 'utf8');
     const out: Record<string, number> = {};
     for (const m of src.matchAll(/^const (\w+): Int = (\d+);/gm)) out[m[1]] = Number(m[2]);
     return out;
@@ -400,6 +400,19 @@ describe('MergePool', () => {
             const res = await deliver(10n ** 9n, r.deliver);
             expect(Number(delivered(res).errorCode)).toBe(ErrorsMerge.lowValue);
             expect(await balance(bob.address, A)).toBe(10n ** 9n);
+        });
+
+        it('should take mergeDeliverForwardTon (what the proxy attaches) as the worst case, delivered', async () => {
+            const r = await required();
+            const f = await pool.getDeliverForwardTon();
+            expect(f).toBe(r.deliverWithDust + 1n);
+            await pool.sendBody(manager.getSender(), MergePool.setCanonicalMessage(B.address));
+            const res = await deliver(10n ** 9n + 9n, f);
+            expect(res.transactions).not.toHaveTransaction({ success: false });
+            expect(delivered(res).errorCode).toBe(0n);
+            await actAsProxy(res, [A, B, C]);
+            expect(await balance(bob.address, B)).toBe(10n ** 6n);
+            expect(await balance(bob.address, A)).toBe(9n);
         });
 
         it('should complete with the smallest value it accepts', async () => {
