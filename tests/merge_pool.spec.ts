@@ -395,6 +395,16 @@ describe('MergePool', () => {
             });
         }
 
+        it('should give a mint without merge_pool_deliver (it names no owner) to the pool owner', async () => {
+            const res = await A.sendMint(proxy.getSender(), {
+                to: pool.address, amount: 10n ** 9n, responseDestination: proxy.address,
+                forwardTonAmount: toNano('0.2'), forwardPayload: beginCell().storeUint(1, 32).endCell(),
+            });
+            expect(refundCode(res, owner.address)).toBe(ErrorsMerge.badPayload);
+            expect(await balance(owner.address, A)).toBe(10n ** 9n);
+            expect(await balance(pool.address, A)).toBe(0n);
+        });
+
         it('should give the recipient the delivered token when the value is too little', async () => {
             const r = await required();
             const res = await deliver(10n ** 9n, r.deliver);
