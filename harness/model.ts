@@ -1,0 +1,747 @@
+/**
+ * Model-based testing of the TVM to TVM bridge (tests/model.spec.ts): a reference model of what the
+ * two networks must hold, a seeded random generator of user, backend, owner and attacker actions,
+ * and an invariant checker that compares the model with what the real contracts hold after every
+ * step. Everything runs on the real contracts of harness/bridge.ts (deployBridgePair).
+ *
+ * Token lanes (per token, per direction of the flow that creates the representation):
+ *   A.token  native on A (locked in A's native proxy) <-> alien on B (B's alien minter of it)
+ *   B.token  native on B <-> alien on A
+ *   shared   native in both networks (predeployed token): A's and B's native proxies hold it
+ *
+ * In flight: an event the source proxy emitted (an external outbound TvmTvmNative / TvmTvmAlien
+ * message, found by scanning the source proxies' transactions, not taken from the model) whose
+ * Event contract on the destination has not delivered it (status not Confirmed / LiquidityProvided).
+ *
+ * Invariants, checked after every step (checkInvariants):
+ *   (a) conservation, per lane:
+ *       A.token: locked(A native proxy) = supply(alien on B) + in flight (A->B locks and B->A burns)
+ *       B.token: the same with A and B swapped
+ *       shared:  held(A native proxy) + held(B native proxy) = initial liquidity of both + in flight
+ *   (b) no balance disappears: every user's wallet holds what the model says (each lock / burn takes
+ *       the amount out, each delivery gives it to the recipient) and, per lane, the users' wallets
+ *       plus the in-flight amounts equal what the users were given;
+ *   (c) every Event is final (Confirmed, LiquidityProvided, Cancelled, Rejected by reject_limit) or
+ *       in a state with a way forward (not deployed / Initializing / Rejected by a failed check /
+ *       Verified: a new deploy_tvm_event; LimitReached: approve_limit, reject_limit, retry); none is
+ *       Pending at rest; and its status is the one the model predicts.
+ * The events the chain emitted must be exactly the ones the model expects (no event for a refused
+ * lock or burn, one for each accepted one).
+ */
+import { Address, Cell, toNano } from '@ton/core';
+import { internal, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { BridgePair, BridgeSide, Direction, PairSnapshot, TokenInfo } from './bridge';
+import { burnAlien, completeWithAbiTx, lockNative } from './actors';
+import { TvmNetwork } from './network';
+import { decodeTvmTvmEvent, deployTvmEventBody, FoundTransfer, isTvmTvmEvent, transferFromProxyTransaction } from './transfer';
+import { EventStatus } from '../wrappers/eventStatus';
+import { JettonMinter } from '../wrappers/JettonMinter';
+import { ProxyMessages } from '../wrappers/ProxyMultiVaultNative';
+import { Errors, Op, OpEvent } from '../wrappers/constants';
+import { limitActionMessage } from '../wrappers/tvmTvmEvent';
+
+// ---------------------------------------------------------------- seeded random generator
+
+/** xmur3 string hash -> sfc32: small, fast, and the same sequence for the same seed everywhere. */
+export class Rng {
+    private a: number;
+    private b: number;
+    private c: number;
+    private d: number;
+
+    constructor(readonly seed: string) {
+        let h = 1779033703 ^ seed.length;
+        for (let i = 0; i < seed.length; i++) {
+            h = Math.imul(h ^ seed.charCodeAt(i), 3432918353);
+            h = (h << 13) | (h >>> 19);
+        }
+        const next = () => {
+            h = Math.imul(h ^ (h >>> 16), 2246822507);
+            h = Math.imul(h ^ (h >>> 13), 3266489909);
+            return (h ^= h >>> 16) >>> 0;
+        };
+        this.a = next();
+        this.b = next();
+        this.c = next();
+        this.d = next();
+    }
+
+    /** uniform in [0, 2^32) */
+    u32(): number {
+        this.a >>>= 0;
+        this.b >>>= 0;
+        this.c >>>= 0;
+        this.d >>>= 0;
+        let t = (this.a + this.b) | 0;
+        this.a = this.b ^ (this.b >>> 9);
+        this.b = (this.c + (this.c << 3)) | 0;
+        this.c = (this.c << 21) | (this.c >>> 11);
+        this.d = (this.d + 1) | 0;
+        t = (t + this.d) | 0;
+        this.c = (this.c + t) | 0;
+        return t >>> 0;
+    }
+
+    /** uniform in [0, n) */
+    int(n: number): number {
+        return Math.floor((this.u32() / 2 ** 32) * n);
+    }
+
+    chance(p: number): boolean {
+        return this.u32() / 2 ** 32 < p;
+    }
+
+    pick<T>(xs: readonly T[]): T {
+        if (xs.length === 0) throw new Error('pick from an empty list');
+        return xs[this.int(xs.length)];
+    }
+
+    /** uniform in [lo, hi] */
+    bigint(lo: bigint, hi: bigint): bigint {
+        const span = hi - lo + 1n;
+        const r = (BigInt(this.u32()) << 32n) | BigInt(this.u32());
+        return lo + (r % span);
+    }
+
+    /** weighted choice among [weight, value] pairs (weights > 0) */
+    weighted<T>(xs: readonly (readonly [number, T])[]): T {
+        const total = xs.reduce((s, [w]) => s + w, 0);
+        let r = (this.u32() / 2 ** 32) * total;
+        for (const [w, v] of xs) {
+            if ((r -= w) < 0) return v;
+        }
+        return xs[xs.length - 1][1];
+    }
+}
+
+// ---------------------------------------------------------------- model
+
+export type Net = 'A' | 'B';
+export type Lane = 'A.token' | 'B.token' | 'shared';
+/** a user's token on a network: the native test token, the other network's as alien, the shared one */
+export type Holding = 'token' | 'alien' | 'shared';
+export type DeliveryMode = 'credit' | 'non-credit';
+
+/** What the model expects of one transfer's Event (null: not deployed). */
+export type Expected = { status: EventStatus | null; lastErrorCode: number; finalReject: boolean };
+
+export interface ModelTransfer {
+    id: number;
+    lane: Lane;
+    /** lock (native proxy, TvmTvmNative) or burn (alien proxy, TvmTvmAlien) */
+    kind: 'lock' | 'burn';
+    from: Net;
+    to: Net;
+    amount: bigint;
+    sender: string;
+    recipient: string;
+    found: FoundTransfer;
+    eventAddress: Address;
+    expected: Expected;
+    /** the recipient holds the tokens (model) */
+    delivered: boolean;
+    /** approve_limit was given: every later confirmation carries limit_approved (event.tlb) */
+    approved: boolean;
+}
+
+export interface Violation {
+    invariant: 'conservation' | 'balance' | 'event' | 'emitted' | 'way-forward';
+    message: string;
+}
+
+export const USERS: Record<Net, readonly string[]> = { A: ['alice', 'bob'], B: ['carol', 'dave'] };
+/** what each user is given of each native token at the start of a sequence */
+export const USER_FUNDS = 1_000_000_000_000n;
+/** forward TON of a lock, value of a burn (as tests/tvm_tvm.spec.ts) */
+const FORWARD_TON = toNano('0.5');
+const BURN_VALUE = toNano('0.6');
+const LIMIT_ACTION_VALUE = toNano('1');
+
+const other = (n: Net): Net => (n === 'A' ? 'B' : 'A');
+const key = (net: Net, h: Holding, user: string) => `${net}.${h}.${user}`;
+const fmtAddr = (a: Address) => a.toRawString().slice(0, 10);
+
+/** The lane of a user's holding on a network. */
+export function laneOf(net: Net, h: Holding): Lane {
+    if (h === 'shared') return 'shared';
+    if (h === 'token') return net === 'A' ? 'A.token' : 'B.token';
+    return net === 'A' ? 'B.token' : 'A.token';
+}
+
+export interface ModelOptions {
+    /** run the daily-limit operations (set_daily_limit, approve_limit, reject_limit, tvm_event_retry) */
+    limits: boolean;
+}
+
+/** Whether the daily-limit operations exist in this build (wrappers and op codes). */
+export function limitsAvailable(): boolean {
+    const proxy = (Op as unknown as { proxy?: Record<string, number> }).proxy ?? {};
+    const ev = OpEvent as unknown as Record<string, number>;
+    return typeof proxy.setDailyLimit === 'number' && typeof ev.approveLimit === 'number' && typeof ev.rejectLimit === 'number' && typeof ev.tvmEventRetry === 'number';
+}
+
+/** One sequence's world: the pair (restored from a snapshot), the model, and the steps run. */
+export class BridgeModel {
+    readonly steps: string[] = [];
+    readonly transfers: ModelTransfer[] = [];
+    /** expected wallet balances: key(net, holding, user) -> amount */
+    readonly balances = new Map<string, bigint>();
+    /** paused[net][proxy] */
+    readonly paused: Record<Net, { native: boolean; alien: boolean }> = { A: { native: false, alien: false }, B: { native: false, alien: false } };
+    /** daily limits the owner set on a destination proxy: `${net}.${native|alien}.${token raw}` -> { limit, day, used } */
+    readonly limits = new Map<string, { limit: bigint; day: number; used: bigint }>();
+    /** per lane: what the users were given in total (invariant b) */
+    readonly given: Record<Lane, bigint> = { 'A.token': 0n, 'B.token': 0n, shared: 0n };
+    /** shared token: initial holdings of both native proxies */
+    sharedLiquidity = 0n;
+    users = new Map<string, SandboxContract<TreasuryContract>>();
+    forger!: Record<Net, SandboxContract<TreasuryContract>>;
+    private cursors: Record<Net, number> = { A: 0, B: 0 };
+    /** events the chain emitted (scanned): transfer id hex -> amount and lane */
+    readonly emitted = new Map<string, { lane: Lane; amount: bigint; from: Net }>();
+    private nextId = 1;
+
+    constructor(
+        readonly pair: BridgePair,
+        readonly rng: Rng,
+        readonly opts: ModelOptions,
+    ) {}
+
+    side(n: Net): BridgeSide {
+        return n === 'A' ? this.pair.A : this.pair.B;
+    }
+
+    net(n: Net): TvmNetwork {
+        return this.side(n).network;
+    }
+
+    dir(from: Net): Direction {
+        return from === 'A' ? this.pair.AB : this.pair.BA;
+    }
+
+    user(net: Net, name: string): SandboxContract<TreasuryContract> {
+        return this.users.get(`${net}.${name}`)!;
+    }
+
+    /** The minter of a holding on a network (the alien minter is derived, deployed or not). */
+    async minterOf(net: Net, h: Holding): Promise<Address> {
+        const s = this.side(net);
+        if (h === 'token') return s.token.minter.address;
+        if (h === 'shared') return s.shared.minter.address;
+        const o = this.side(other(net));
+        return (await this.pair.alienMinter(s, o, o.token)).address;
+    }
+
+    async walletBalance(net: Net, h: Holding, owner: Address): Promise<bigint> {
+        const w = await this.pair.wallet(this.net(net), await this.minterOf(net, h), owner);
+        return w.getJettonBalance();
+    }
+
+    async supply(net: Net, minter: Address): Promise<bigint> {
+        const bc = this.net(net).blockchain;
+        const c = await bc.getContract(minter);
+        if (c.accountState?.type !== 'active') return 0n;
+        return bc.openContract(JettonMinter.createFromAddress(minter)).getTotalSupply();
+    }
+
+    expectedBalance(net: Net, h: Holding, user: string): bigint {
+        return this.balances.get(key(net, h, user)) ?? 0n;
+    }
+
+    private addBalance(net: Net, h: Holding, user: string, d: bigint) {
+        this.balances.set(key(net, h, user), this.expectedBalance(net, h, user) + d);
+    }
+
+    // ------------------------------------------------------------ setup (once per sequence)
+
+    /**
+     * Funds the users (owner mints of the native tokens, shared on both sides) and records the
+     * starting point. Run on a restored snapshot.
+     */
+    async start(): Promise<void> {
+        for (const n of ['A', 'B'] as Net[]) {
+            this.cursors[n] = this.net(n).transactions.length;
+            for (const name of USERS[n]) {
+                const u = await this.net(n).treasury(name);
+                this.users.set(`${n}.${name}`, u);
+            }
+        }
+        this.forger = { A: await this.net('A').treasury('forger'), B: await this.net('B').treasury('forger') };
+        for (const n of ['A', 'B'] as Net[]) {
+            const s = this.side(n);
+            for (const name of USERS[n]) {
+                for (const h of ['token', 'shared'] as const) {
+                    const before = await this.walletBalance(n, h, this.user(n, name).address);
+                    await (h === 'token' ? s.token : s.shared).minter.sendMint(s.owner.getSender(), { to: this.user(n, name).address, amount: USER_FUNDS });
+                    this.balances.set(key(n, h, name), before + USER_FUNDS);
+                    this.given[laneOf(n, h)] += before + USER_FUNDS;
+                }
+                const alien = await this.walletBalance(n, 'alien', this.user(n, name).address);
+                this.balances.set(key(n, 'alien', name), alien);
+                this.given[laneOf(n, 'alien')] += alien;
+            }
+        }
+        this.sharedLiquidity =
+            (await this.walletBalance('A', 'shared', this.pair.A.nativeProxy.address)) + (await this.walletBalance('B', 'shared', this.pair.B.nativeProxy.address));
+        this.cursors = { A: this.net('A').transactions.length, B: this.net('B').transactions.length };
+    }
+
+    // ------------------------------------------------------------ operations
+
+    log(s: string) {
+        this.steps.push(s);
+    }
+
+    /** The user locks `h` (token or shared) in the source native proxy for a recipient on the other network. */
+    async lock(from: Net, h: 'token' | 'shared', sender: string, recipient: string, amount: bigint): Promise<void> {
+        const to = other(from);
+        const s = this.side(from);
+        const token: TokenInfo = h === 'token' ? s.token : s.shared;
+        this.log(`lock ${from}.${h} ${sender} -> ${to}.${recipient} ${amount}`);
+        const u = this.user(from, sender);
+        const wallet = await this.pair.wallet(this.net(from), token.minter.address, u.address);
+        const r = await lockNative(u, {
+            wallet: wallet.address,
+            nativeProxy: s.nativeProxy.address,
+            amount,
+            forwardTonAmount: FORWARD_TON,
+            destinationChainId: this.net(to).globalId,
+            recipient: this.user(to, recipient).address,
+            expectedGas: toNano('0.1'),
+            remainingGasTo: u.address,
+        });
+        if (this.paused[from].native) return; // refunded (2702): no event, the balance stays
+        this.addBalance(from, h, sender, -amount);
+        const proxyTx = r.transactions.find((t) => t.inMessage?.info.type === 'internal' && t.inMessage.info.dest.equals(s.nativeProxy.address) && t.outMessages.size > 0 && [...t.outMessages.values()].some((m) => m.info.type === 'external-out'));
+        if (!proxyTx) throw new Error(`lock: the native proxy on ${from} emitted no event`);
+        await this.record(from, h === 'token' ? laneOf(from, 'token') : 'shared', 'lock', amount, sender, recipient, transferFromProxyTransaction(this.net(from), proxyTx)!);
+    }
+
+    /** The user burns the alien token of the other network's native token, for a recipient there. */
+    async burn(from: Net, sender: string, recipient: string, amount: bigint): Promise<void> {
+        const to = other(from);
+        const s = this.side(from);
+        this.log(`burn ${from}.alien ${sender} -> ${to}.${recipient} ${amount}`);
+        const u = this.user(from, sender);
+        const wallet = await this.pair.wallet(this.net(from), await this.minterOf(from, 'alien'), u.address);
+        const r = await burnAlien(u, {
+            wallet: wallet.address,
+            amount,
+            value: BURN_VALUE,
+            destinationChainId: this.net(to).globalId,
+            recipient: this.user(to, recipient).address,
+            expectedGas: toNano('0.1'),
+            remainingGasTo: u.address,
+        });
+        if (this.paused[from].alien) return; // minted back (2702)
+        this.addBalance(from, 'alien', sender, -amount);
+        const proxyTx = r.transactions.find((t) => t.inMessage?.info.type === 'internal' && t.inMessage.info.dest.equals(s.alienProxy.address) && [...t.outMessages.values()].some((m) => m.info.type === 'external-out'));
+        if (!proxyTx) throw new Error(`burn: the alien proxy on ${from} emitted no event`);
+        await this.record(from, laneOf(from, 'alien'), 'burn', amount, sender, recipient, transferFromProxyTransaction(this.net(from), proxyTx)!);
+    }
+
+    private async record(from: Net, lane: Lane, kind: 'lock' | 'burn', amount: bigint, sender: string, recipient: string, found: FoundTransfer) {
+        const ev = decodeTvmTvmEvent(found.eventBody);
+        const cfg = this.pair.route(this.side(from), ev);
+        const t: ModelTransfer = {
+            id: this.nextId++,
+            lane,
+            kind,
+            from,
+            to: other(from),
+            amount,
+            sender,
+            recipient,
+            found,
+            eventAddress: await cfg.getEventAddress(BigInt('0x' + found.messageHash.toString('hex'))),
+            expected: { status: null, lastErrorCode: 0, finalReject: false },
+            delivered: false,
+            approved: false,
+        };
+        this.transfers.push(t);
+    }
+
+    /** The destination proxies a delivery of `t` goes through (the paused check of each). */
+    private destinationPaused(t: ModelTransfer): boolean {
+        const p = this.paused[t.to];
+        if (t.kind === 'burn') return p.native; // Native Event -> native proxy
+        if (t.lane === 'shared') return p.alien || p.native; // alien proxy forwards to the native proxy
+        return p.alien;
+    }
+
+    /** The daily-limit key of `t` at its destination (native: the root; alien: the minter / local root). */
+    private async limitKey(t: ModelTransfer): Promise<string> {
+        if (t.kind === 'burn') return `${t.to}.native.${(await this.minterOf(t.to, 'token')).toRawString()}`;
+        if (t.lane === 'shared') return `${t.to}.alien.${this.side(t.to).shared.minter.address.toRawString()}`;
+        return `${t.to}.alien.${(await this.minterOf(t.to, 'alien')).toRawString()}`;
+    }
+
+    private day(n: Net): number {
+        return Math.floor(this.net(n).now / 86400);
+    }
+
+    /** Whether the destination proxy lets `t` through its daily limit now (and counts it if so). */
+    private async passLimit(t: ModelTransfer, approved: boolean): Promise<boolean> {
+        const k = await this.limitKey(t);
+        const l = this.limits.get(k);
+        if (!l) return true;
+        const today = this.day(t.to);
+        const used = l.day === today ? l.used : 0n;
+        if (!approved && used + t.amount > l.limit) return false;
+        this.limits.set(k, { limit: l.limit, day: today, used: used + t.amount });
+        return true;
+    }
+
+    /** What the proxies do with a confirmation of `t` (Event in Verified -> Confirmed -> proxy). */
+    private async confirmOutcome(t: ModelTransfer, approve: boolean): Promise<void> {
+        if (approve) t.approved = true;
+        const approved = t.approved;
+        if (this.destinationPaused(t)) {
+            t.expected = { status: EventStatus.Verified, lastErrorCode: Errors.proxy.proxyPaused, finalReject: false };
+            return;
+        }
+        if (!(await this.passLimit(t, approved))) {
+            t.expected = { ...t.expected, status: EventStatus.LimitReached, finalReject: false };
+            return;
+        }
+        t.expected = { ...t.expected, status: EventStatus.Confirmed, finalReject: false };
+        t.delivered = true;
+        this.addBalance(t.to, t.kind === 'burn' ? 'token' : t.lane === 'shared' ? 'shared' : 'alien', t.recipient, t.amount);
+    }
+
+    /** Statuses in which the Event takes a new process_proof (event.tlb). */
+    private takesProof(t: ModelTransfer): boolean {
+        const s = t.expected.status;
+        return s === null || s === EventStatus.Initializing || s === EventStatus.Pending || s === EventStatus.Verified || (s === EventStatus.Rejected && !t.expected.finalReject);
+    }
+
+    private async liteClientCurrent(t: ModelTransfer): Promise<boolean> {
+        const d = this.dir(t.from);
+        return (await d.to.liteClient.getCurrentEpochSince()) === d.from.network.chain.current.utimeSince;
+    }
+
+    /**
+     * Delivery with a genuine proof: the credit backend (syncs the LiteClient first, skips Events
+     * that are neither absent, Rejected nor Verified) or the recipient as a non-credit client
+     * (proofPayload.abiTx from the status API, no sync of its own).
+     */
+    async deliver(t: ModelTransfer, mode: DeliveryMode): Promise<void> {
+        this.log(`deliver #${t.id} ${mode}`);
+        const d = this.dir(t.from);
+        if (mode === 'credit') {
+            const s = t.expected.status;
+            const skip = s !== null && s !== EventStatus.Rejected && s !== EventStatus.Verified;
+            const r = await d.credit.deliver(t.found);
+            if (skip !== (r === null)) throw new Error(`credit backend: expected ${skip ? 'a skip' : 'a delivery'} of #${t.id}, got ${r === null ? 'a skip' : 'a delivery'}`);
+            if (skip || !this.takesProof(t)) return;
+            await this.confirmOutcome(t, false);
+            return;
+        }
+        const current = await this.liteClientCurrent(t);
+        const payer = this.user(t.to, t.recipient);
+        const st = await this.pair.status(this.net(t.from), t.found.transferIdHex, payer.address);
+        await completeWithAbiTx(payer, st.proofPayload.abiTx!);
+        if (!this.takesProof(t)) return; // refused (2321): nothing changes
+        if (!current) {
+            t.expected = { ...t.expected, status: EventStatus.Rejected, finalReject: false };
+            return;
+        }
+        await this.confirmOutcome(t, false);
+    }
+
+    /** The same proof again, forced past the backend's own check (a duplicated delivery). */
+    async duplicate(t: ModelTransfer): Promise<void> {
+        this.log(`duplicate #${t.id}`);
+        await this.dir(t.from).credit.deliver(t.found, { force: true });
+        if (this.takesProof(t)) await this.confirmOutcome(t, false); // the backend syncs: a genuine delivery
+    }
+
+    /** A forger wraps the published event in a block signed by a set the LiteClient does not hold. */
+    async forge(t: ModelTransfer): Promise<void> {
+        this.log(`forge #${t.id}`);
+        const src = this.net(t.from);
+        const forged = src.proveTransaction(t.found.transaction, { signWith: src.nextValidatorSet() });
+        const body = deployTvmEventBody({ msgHash: t.found.messageHash, outMsgIndex: t.found.outMessageIndex, remainingGasTo: this.forger[t.to].address, proofData: forged.proofData });
+        const cfg = this.pair.route(this.side(t.from), decodeTvmTvmEvent(t.found.eventBody));
+        await this.forger[t.to].send({ to: cfg.address, value: this.pair.deployValue, body });
+        if (this.takesProof(t)) t.expected = { ...t.expected, status: EventStatus.Rejected, finalReject: false };
+    }
+
+    /** Validator rotation of a network; the sync service of the direction from it may follow at once. */
+    async rotate(n: Net, syncNow: boolean): Promise<void> {
+        this.log(`rotate ${n}${syncNow ? ' + sync' : ''}`);
+        this.net(n).rotateValidators();
+        if (syncNow) await this.dir(n).sync.step();
+    }
+
+    async sync(from: Net): Promise<void> {
+        this.log(`sync ${from}->${other(from)}`);
+        await this.dir(from).sync.step();
+    }
+
+    async setPaused(n: Net, proxy: 'native' | 'alien', paused: boolean): Promise<void> {
+        this.log(`${paused ? 'pause' : 'unpause'} ${n}.${proxy}`);
+        const s = this.side(n);
+        const p = proxy === 'native' ? s.nativeProxy : s.alienProxy;
+        await p.sendBody(s.owner.getSender(), ProxyMessages.setPaused(paused));
+        this.paused[n][proxy] = paused;
+    }
+
+    async advance(seconds: number): Promise<void> {
+        this.log(`advance ${seconds}s`);
+        this.net('A').advanceTime(seconds);
+        this.net('B').advanceTime(seconds);
+    }
+
+    /** The owner sets the daily limit of the destination token of lane `t`'s kind (limit 0 removes it). */
+    async setLimit(to: Net, which: 'native' | 'alien-minter' | 'alien-shared', limit: bigint): Promise<void> {
+        const s = this.side(to);
+        const token = which === 'native' ? s.token.minter.address : which === 'alien-shared' ? s.shared.minter.address : await this.minterOf(to, 'alien');
+        const proxy = which === 'native' ? 'native' : 'alien';
+        this.log(`limit ${to}.${proxy} ${fmtAddr(token)} ${limit}`);
+        await (proxy === 'native' ? s.nativeProxy : s.alienProxy).sendBody(s.owner.getSender(), ProxyMessages.setDailyLimit(token, limit));
+        const k = `${to}.${proxy}.${token.toRawString()}`;
+        if (limit === 0n) this.limits.delete(k);
+        else {
+            const old = this.limits.get(k);
+            this.limits.set(k, { limit, day: old?.day ?? 0, used: old?.used ?? 0n });
+        }
+    }
+
+    /** The limit approver (the destination owner) approves / rejects a LimitReached Event; a user retries. */
+    async limitAction(t: ModelTransfer, action: 'approve' | 'reject' | 'retry'): Promise<void> {
+        this.log(`${action} #${t.id}`);
+        const s = this.side(t.to);
+        const via = action === 'retry' ? this.user(t.to, t.recipient) : s.owner;
+        const body = limitActionMessage(action === 'approve' ? 'approveLimit' : action === 'reject' ? 'rejectLimit' : 'tvmEventRetry');
+        await via.send({ to: t.eventAddress, value: LIMIT_ACTION_VALUE, body });
+        if (t.expected.status !== EventStatus.LimitReached) return; // 2324: nothing changes
+        if (action === 'reject') {
+            t.expected = { ...t.expected, status: EventStatus.Rejected, finalReject: true };
+            return;
+        }
+        await this.confirmOutcome(t, action === 'approve');
+    }
+
+    /**
+     * The way forward for every open transfer: unpause, sync, raise the limits, then per transfer
+     * approve a LimitReached Event or deliver again (credit backend; a forced delivery for an Event
+     * the backend skips). After it every transfer is final.
+     */
+    async drain(): Promise<void> {
+        this.log('drain');
+        for (const n of ['A', 'B'] as Net[]) for (const p of ['native', 'alien'] as const) if (this.paused[n][p]) await this.setPaused(n, p, false);
+        await this.sync('A');
+        await this.sync('B');
+        for (const t of this.transfers) {
+            if (t.delivered || t.expected.finalReject) continue;
+            if (t.expected.status === EventStatus.LimitReached) await this.limitAction(t, 'approve');
+            else await this.deliver(t, 'credit');
+            if (!t.delivered) throw new Error(`drain: transfer #${t.id} still open (${EventStatus[t.expected.status ?? 0]})`);
+        }
+    }
+
+    // ------------------------------------------------------------ observation
+
+    /** New events the source proxies emitted since the last scan (from the chain, not the model). */
+    private scanEmitted(): void {
+        for (const n of ['A', 'B'] as Net[]) {
+            const net = this.net(n);
+            const s = this.side(n);
+            const all = net.transactions;
+            for (; this.cursors[n] < all.length; this.cursors[n]++) {
+                const tx = all[this.cursors[n]];
+                const info = tx.inMessage?.info;
+                if (!info || info.type !== 'internal') continue;
+                const isNative = info.dest.equals(s.nativeProxy.address);
+                if (!isNative && !info.dest.equals(s.alienProxy.address)) continue;
+                const f = transferFromProxyTransaction(net, tx);
+                if (!f || !isTvmTvmEvent(f.eventBody)) continue;
+                const ev = decodeTvmTvmEvent(f.eventBody);
+                let lane: Lane;
+                if (isNative) lane = ev.token.equals(s.shared.minter.address) ? 'shared' : laneOf(n, 'token');
+                else lane = laneOf(n, 'alien');
+                this.emitted.set(f.transferIdHex, { lane, amount: ev.amount, from: n });
+            }
+        }
+    }
+
+    async eventStatus(t: ModelTransfer): Promise<{ status: EventStatus | null; lastErrorCode: number }> {
+        const bc = this.net(t.to).blockchain;
+        const c = await bc.getContract(t.eventAddress);
+        if (c.accountState?.type !== 'active') return { status: null, lastErrorCode: 0 };
+        const status = (await bc.runGetMethod(t.eventAddress, 'getStatus')).stackReader.readNumber() as EventStatus;
+        const lastErrorCode = (await bc.runGetMethod(t.eventAddress, 'getLastErrorCode')).stackReader.readNumber();
+        return { status, lastErrorCode };
+    }
+
+    /** Every invariant of the file comment; an empty list when all hold. */
+    async checkInvariants(): Promise<Violation[]> {
+        const out: Violation[] = [];
+        this.scanEmitted();
+
+        // emitted events = the model's transfers
+        const byId = new Map(this.transfers.map((t) => [t.found.transferIdHex, t]));
+        for (const [id, e] of this.emitted) {
+            const t = byId.get(id);
+            if (!t) out.push({ invariant: 'emitted', message: `the ${e.from} proxy emitted an event the model does not know (${e.lane}, ${e.amount})` });
+            else if (t.amount !== e.amount || t.lane !== e.lane) out.push({ invariant: 'emitted', message: `#${t.id}: emitted ${e.lane} ${e.amount}, model ${t.lane} ${t.amount}` });
+        }
+        for (const t of this.transfers) if (!this.emitted.has(t.found.transferIdHex)) out.push({ invariant: 'emitted', message: `#${t.id} was not emitted by the chain` });
+
+        // the Events: observed status, in flight, way forward
+        const inFlight: Record<Lane, bigint> = { 'A.token': 0n, 'B.token': 0n, shared: 0n };
+        for (const [id, e] of this.emitted) {
+            const t = byId.get(id);
+            if (!t) continue;
+            const obs = await this.eventStatus(t);
+            const done = obs.status === EventStatus.Confirmed || obs.status === EventStatus.LiquidityProvided;
+            if (!done) inFlight[e.lane] += e.amount;
+            if (obs.status !== t.expected.status) {
+                out.push({ invariant: 'event', message: `#${t.id} (${t.kind} ${t.lane} ${t.from}->${t.to}): Event ${obs.status === null ? 'not deployed' : EventStatus[obs.status]}, model ${t.expected.status === null ? 'not deployed' : EventStatus[t.expected.status]}` });
+            } else if (obs.status === EventStatus.Verified && obs.lastErrorCode !== t.expected.lastErrorCode) {
+                out.push({ invariant: 'event', message: `#${t.id}: Verified with last error ${obs.lastErrorCode}, model ${t.expected.lastErrorCode}` });
+            }
+            if (obs.status === EventStatus.Pending) out.push({ invariant: 'way-forward', message: `#${t.id}: Event Pending at rest (no checker answer on its way)` });
+            if (obs.status === EventStatus.Rejected && t.expected.finalReject === false && t.delivered) out.push({ invariant: 'way-forward', message: `#${t.id}: Rejected after delivery` });
+            if (obs.status === EventStatus.LiquidityRequested) out.push({ invariant: 'way-forward', message: `#${t.id}: LiquidityRequested: no liquidity operation is modelled` });
+        }
+
+        // (a) conservation per lane
+        const locked = async (n: Net, h: 'token' | 'shared') => this.walletBalance(n, h, this.side(n).nativeProxy.address);
+        for (const [lane, native, alienNet] of [
+            ['A.token', 'A', 'B'],
+            ['B.token', 'B', 'A'],
+        ] as const) {
+            const l = await locked(native, 'token');
+            const supply = await this.supply(alienNet, await this.minterOf(alienNet, 'alien'));
+            if (l !== supply + inFlight[lane]) out.push({ invariant: 'conservation', message: `${lane}: locked on ${native} ${l} != alien supply on ${alienNet} ${supply} + in flight ${inFlight[lane]}` });
+        }
+        const held = (await locked('A', 'shared')) + (await locked('B', 'shared'));
+        if (held !== this.sharedLiquidity + inFlight.shared) out.push({ invariant: 'conservation', message: `shared: held by both native proxies ${held} != liquidity ${this.sharedLiquidity} + in flight ${inFlight.shared}` });
+
+        // (b) every user's wallet, and per lane wallets + in flight = given
+        const inWallets: Record<Lane, bigint> = { 'A.token': 0n, 'B.token': 0n, shared: 0n };
+        for (const n of ['A', 'B'] as Net[]) {
+            for (const name of USERS[n]) {
+                for (const h of ['token', 'alien', 'shared'] as Holding[]) {
+                    const b = await this.walletBalance(n, h, this.user(n, name).address);
+                    inWallets[laneOf(n, h)] += b;
+                    const e = this.expectedBalance(n, h, name);
+                    if (b !== e) out.push({ invariant: 'balance', message: `${n}.${h} of ${name}: wallet ${b}, model ${e}` });
+                }
+            }
+        }
+        for (const lane of ['A.token', 'B.token', 'shared'] as Lane[]) {
+            if (inWallets[lane] + inFlight[lane] !== this.given[lane]) out.push({ invariant: 'balance', message: `${lane}: users' wallets ${inWallets[lane]} + in flight ${inFlight[lane]} != given ${this.given[lane]}` });
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------ the generator
+
+    /** Transfers the model has not delivered (and that are not rejected for good). */
+    open(): ModelTransfer[] {
+        return this.transfers.filter((t) => !t.delivered && !t.expected.finalReject);
+    }
+
+    /** One random step. */
+    async randomStep(): Promise<void> {
+        const r = this.rng;
+        const open = this.open();
+        const delivered = this.transfers.filter((t) => t.delivered);
+        const limited = this.transfers.filter((t) => t.expected.status === EventStatus.LimitReached);
+        const anyPaused = (['A', 'B'] as Net[]).some((n) => this.paused[n].native || this.paused[n].alien);
+        type Op = () => Promise<void>;
+        const ops: [number, Op][] = [
+            [6, () => this.randomLock('token')],
+            [3, () => this.randomLock('shared')],
+            [4, () => this.randomBurn()],
+        ];
+        if (open.length) {
+            ops.push([8, () => this.deliver(r.pick(open), 'credit')]);
+            ops.push([4, () => this.deliver(r.pick(open), 'non-credit')]);
+            ops.push([2, () => this.forge(r.pick(open))]);
+        }
+        if (delivered.length) {
+            ops.push([2, () => this.duplicate(r.pick(delivered))]);
+            ops.push([1, () => this.forge(r.pick(delivered))]);
+        }
+        ops.push([1.5, () => this.rotate(r.pick(['A', 'B'] as Net[]), r.chance(0.5))]);
+        ops.push([1, () => this.sync(r.pick(['A', 'B'] as Net[]))]);
+        ops.push([anyPaused ? 1 : 1.5, () => this.setPaused(r.pick(['A', 'B'] as Net[]), r.pick(['native', 'alien'] as const), true)]);
+        if (anyPaused) {
+            const paused = (['A', 'B'] as Net[]).flatMap((n) => (['native', 'alien'] as const).filter((p) => this.paused[n][p]).map((p) => [n, p] as const));
+            ops.push([3, () => this.setPaused(...r.pick(paused), false)]);
+        }
+        ops.push([0.5, () => this.advance(r.pick([60, 3600, 6 * 3600, 86400]))]);
+        if (this.opts.limits) {
+            ops.push([1.5, () => this.randomLimit()]);
+            if (limited.length) {
+                const t = r.pick(limited);
+                ops.push([3, () => this.limitAction(t, r.weighted([[3, 'approve'], [1, 'reject'], [2, 'retry']] as const))]);
+            }
+        }
+        await r.weighted(ops)();
+    }
+
+    private randomAmount(max: bigint): bigint {
+        const r = this.rng;
+        const hi = max < 2_000_000_000n ? max : 2_000_000_000n;
+        return r.chance(0.2) ? hi : r.bigint(1n, hi);
+    }
+
+    private async randomLock(h: 'token' | 'shared') {
+        const from = this.rng.pick(['A', 'B'] as Net[]);
+        const sender = this.rng.pick(USERS[from]);
+        const recipient = this.rng.pick(USERS[other(from)]);
+        const bal = this.expectedBalance(from, h, sender);
+        if (bal === 0n) return this.log(`skip: ${from}.${sender} has no ${h}`);
+        await this.lock(from, h, sender, recipient, this.randomAmount(bal));
+    }
+
+    private async randomBurn() {
+        const holders = (['A', 'B'] as Net[]).flatMap((n) => USERS[n].filter((u) => this.expectedBalance(n, 'alien', u) > 0n).map((u) => [n, u] as const));
+        if (!holders.length) return this.randomLock('token');
+        const [from, sender] = this.rng.pick(holders);
+        await this.burn(from, sender, this.rng.pick(USERS[other(from)]), this.randomAmount(this.expectedBalance(from, 'alien', sender)));
+    }
+
+    private async randomLimit() {
+        const r = this.rng;
+        const to = r.pick(['A', 'B'] as Net[]);
+        const which = r.pick(['native', 'alien-minter', 'alien-shared'] as const);
+        // the alien minter's limit only once the minter exists (its address is known either way)
+        const limit = r.weighted([
+            [1, 0n],
+            [3, r.bigint(1n, 1_500_000_000n)],
+            [1, 10n ** 12n],
+        ] as const);
+        await this.setLimit(to, which, limit);
+    }
+
+    /** The replay line printed with a failure. */
+    describe(): string {
+        return this.steps.map((s, i) => `  ${String(i + 1).padStart(3)}. ${s}`).join('\n');
+    }
+}
+
+// ---------------------------------------------------------------- self-check helpers
+
+/**
+ * A mint the model does not know of: a message that looks as if the alien proxy of `net` sent it
+ * to its alien minter (the sandbox lets a test inject it). The invariant checker must flag it.
+ */
+export async function fakeAlienMint(m: BridgeModel, net: Net, to: Address, amount: bigint): Promise<void> {
+    const s = m.side(net);
+    const minter = await m.minterOf(net, 'alien');
+    await m.net(net).blockchain.sendMessage(internal({ from: s.alienProxy.address, to: minter, value: toNano('0.2'), body: JettonMinter.mintMessage({ to, amount }) }));
+}
+
+/** A direct owner mint of a native token into the native proxy's wallet: locked without an event. */
+export async function ownerMintToProxy(m: BridgeModel, net: Net, amount: bigint): Promise<void> {
+    const s = m.side(net);
+    await s.token.minter.sendMint(s.owner.getSender(), { to: s.nativeProxy.address, amount });
+}
+
+export type { PairSnapshot, Cell };
