@@ -15,7 +15,6 @@
  * A failure prints the seed, the sequence index and the steps to replay it:
  *   MODEL_SEED=<seed> MODEL_FIRST=<i> MODEL_SEQUENCES=1 MODEL_STEPS=<n> npx jest tests/model.spec.ts
  */
-import { Address } from '@ton/core';
 import '@ton/test-utils';
 import { TvmNetwork } from '../harness/network';
 import { BridgePair, deployBridgePair, PairSnapshot } from '../harness/bridge';
@@ -127,7 +126,6 @@ describe('Bridge model: random sequences over two networks', () => {
         }
         const summary = [...ops.entries()].sort().map(([k, v]) => `${k} ${v}`).join(', ');
         console.log(`model: seed ${SEED}, sequences ${FIRST}..${FIRST + SEQUENCES - 1} (${SEQUENCES}), ${steps} random steps + drains, daily limits ${LIMITS ? 'on' : 'off'}, ${((Date.now() - t0) / 1000).toFixed(1)} s\n  operations: ${summary}`);
-    });
+    }, 120_000 + SEQUENCES * (STEPS + 10) * 5_000);
 });
 
-export type { Address };
