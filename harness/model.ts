@@ -647,44 +647,49 @@ export class BridgeModel {
         return this.transfers.filter((t) => !t.delivered && !t.expected.finalReject);
     }
 
-    /** One random step. */
-    async randomStep(): Promise<void> {
+    /**
+     * One random step. Operation kinds not drawn yet in this run (`drawn`, shared by the sequences of
+     * a run) weigh 4 times more, so that short runs still reach every kind the state allows.
+     * Returns the kind drawn.
+     */
+    async randomStep(drawn: Map<string, number> = new Map()): Promise<string> {
         const r = this.rng;
         const open = this.open();
         const delivered = this.transfers.filter((t) => t.delivered);
         const limited = this.transfers.filter((t) => t.expected.status === EventStatus.LimitReached);
-        const anyPaused = (['A', 'B'] as Net[]).some((n) => this.paused[n].native || this.paused[n].alien);
-        type Op = () => Promise<void>;
-        const ops: [number, Op][] = [
-            [6, () => this.randomLock('token')],
-            [3, () => this.randomLock('shared')],
-            [4, () => this.randomBurn()],
+        const paused = (['A', 'B'] as Net[]).flatMap((n) => (['native', 'alien'] as const).filter((p) => this.paused[n][p]).map((p) => [n, p] as const));
+        const ops: [number, string, () => Promise<void>][] = [
+            [6, 'lock-token', () => this.randomLock('token')],
+            [3, 'lock-shared', () => this.randomLock('shared')],
+            [4, 'burn', () => this.randomBurn()],
         ];
         if (open.length) {
-            ops.push([8, () => this.deliver(r.pick(open), 'credit')]);
-            ops.push([4, () => this.deliver(r.pick(open), 'non-credit')]);
-            ops.push([2, () => this.forge(r.pick(open))]);
+            ops.push([8, 'deliver-credit', () => this.deliver(r.pick(open), 'credit')]);
+            ops.push([4, 'deliver-non-credit', () => this.deliver(r.pick(open), 'non-credit')]);
+            ops.push([2, 'forge-open', () => this.forge(r.pick(open))]);
         }
         if (delivered.length) {
-            ops.push([2, () => this.duplicate(r.pick(delivered))]);
-            ops.push([1, () => this.forge(r.pick(delivered))]);
+            ops.push([2, 'duplicate', () => this.duplicate(r.pick(delivered))]);
+            ops.push([1, 'forge-delivered', () => this.forge(r.pick(delivered))]);
         }
-        ops.push([1.5, () => this.rotate(r.pick(['A', 'B'] as Net[]), r.chance(0.5))]);
-        ops.push([1, () => this.sync(r.pick(['A', 'B'] as Net[]))]);
-        ops.push([anyPaused ? 1 : 1.5, () => this.setPaused(r.pick(['A', 'B'] as Net[]), r.pick(['native', 'alien'] as const), true)]);
-        if (anyPaused) {
-            const paused = (['A', 'B'] as Net[]).flatMap((n) => (['native', 'alien'] as const).filter((p) => this.paused[n][p]).map((p) => [n, p] as const));
-            ops.push([3, () => this.setPaused(...r.pick(paused), false)]);
-        }
-        ops.push([0.5, () => this.advance(r.pick([60, 3600, 6 * 3600, 86400]))]);
+        ops.push([1.5, 'rotate', () => this.rotate(r.pick(['A', 'B'] as Net[]), r.chance(0.5))]);
+        ops.push([1, 'sync', () => this.sync(r.pick(['A', 'B'] as Net[]))]);
+        ops.push([paused.length ? 1 : 1.5, 'pause', () => this.setPaused(r.pick(['A', 'B'] as Net[]), r.pick(['native', 'alien'] as const), true)]);
+        if (paused.length) ops.push([3, 'unpause', () => this.setPaused(...r.pick(paused), false)]);
+        ops.push([0.5, 'advance', () => this.advance(r.pick([60, 3600, 6 * 3600, 86400]))]);
         if (this.opts.limits) {
-            ops.push([3, () => this.randomLimit()]);
+            ops.push([3, 'limit', () => this.randomLimit()]);
             if (limited.length) {
                 const t = r.pick(limited);
-                ops.push([5, () => this.limitAction(t, r.weighted([[3, 'approve'], [1, 'reject'], [2, 'retry']] as const))]);
+                ops.push([2.5, 'approve', () => this.limitAction(t, 'approve')]);
+                ops.push([1, 'reject', () => this.limitAction(t, 'reject')]);
+                ops.push([1.5, 'retry', () => this.limitAction(t, 'retry')]);
             }
         }
-        await r.weighted(ops)();
+        const [, kind, run] = r.weighted(ops.map((o) => [drawn.has(o[1]) ? o[0] : o[0] * 4, o] as const));
+        drawn.set(kind, (drawn.get(kind) ?? 0) + 1);
+        await run();
+        return kind;
     }
 
     private randomAmount(max: bigint): bigint {
