@@ -7,6 +7,9 @@ import {
     loadEvmAlienTransfer,
     loadEvmNativeTransfer,
     loadEvmTransferExtra,
+    storeEvmAlienTransfer,
+    storeEvmNativeTransfer,
+    storeEvmTransferExtra,
 } from '../build/EvmTvmEventConfiguration/tact_EvmTvmEventConfiguration';
 import { OpEvm } from './constants';
 
@@ -153,8 +156,15 @@ export class EvmTvmEventConfiguration extends Base {
 }
 
 /** evm_event_delivery_failed (proxy -> Event) */
-export function evmEventDeliveryFailedMessage(remainingGasTo: Address, queryId = 0n): Cell {
-    return beginCell().storeUint(OpEvm.evmEventDeliveryFailed, 32).storeUint(queryId, 64).storeAddress(remainingGasTo).endCell();
+export function evmEventDeliveryFailedMessage(remainingGasTo: Address, queryId = 0n, errorCode = 0): Cell {
+    return beginCell().storeUint(OpEvm.evmEventDeliveryFailed, 32).storeUint(queryId, 64).storeAddress(remainingGasTo).storeUint(errorCode, 16).endCell();
+}
+
+/** evm_event_delivery_failed decoded (proxy -> Event), or null for another body. */
+export function parseEvmEventDeliveryFailed(body: Cell): { queryId: bigint; remainingGasTo: Address; errorCode: number } | null {
+    const s = body.beginParse();
+    if (s.remainingBits < 32 || s.loadUint(32) !== OpEvm.evmEventDeliveryFailed) return null;
+    return { queryId: s.loadUintBig(64), remainingGasTo: s.loadAddress(), errorCode: s.loadUint(16) };
 }
 
 /** evm_event_retry (anyone -> Event in Verified) */
@@ -320,4 +330,47 @@ export function parseBridgeState(c: Cell): BridgeState {
         requiredVotes: Number(m.requiredVotes),
         relays: m.relays,
     };
+}
+
+function extraCell(e: EvmTransferExtraData): Cell {
+    return beginCell().store(storeEvmTransferExtra({ $$type: 'EvmTransferExtra', value: e.value, expectedGas: e.expectedGas, payload: e.payload })).endCell();
+}
+
+/** evm_alien_transfer, as the configuration builds it (tests that stand in for a configuration). */
+export function alienTransferCell(t: EvmAlienTransferData): Cell {
+    return beginCell()
+        .store(
+            storeEvmAlienTransfer({
+                $$type: 'EvmAlienTransfer',
+                baseChainId: t.baseChainId,
+                baseToken: t.baseToken,
+                decimals: BigInt(t.decimals),
+                amount: t.amount,
+                recipient: t.recipient,
+                name: t.name,
+                symbol: t.symbol,
+                extra: extraCell(t),
+            }),
+        )
+        .endCell();
+}
+
+/** evm_native_transfer, as the configuration builds it. */
+export function nativeTransferCell(t: EvmNativeTransferData): Cell {
+    return beginCell()
+        .store(storeEvmNativeTransfer({ $$type: 'EvmNativeTransfer', token: t.token, amount: t.amount, recipient: t.recipient, extra: extraCell(t) }))
+        .endCell();
+}
+
+/** on_evm_event_confirmed_extended (configuration -> proxy) */
+export function onEvmEventConfirmedExtendedMessage(m: OnEvmEventConfirmedExtended): Cell {
+    return beginCell()
+        .storeUint(OpEvm.onEvmEventConfirmedExtended, 32)
+        .storeAddress(m.eventAddress)
+        .storeUint(m.chainId, 32)
+        .storeUint(m.eventTransaction, 256)
+        .storeUint(m.eventIndex, 32)
+        .storeAddress(m.remainingGasTo)
+        .storeRef(m.transfer)
+        .endCell();
 }

@@ -70,6 +70,8 @@ export class ProxyMultiVaultAlien extends ProxyMultiVaultAlienBase {
             Dictionary.empty(),
             Dictionary.empty(),
             Dictionary.empty(),
+            Dictionary.empty(), // evmTokens (proxy_evm.tact)
+            Dictionary.empty(), // evmByBase
         );
         return new ProxyMultiVaultAlien(base.address, base.init);
     }
@@ -121,6 +123,15 @@ export class ProxyMultiVaultAlien extends ProxyMultiVaultAlienBase {
 
     async sendSetPredeployedToken(provider: ContractProvider, via: Sender, a: Parameters<typeof ProxyMultiVaultAlien.setPredeployedTokenMessage>[0], value = ProxyMultiVaultAlien.OWNER_OP_VALUE) {
         await sendBody(provider, via, ProxyMultiVaultAlien.setPredeployedTokenMessage(a), value);
+    }
+
+    /** The alien minter of an EVM token (chain id, token as uint160), or null before its first mint. */
+    async getEvmMinter(provider: ContractProvider, chainId: bigint, token: bigint): Promise<Address | null> {
+        const r = await provider.get('evm_alien_token_by_base', [
+            { type: 'int', value: chainId },
+            { type: 'int', value: token },
+        ]);
+        return r.stack.readAddressOpt();
     }
 
     /** Any body (owner operations: ProxyMessages.*, on_tvm_event_confirmed_extended, claim_refund). */

@@ -189,7 +189,7 @@ export const OpEvm = {
     bridgeTransferOwnership: 0x2f707854,
     bridgeSyncConfiguration: 0x4520b0f8,
     evmEventInit: 0x3463b2c7,
-    evmEventDeliveryFailed: 0x41e10a2f,
+    evmEventDeliveryFailed: 0x6043bf47,
     evmEventRetry: 0x2ff956ad,
     evmEventAlreadyDeployed: 0x57ebbf61,
     /** the signed part of a relay's vote (domain tag) */

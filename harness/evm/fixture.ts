@@ -30,10 +30,14 @@ export interface EvmTvmSetupOptions {
     startBlockNumber?: number;
     /** skip the Bridge's registration of the configurations */
     unregistered?: boolean;
+    /** the TVM side's sandbox (default: a new one) */
+    blockchain?: Blockchain;
+    /** the configurations' proxies (default: treasuries standing in for them) */
+    proxies?: { alien: Address; native: Address };
 }
 
 export async function evmTvmSetup(hre: HardhatRuntimeEnvironment, o: EvmTvmSetupOptions = {}) {
-    const blockchain = await Blockchain.create();
+    const blockchain = o.blockchain ?? (await Blockchain.create());
     const evm = await EvmNetwork.create(hre);
     const owner = await blockchain.treasury('owner');
     const alienProxy = await blockchain.treasury('alien-proxy');
@@ -62,7 +66,7 @@ export async function evmTvmSetup(hre: HardhatRuntimeEnvironment, o: EvmTvmSetup
                     chainId: evm.chainId,
                     eventEmitter: evm.vaultAddress,
                     eventBlocksToConfirm: BLOCKS_TO_CONFIRM,
-                    proxy: eventType === EvmEventType.Alien ? alienProxy.address : nativeProxy.address,
+                    proxy: eventType === EvmEventType.Alien ? (o.proxies?.alien ?? alienProxy.address) : (o.proxies?.native ?? nativeProxy.address),
                     startBlockNumber: o.startBlockNumber ?? 0,
                     endBlockNumber: 0,
                 },
