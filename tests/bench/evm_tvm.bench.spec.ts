@@ -4,7 +4,9 @@ import { SendMessageResult } from '@ton/sandbox';
 import { Contract, TransactionReceipt } from 'ethers';
 import { GasSection } from '../../harness/bench';
 import { EvmTvmSetup, evmTvmSetup, tvmRecipient } from '../../harness/evm/fixture';
-import { EvmRelayService, RelaySet } from '../../harness/evm/relay';
+import { EvmRelayService, readConfiguration, RelaySet } from '../../harness/evm/relay';
+import { evmTvmProxySetup } from '../../harness/evm/proxyFixture';
+import { deployEventNonCredit } from '../../harness/evm/user';
 import { Bridge } from '../../wrappers/Bridge';
 import { depositParams } from '../../wrappers/evm/MultiVault';
 
@@ -109,6 +111,47 @@ describe('bench: EVM to TVM', () => {
             });
         });
     }
+
+    it('through the real proxies: the proxy mint / unlock on the EVM path, and the whole TVM side of one deposit', async () => {
+        const s = await evmTvmProxySetup(hre);
+        const onProxy = (r: SendMessageResult, proxy: Address) => gasOf(txTo(r, proxy));
+        const whole = (rs: SendMessageResult[]) => {
+            const txs = rs.flatMap((r) => r.transactions);
+            return { n: txs.length, gas: txs.reduce((a, t) => a + gasOf(t), 0), fees: txs.reduce((a, t) => a + t.totalFees.coins, 0n) };
+        };
+        const service = new EvmRelayService(s.evm, s.blockchain, s.alienConfiguration, s.relays, s.relayer);
+        // an ERC-20 deposit, twice: the first mint deploys the minter
+        for (const label of ['first mint: deploys the minter', 'minter deployed']) {
+            await deposit(s as unknown as EvmTvmSetup);
+            const [p] = await service.poll();
+            const last = p.votes[p.votes.length - 1];
+            section.record({ path: `ProxyMultiVaultAlien.on_evm_event_confirmed_extended (mint, ${label})`, gas: onProxy(last, s.proxies.alien.address) });
+            const w = whole([p.deploy, ...p.votes]);
+            section.record({
+                path: `EVM to TVM, whole TVM side of one ERC-20 deposit (${label}; deployEvent -> tokens in the wallet, 4 relays)`,
+                gas: w.gas,
+                notes: `${w.n} transactions, fees ${Number(w.fees) / 1e9} TON (expected_gas 1 nanoton)`,
+            });
+        }
+        // a burned representation of the TVM-native token: the native proxy unlocks
+        const { governance, user } = s.evm.signers;
+        const root = tvmRecipient(s.nativeToken.address);
+        await mined(s.evm.vaultAs(governance).getFunction('deployNativeToken')(root.wid, root.addr, 'Tvm Native', 'TNT', 9));
+        const token: string = await s.evm.vault.getFunction('predictNativeTokenAddress')(root.wid, root.addr);
+        await mined(s.evm.vaultAs(governance).getFunction('testMintNative')(token, user.address, 1000n));
+        const receipt = await mined(s.evm.vaultAs(user).getFunction('deposit')(depositParams(tvmRecipient(s.recipient.address), token, 1000n)));
+        await s.evm.mine(2);
+        const d = await deployEventNonCredit(s.evm, s.nativeConfiguration, s.user, receipt.hash);
+        const votes = await new EvmRelayService(s.evm, s.blockchain, s.nativeConfiguration, s.relays, s.relayer).vote(
+            await readConfiguration(s.nativeConfiguration), d.eventAddress, d.voteData, s.relays.requiredVotes);
+        section.record({ path: 'ProxyMultiVaultNative.on_evm_event_confirmed_extended (unlock)', gas: onProxy(votes[votes.length - 1], s.proxies.native.address) });
+        const w = whole([d.result, ...votes]);
+        section.record({
+            path: 'EVM to TVM, whole TVM side of one NativeTransfer (non-credit: deployEvent -> tokens in the wallet, 4 relays)',
+            gas: w.gas,
+            notes: `${w.n} transactions, fees ${Number(w.fees) / 1e9} TON`,
+        });
+    });
 
     it('Bridge: set_relays with its pushes, and a configuration taking a push', async () => {
         const s = await evmTvmSetup(hre);
