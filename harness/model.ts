@@ -716,6 +716,13 @@ export class BridgeModel {
 
     private async randomLimit() {
         const r = this.rng;
+        const open = this.open().filter((t) => t.expected.status !== EventStatus.LimitReached);
+        if (open.length && r.chance(0.6)) {
+            // aim at an open transfer: a limit below its amount on its destination token
+            const t = r.pick(open);
+            const which = t.kind === 'burn' ? 'native' : t.lane === 'shared' ? 'alien-shared' : 'alien-minter';
+            return this.setLimit(t.to, which, t.amount > 1n ? r.bigint(1n, t.amount - 1n) : 1n);
+        }
         const to = r.pick(['A', 'B'] as Net[]);
         const which = r.pick(['native', 'alien-minter', 'alien-shared'] as const);
         // the alien minter's limit only once the minter exists (its address is known either way)
