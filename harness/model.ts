@@ -26,7 +26,8 @@
  *       Verified: a new deploy_tvm_event; LimitReached: approve_limit, reject_limit, retry); none is
  *       Pending at rest; and its status is the one the model predicts.
  * The events the chain emitted must be exactly the ones the model expects (no event for a refused
- * lock or burn, one for each accepted one).
+ * lock or burn, one for each accepted one). The status API (BridgePair.status) of one transfer per
+ * step answers the TransferStatus its Event's status maps to (Pending while no Event exists).
  */
 import { Address, toNano } from '@ton/core';
 import { internal, SandboxContract, TreasuryContract } from '@ton/sandbox';
@@ -34,7 +35,7 @@ import { BridgePair, BridgeSide, Direction, TokenInfo } from './bridge';
 import { burnAlien, completeWithAbiTx, lockNative } from './actors';
 import { TvmNetwork } from './network';
 import { decodeTvmTvmEvent, deployTvmEventBody, FoundTransfer, isTvmTvmEvent, transferFromProxyTransaction } from './transfer';
-import { EventStatus } from '../wrappers/eventStatus';
+import { EventStatus, toTransferStatus, transferStatusName } from '../wrappers/eventStatus';
 import { JettonMinter } from '../wrappers/JettonMinter';
 import { ProxyMessages } from '../wrappers/ProxyMultiVaultNative';
 import { Errors, Op, OpEvent } from '../wrappers/constants';
@@ -145,7 +146,7 @@ export interface ModelTransfer {
 }
 
 export interface Violation {
-    invariant: 'conservation' | 'balance' | 'event' | 'emitted' | 'way-forward';
+    invariant: 'conservation' | 'balance' | 'event' | 'emitted' | 'way-forward' | 'status-api';
     message: string;
 }
 
@@ -605,8 +606,17 @@ export class BridgeModel {
                 out.push({ invariant: 'event', message: `#${t.id}: Verified with last error ${obs.lastErrorCode}, model ${t.expected.lastErrorCode}` });
             }
             if (obs.status === EventStatus.Pending) out.push({ invariant: 'way-forward', message: `#${t.id}: Event Pending at rest (no checker answer on its way)` });
-            if (obs.status === EventStatus.Rejected && t.expected.finalReject === false && t.delivered) out.push({ invariant: 'way-forward', message: `#${t.id}: Rejected after delivery` });
             if (obs.status === EventStatus.LiquidityRequested) out.push({ invariant: 'way-forward', message: `#${t.id}: LiquidityRequested: no liquidity operation is modelled` });
+        }
+
+        // the status API of one transfer (a different one each step): the mapped Event status
+        if (this.transfers.length) {
+            const t = this.transfers[this.steps.length % this.transfers.length];
+            const obs = await this.eventStatus(t);
+            const st = await this.pair.status(this.net(t.from), t.found.transferIdHex);
+            const want = obs.status === null ? 'Pending' : transferStatusName(toTransferStatus(obs.status));
+            if (st.transferStatus !== want || st.eventStatus !== obs.status) out.push({ invariant: 'status-api', message: `#${t.id}: status API ${st.transferStatus} (Event ${st.eventStatus}), Event ${obs.status} maps to ${want}` });
+            if (!st.proofPayload.abiTx) out.push({ invariant: 'status-api', message: `#${t.id}: status API without proofPayload.abiTx` });
         }
 
         // (a) conservation per lane
