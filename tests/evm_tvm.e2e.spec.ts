@@ -31,6 +31,8 @@ import { deployEventNonCredit } from '../harness/evm/user';
 import { EVENT_INITIAL_BALANCE, tvmRecipient } from '../harness/evm/fixture';
 import { EvmTvmProxySetup, evmTvmProxySetup, NATIVE_LOCKED } from '../harness/evm/proxyFixture';
 import { costOf } from '../harness/bridge';
+import { burnAlien } from '../harness/actors';
+import { refundCodeTo } from './proxy.util';
 
 const PAYLOAD_CELL = beginCell().storeUint(0xcafe, 16).storeRef(beginCell().storeUint(7, 8)).endCell();
 const PAYLOAD = '0x' + PAYLOAD_CELL.toBoc().toString('hex');
@@ -306,6 +308,26 @@ describe('EVM -> TVM end to end through the proxies', () => {
         const event = s.blockchain.openContract(MultiVaultEvmTvmEventNative.createFromAddress(d.eventAddress));
         expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.Verified);
         expect(await s.nativeProxyWallet.getJettonBalance()).toBe(NATIVE_LOCKED);
+    });
+
+    it('a burn of an EVM alien token (no TVM to EVM path yet) is minted back with 2708, nothing lost', async () => {
+        const s = await setup();
+        await depositErc20(s, 1_000_000n);
+        await new EvmRelayService(s.evm, s.blockchain, s.alienConfiguration, s.relays, s.relayer).poll();
+        const minter = (await s.proxies.alien.getEvmMinter(BigInt(s.evm.chainId), BigInt(s.evm.tokenAddress)))!;
+        const wallet = await s.walletOf(minter);
+        const before = await wallet.getJettonBalance();
+        const r = await burnAlien(s.recipient, {
+            wallet: wallet.address,
+            amount: 1000n,
+            value: toNano('0.5'),
+            destinationChainId: s.evm.chainId,
+            recipient: s.recipient.address,
+            remainingGasTo: s.recipient.address,
+        });
+        expect(r.transactions).toHaveTransaction({ from: minter, to: s.proxies.alien.address, success: true });
+        expect(refundCodeTo(r.transactions, wallet.address)).toBe(Errors.proxy.wrongTokenRoot);
+        expect(await wallet.getJettonBalance()).toBe(before);
     });
 
     it('cost of the whole TVM side of one deposit (deployEvent -> tokens in the wallet)', async () => {
