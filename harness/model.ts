@@ -26,8 +26,8 @@
  *       Verified: a new deploy_tvm_event; LimitReached: approve_limit, reject_limit, retry); none is
  *       Pending at rest; and its status is the one the model predicts.
  * The events the chain emitted must be exactly the ones the model expects (no event for a refused
- * lock or burn, one for each accepted one). The status API (BridgePair.status) of one transfer per
- * step answers the TransferStatus its Event's status maps to (Pending while no Event exists).
+ * lock or burn, one for each accepted one). The status API (BridgePair.status) of one transfer every
+ * third check answers the TransferStatus its Event's status maps to (Pending while no Event exists).
  */
 import { Address, toNano } from '@ton/core';
 import { internal, SandboxContract, TreasuryContract } from '@ton/sandbox';
@@ -201,6 +201,7 @@ export class BridgeModel {
     /** events the chain emitted (scanned): transfer id hex -> amount and lane */
     readonly emitted = new Map<string, { lane: Lane; amount: bigint; from: Net }>();
     private nextId = 1;
+    private checks = 0;
 
     constructor(
         readonly pair: BridgePair,
@@ -224,18 +225,30 @@ export class BridgeModel {
         return this.users.get(`${net}.${name}`)!;
     }
 
+    private alienMinters: Partial<Record<Net, Address>> = {};
+    private walletAddresses = new Map<string, Address>();
+
     /** The minter of a holding on a network (the alien minter is derived, deployed or not). */
     async minterOf(net: Net, h: Holding): Promise<Address> {
         const s = this.side(net);
         if (h === 'token') return s.token.minter.address;
         if (h === 'shared') return s.shared.minter.address;
         const o = this.side(other(net));
-        return (await this.pair.alienMinter(s, o, o.token)).address;
+        return (this.alienMinters[net] ??= (await this.pair.alienMinter(s, o, o.token)).address);
     }
 
+    /** A jetton balance (0 while the wallet is not deployed); wallet addresses are cached. */
     async walletBalance(net: Net, h: Holding, owner: Address): Promise<bigint> {
-        const w = await this.pair.wallet(this.net(net), await this.minterOf(net, h), owner);
-        return w.getJettonBalance();
+        const minter = await this.minterOf(net, h);
+        const k = `${net}|${minter.toRawString()}|${owner.toRawString()}`;
+        let addr = this.walletAddresses.get(k);
+        if (!addr) {
+            addr = (await this.pair.wallet(this.net(net), minter, owner)).address;
+            this.walletAddresses.set(k, addr);
+        }
+        const bc = this.net(net).blockchain;
+        if ((await bc.getContract(addr)).accountState?.type !== 'active') return 0n;
+        return (await bc.runGetMethod(addr, 'get_wallet_data')).stackReader.readBigNumber();
     }
 
     async supply(net: Net, minter: Address): Promise<bigint> {
@@ -362,14 +375,6 @@ export class BridgeModel {
         this.transfers.push(t);
     }
 
-    /** The destination proxies a delivery of `t` goes through (the paused check of each). */
-    private destinationPaused(t: ModelTransfer): boolean {
-        const p = this.paused[t.to];
-        if (t.kind === 'burn') return p.native; // Native Event -> native proxy
-        if (t.lane === 'shared') return p.alien || p.native; // alien proxy forwards to the native proxy
-        return p.alien;
-    }
-
     /** The daily-limit key of `t` at its destination (native: the root; alien: the minter / local root). */
     private async limitKey(t: ModelTransfer): Promise<string> {
         if (t.kind === 'burn') return `${t.to}.native.${(await this.minterOf(t.to, 'token')).toRawString()}`;
@@ -381,15 +386,19 @@ export class BridgeModel {
         return Math.floor(this.net(n).now / 86400);
     }
 
-    /** Whether the destination proxy lets `t` through its daily limit now (and counts it if so). */
-    private async passLimit(t: ModelTransfer, approved: boolean): Promise<boolean> {
+    /**
+     * Whether the destination proxy lets `t` through its daily limit now. The model counts the
+     * amount only when the transfer is delivered (`count`): a confirmation refused after the check
+     * (a predeployed token's, by the native proxy) must not stay counted.
+     */
+    private async passLimit(t: ModelTransfer, approved: boolean, count: boolean): Promise<boolean> {
         const k = await this.limitKey(t);
         const l = this.limits.get(k);
         if (!l) return true;
         const today = this.day(t.to);
         const used = l.day === today ? l.used : 0n;
         if (!approved && used + t.amount > l.limit) return false;
-        this.limits.set(k, { limit: l.limit, day: today, used: used + t.amount });
+        if (count) this.limits.set(k, { limit: l.limit, day: today, used: used + t.amount });
         return true;
     }
 
@@ -397,14 +406,19 @@ export class BridgeModel {
     private async confirmOutcome(t: ModelTransfer, approve: boolean): Promise<void> {
         if (approve) t.approved = true;
         const approved = t.approved;
-        if (this.destinationPaused(t)) {
+        const paused = () => {
             t.expected = { status: EventStatus.Verified, lastErrorCode: Errors.proxy.proxyPaused, finalReject: false };
-            return;
-        }
-        if (!(await this.passLimit(t, approved))) {
+        };
+        // the proxy that takes the confirmation: paused (2702) first, then the daily limit; a
+        // predeployed token's confirmation then goes on to the native proxy, which may be paused
+        const p = this.paused[t.to];
+        if (t.kind === 'burn' ? p.native : p.alien) return paused();
+        if (!(await this.passLimit(t, approved, false))) {
             t.expected = { ...t.expected, status: EventStatus.LimitReached, finalReject: false };
             return;
         }
+        if (t.kind === 'lock' && t.lane === 'shared' && p.native) return paused();
+        await this.passLimit(t, approved, true);
         t.expected = { ...t.expected, status: EventStatus.Confirmed, finalReject: false };
         t.delivered = true;
         this.addBalance(t.to, t.kind === 'burn' ? 'token' : t.lane === 'shared' ? 'shared' : 'alien', t.recipient, t.amount);
@@ -609,9 +623,10 @@ export class BridgeModel {
             if (obs.status === EventStatus.LiquidityRequested) out.push({ invariant: 'way-forward', message: `#${t.id}: LiquidityRequested: no liquidity operation is modelled` });
         }
 
-        // the status API of one transfer (a different one each step): the mapped Event status
-        if (this.transfers.length) {
-            const t = this.transfers[this.steps.length % this.transfers.length];
+        // the status API (it builds a proof: every third check) of one transfer, a different one
+        // each time: the mapped Event status
+        if (this.transfers.length && this.checks++ % 3 === 0) {
+            const t = this.transfers[Math.floor(this.checks / 3) % this.transfers.length];
             const obs = await this.eventStatus(t);
             const st = await this.pair.status(this.net(t.from), t.found.transferIdHex);
             const want = obs.status === null ? 'Pending' : transferStatusName(toTransferStatus(obs.status));

@@ -93,6 +93,31 @@ describe('Bridge model: random sequences over two networks', () => {
         expect(kinds(await m.checkInvariants())).toEqual(['balance', 'event']);
     });
 
+    (LIMITS ? it : it.skip)('scripted: a predeployed token under a daily limit while the native proxy is paused (rarely drawn at random)', async () => {
+        const m = await fresh(-2);
+        const t = () => m.transfers[m.transfers.length - 1];
+        const script: (() => Promise<void>)[] = [
+            () => m.setLimit('B', 'alien-shared', 1_000n),
+            () => m.setPaused('B', 'native', true),
+            () => m.lock('A', 'shared', 'alice', 'carol', 600n),
+            () => m.deliver(t(), 'credit'), // Verified (2702): not counted
+            () => m.lock('A', 'shared', 'bob', 'dave', 500n),
+            () => m.setPaused('B', 'native', false),
+            () => m.deliver(m.transfers[0], 'credit'), // Confirmed, 600 counted
+            () => m.deliver(m.transfers[1], 'credit'), // 1100 > 1000: LimitReached
+            () => m.setPaused('B', 'native', true),
+            () => m.limitAction(m.transfers[1], 'retry'), // still over: LimitReached again (the limit before the native proxy)
+            () => m.limitAction(m.transfers[1], 'approve'), // approved, the native proxy paused: Verified (2702)
+            () => m.setPaused('B', 'native', false),
+            () => m.deliver(m.transfers[1], 'credit'), // limit_approved kept: Confirmed
+        ];
+        for (const step of script) {
+            await step();
+            await check(m, -2);
+        }
+        expect(m.transfers.map((x) => x.expected.status)).toEqual([EventStatus.Confirmed, EventStatus.Confirmed]);
+    });
+
     it(`random sequences (seed ${SEED}, ${SEQUENCES} x ${STEPS} steps${LIMITS ? ', with daily limits' : ''})`, async () => {
         const t0 = Date.now();
         let steps = 0;
