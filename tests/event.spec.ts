@@ -62,7 +62,7 @@ describe('TVM to TVM events', () => {
             .storeUint(ev.msgHash, 256)
             .storeInt(SRC_CHAIN, 32)
             .storeAddress(f.alienConfig.address)
-            .storeRef(beginCell().storeAddress(f.user.address).storeRef(ev.body))
+            .storeRef(beginCell().storeAddress(f.user.address).storeRef(ev.body).storeBit(false)) // limit_approved
             .endCell();
         expect(r.transactions).toHaveTransaction({ from: f.alienConfig.address, to: f.alienProxy.address, op: Op.bridge.onTvmEventConfirmedExtended, body: expected, success: true });
         // nothing fails anywhere, every transaction is far below the basechain gas limit

@@ -72,6 +72,8 @@ export class ProxyMultiVaultAlien extends ProxyMultiVaultAlienBase {
             Dictionary.empty(),
             Dictionary.empty(), // evmTokens (proxy_evm.tact)
             Dictionary.empty(), // evmByBase
+            null, // limitApprover (null: the owner)
+            Dictionary.empty(), // dailyLimits
         );
         return new ProxyMultiVaultAlien(base.address, base.init);
     }

@@ -139,14 +139,22 @@ export function onTvmEventConfirmedExtendedMessage(a: {
     configuration: Address;
     remainingGasTo: Address;
     event: Cell;
+    /** approved over the daily limit (approve_limit): delivered without the check */
+    limitApproved?: boolean;
 }): Cell {
     return beginCell()
-        .store(storeOnTvmEventConfirmedExtended({ $$type: 'OnTvmEventConfirmedExtended', ...a, chainId: BigInt(a.chainId) }))
+        .store(storeOnTvmEventConfirmedExtended({ $$type: 'OnTvmEventConfirmedExtended', ...a, chainId: BigInt(a.chainId), limitApproved: a.limitApproved ?? false }))
         .endCell();
 }
 
 /** Owner-operation bodies shared by both proxies (proxy.tlb). */
 export const ProxyMessages = {
+    /** set_daily_limit#103cd72a query_id:uint64 token:MsgAddressInt limit:Coins (owner; 0 removes) */
+    setDailyLimit: (token: Address, limit: bigint, queryId = 0n) =>
+        beginCell().storeUint(Op.proxy.setDailyLimit, 32).storeUint(queryId, 64).storeAddress(token).storeCoins(limit).endCell(),
+    /** set_limit_approver#459e86f5 query_id:uint64 limit_approver:MsgAddress (owner; null: the owner) */
+    setLimitApprover: (approver: Address | null, queryId = 0n) =>
+        beginCell().storeUint(Op.proxy.setLimitApprover, 32).storeUint(queryId, 64).storeAddress(approver).endCell(),
     setPaused: (paused: boolean, queryId = 0n) => beginCell().store(storeSetPaused({ $$type: 'SetPaused', queryId, paused })).endCell(),
     setTvmConfiguration: (configuration: Address, allowed: boolean, queryId = 0n) =>
         beginCell().store(storeSetTvmConfiguration({ $$type: 'SetTvmConfiguration', queryId, configuration, allowed })).endCell(),
@@ -194,6 +202,8 @@ export class ProxyMultiVaultNative extends ProxyMultiVaultNativeBase {
             c.alienProxy ?? null,
             Dictionary.empty(),
             Dictionary.empty(),
+            null, // limitApprover (null: the owner)
+            Dictionary.empty(), // dailyLimits
         );
         return new ProxyMultiVaultNative(base.address, base.init);
     }

@@ -114,13 +114,14 @@ export class TvmTvmEventConfiguration extends Base {
     }
 
     /** tvm_event_confirmed (Event -> configuration); the configuration takes it only from the derived Event (2212). */
-    static tvmEventConfirmedMessage(msgHash: bigint, chainId: number, remainingGasTo: Address, event: Cell): Cell {
+    static tvmEventConfirmedMessage(msgHash: bigint, chainId: number, remainingGasTo: Address, event: Cell, limitApproved = false): Cell {
         return beginCell()
             .storeUint(Op.bridge.tvmEventConfirmed, 32)
             .storeUint(msgHash, 256)
             .storeInt(chainId, 32)
             .storeAddress(remainingGasTo)
             .storeRef(event)
+            .storeBit(limitApproved)
             .endCell();
     }
 

@@ -60,6 +60,8 @@ export const Op = {
         setNativeProxy: 0x3b9f130c,
         setPredeployedToken: 0x22d21378,
         removePredeployedToken: 0x20eb0e63,
+        setDailyLimit: 0x103cd72a,
+        setLimitApprover: 0x459e86f5,
     },
 } as const;
 
@@ -174,6 +176,14 @@ export const OpEvent = {
     tvmEventRefused: 0x57394d24,
     /** native_delivery_failed event_address:MsgAddressInt query_id:uint64 remaining_gas_to:MsgAddressInt error_code:uint16 (native proxy -> alien proxy) */
     nativeDeliveryFailed: 0x75a504a8,
+    /** daily_limit_reached query_id:uint64 limit_approver:MsgAddressInt remaining_gas_to:MsgAddressInt (proxy -> Event) */
+    dailyLimitReached: 0x4636c365,
+    /** approve_limit query_id:uint64 (limit approver -> Event) */
+    approveLimit: 0x49b34019,
+    /** reject_limit query_id:uint64 (limit approver -> Event) */
+    rejectLimit: 0x71244c56,
+    /** tvm_event_retry query_id:uint64 (sender, recipient or initializer -> Event) */
+    tvmEventRetry: 0x4ca44f68,
 } as const;
 
 /** contracts/bridge/evm_messages.tact (layouts: contracts/bridge/evm.tlb): EVM to TVM, relay-voted. */

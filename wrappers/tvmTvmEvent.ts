@@ -180,3 +180,21 @@ export function tvmTvmEventBody(kind: 'native' | 'alien', f: TvmTvmEventFields):
         .storeRef(transfer)
         .endCell();
 }
+
+// ------------------------------------------------------------------ daily limit (contracts/bridge/event.tlb)
+
+/** daily_limit_reached query_id:uint64 limit_approver:MsgAddressInt remaining_gas_to:MsgAddressInt (proxy -> Event; 2331) */
+export function dailyLimitReachedMessage(limitApprover: Address, remainingGasTo: Address, queryId = 0n): Cell {
+    return beginCell().storeUint(EventOp.dailyLimitReached, 32).storeUint(queryId, 64).storeAddress(limitApprover).storeAddress(remainingGasTo).endCell();
+}
+
+export function parseDailyLimitReached(body: Cell): { queryId: bigint; limitApprover: Address; remainingGasTo: Address } | null {
+    const s = body.beginParse();
+    if (s.remainingBits < 32 || s.loadUint(32) !== EventOp.dailyLimitReached) return null;
+    return { queryId: s.loadUintBig(64), limitApprover: s.loadAddress(), remainingGasTo: s.loadAddress() };
+}
+
+/** approve_limit / reject_limit / tvm_event_retry: op and query_id only. */
+export function limitActionMessage(action: 'approveLimit' | 'rejectLimit' | 'tvmEventRetry', queryId = 0n): Cell {
+    return beginCell().storeUint(EventOp[action], 32).storeUint(queryId, 64).endCell();
+}
