@@ -673,8 +673,8 @@ export class BridgeModel {
     }
 
     /**
-     * One random step. Operation kinds not drawn yet in this run (`drawn`, shared by the sequences of
-     * a run) weigh 4 times more, so that short runs still reach every kind the state allows.
+     * One random step. Operation kinds not drawn yet in this sequence (`drawn`) weigh 4 times more,
+     * so that short runs still reach every kind the state allows.
      * Returns the kind drawn.
      */
     async randomStep(drawn: Map<string, number> = new Map()): Promise<string> {
