@@ -184,6 +184,10 @@ export const OpEvent = {
     rejectLimit: 0x71244c56,
     /** tvm_event_retry query_id:uint64 (sender, recipient or initializer -> Event) */
     tvmEventRetry: 0x4ca44f68,
+    /** not_enough_liquidity query_id:uint64 remaining_gas_to:MsgAddressInt (native proxy -> Native Event) */
+    notEnoughLiquidity: 0x2093a489,
+    /** set_bounty query_id:uint64 bounty:uint128 (sender or recipient -> Native Event) */
+    setBounty: 0x2ac1999f,
 } as const;
 
 /** contracts/bridge/evm_messages.tact (layouts: contracts/bridge/evm.tlb): EVM to TVM, relay-voted. */
