@@ -7,4 +7,6 @@ module.exports = {
   testMatch: ['<rootDir>/tests/**/*.spec.ts'],
   testPathIgnorePatterns: process.env.BENCH ? [] : ['<rootDir>/tests/bench/'],
   testTimeout: 120000,
+  // two cores: jest's default (cores - 1) would run the specs one at a time
+  maxWorkers: 2,
 };
