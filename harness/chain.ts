@@ -191,9 +191,11 @@ export class SyntheticChain {
         if (txs.length === 0) throw new Error('no transactions');
         this.ensureGenesis();
         const keep = { keepTransactionCell: opts?.keepTransactionCell };
+        let mcBlock: BuiltBlock;
+        let shardBlock: BuiltBlock | undefined;
         if (opts?.shard) {
             const mcRef = this.prevRef();
-            const shardBlock = buildShardBlock({
+            shardBlock = buildShardBlock({
                 globalId: this.globalId,
                 workchain: 0,
                 seqno: this.shardSeqno++,
@@ -203,7 +205,7 @@ export class SyntheticChain {
                 prevKeyBlockSeqno: this.lastKeyBlock!.seqno,
             });
             const { seqno, genUtime } = this.advance();
-            const mcBlock = buildMasterchainBlock({
+            mcBlock = buildMasterchainBlock({
                 globalId: this.globalId,
                 seqno,
                 genUtime,
@@ -212,37 +214,26 @@ export class SyntheticChain {
                 prev: mcRef,
                 startLt: mcRef ? mcRef.endLt + 1n : undefined,
             });
-            this.lastBlock = mcBlock;
-            const { signatures, entries } = this.sign(mcBlock, opts?.signWith ?? this.current, opts?.signers);
-            const transactions = txs.map((t) => ({ transaction: t, proof: transactionProof(shardBlock, t, keep) }));
-            const blockProof = masterchainProofWithShard(mcBlock, shardBlock);
-            return {
-                mcBlock,
-                shardBlock,
-                transactions,
-                transaction: transactions[0].transaction,
-                txProof: transactions[0].proof,
-                blockProof,
-                signatures,
-                entries,
-                currentBlock: currentBlockCell(blockProof, signatures),
-            };
+        } else {
+            const { seqno, genUtime } = this.advance();
+            mcBlock = buildMasterchainBlock({
+                globalId: this.globalId,
+                seqno,
+                genUtime,
+                prevKeyBlockSeqno: this.lastKeyBlock!.seqno,
+                transactions: txs,
+                prev: this.prevRef(),
+            });
         }
-        const { seqno, genUtime } = this.advance();
-        const mcBlock = buildMasterchainBlock({
-            globalId: this.globalId,
-            seqno,
-            genUtime,
-            prevKeyBlockSeqno: this.lastKeyBlock!.seqno,
-            transactions: txs,
-            prev: this.prevRef(),
-        });
         this.lastBlock = mcBlock;
         const { signatures, entries } = this.sign(mcBlock, opts?.signWith ?? this.current, opts?.signers);
-        const transactions = txs.map((t) => ({ transaction: t, proof: transactionProof(mcBlock, t, keep) }));
-        const blockProof = blockHeaderProof(mcBlock);
+        // the transactions sit in the shard block (basechain) or in the signed block itself
+        const holder = shardBlock ?? mcBlock;
+        const transactions = txs.map((t) => ({ transaction: t, proof: transactionProof(holder, t, keep) }));
+        const blockProof = shardBlock ? masterchainProofWithShard(mcBlock, shardBlock) : blockHeaderProof(mcBlock);
         return {
             mcBlock,
+            ...(shardBlock ? { shardBlock } : {}),
             transactions,
             transaction: transactions[0].transaction,
             txProof: transactions[0].proof,
