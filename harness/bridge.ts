@@ -166,7 +166,7 @@ export interface DeployBridgePairOptions {
     deployValue?: bigint;
     /** configurations' startTimestamp (default NETWORK_T0) */
     startTimestamp?: number;
-    /** minted to the native proxies as liquidity of the shared token (default 10^15) */
+    /** deposited in the native proxies (proxy_add_liquidity) as liquidity of the shared token (default 10^15) */
     sharedLiquidity?: bigint;
 }
 
@@ -259,7 +259,11 @@ export async function deployBridgePair(netA: TvmNetwork, netB: TvmNetwork, o: De
         };
         const token = await makeToken(names.token);
         const shared = await makeToken(names.shared);
-        expectOk(await shared.minter.sendMint(via, { to: nativeProxy.address, amount: o.sharedLiquidity ?? 10n ** 15n }), 'shared liquidity');
+        // deposited with proxy_add_liquidity, so the proxy counts it as liquidity (liquidity(token))
+        expectOk(
+            await shared.minter.sendMint(via, { to: nativeProxy.address, amount: o.sharedLiquidity ?? 10n ** 15n, forwardTonAmount: toNano('0.05'), forwardPayload: ProxyMultiVaultNative.addLiquidityPayload() }),
+            'shared liquidity',
+        );
         sides.set(net, { network: net, owner, liteClient, transactionChecker, nativeProxy, alienProxy, alienConfig, nativeConfig, token, shared });
     }
 

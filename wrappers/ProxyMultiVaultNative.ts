@@ -204,6 +204,7 @@ export class ProxyMultiVaultNative extends ProxyMultiVaultNativeBase {
             Dictionary.empty(),
             null, // limitApprover (null: the owner)
             Dictionary.empty(), // dailyLimits
+            Dictionary.empty(), // liquidity
         );
         return new ProxyMultiVaultNative(base.address, base.init);
     }
@@ -244,6 +245,24 @@ export class ProxyMultiVaultNative extends ProxyMultiVaultNativeBase {
     /** Any body (owner operations: ProxyMessages.*, on_tvm_event_confirmed_extended, claim_refund). */
     async sendBody(provider: ContractProvider, via: Sender, body: Cell, value = ProxyMultiVaultNative.OWNER_OP_VALUE) {
         await sendBody(provider, via, body, value);
+    }
+
+    /**
+     * Forward payload of a jetton transfer to the proxy that deposits liquidity
+     * (proxy_add_liquidity#493eeb9b query_id:uint64, proxy.tlb): counted in liquidity(token).
+     */
+    static addLiquidityPayload(queryId = 0n): Cell {
+        return beginCell().storeUint(Op.proxy.addLiquidity, 32).storeUint(queryId, 64).endCell();
+    }
+
+    /** withdraw_liquidity#2bd3d8bb query_id:uint64 token amount:Coins recipient (owner; amount <= liquidity: 2704). */
+    static withdrawLiquidityMessage(token: Address, amount: bigint, recipient: Address, queryId = 0n): Cell {
+        return beginCell().storeUint(Op.proxy.withdrawLiquidity, 32).storeUint(queryId, 64).storeAddress(token).storeCoins(amount).storeAddress(recipient).endCell();
+    }
+
+    /** Owner: `amount` of the token's liquidity to `recipient` (a jetton transfer from the proxy's wallet). */
+    async sendWithdrawLiquidity(provider: ContractProvider, via: Sender, a: { token: Address; amount: bigint; recipient: Address }, value = toNano('0.2')) {
+        await sendBody(provider, via, ProxyMultiVaultNative.withdrawLiquidityMessage(a.token, a.amount, a.recipient), value);
     }
 
     async getWalletOf(provider: ContractProvider, token: Address): Promise<Address | null> {

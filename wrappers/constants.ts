@@ -62,6 +62,10 @@ export const Op = {
         removePredeployedToken: 0x20eb0e63,
         setDailyLimit: 0x103cd72a,
         setLimitApprover: 0x459e86f5,
+        /** withdraw_liquidity query_id:uint64 token amount:Coins recipient (owner, native proxy) */
+        withdrawLiquidity: 0x2bd3d8bb,
+        /** forward payload of a jetton transfer to the native proxy: a liquidity deposit */
+        addLiquidity: 0x493eeb9b,
     },
 } as const;
 
@@ -154,6 +158,8 @@ export const Errors = {
         wrongTokenRoot: 2708,
         notTvmConfig: 2710,
         lowMsgValue: 2713,
+        /** ours, not the spec's: the native proxy's liquidity of the token is below the amount */
+        notEnoughLiquidity: 2714,
         /** proxy owner operations from another sender (Tact's Ownable code) */
         notOwner: 132,
     },

@@ -58,10 +58,14 @@ export async function evmTvmProxySetup(hre: HardhatRuntimeEnvironment, o: EvmTvm
     const nativeToken = blockchain.openContract(await JettonMinter.createFromConfig({ owner: proxyOwner.address, content: NATIVE_TOKEN_META }));
     expectOk(await nativeToken.sendDeploy(via), 'native token deploy');
     const nativeProxyWallet = blockchain.openContract(await JettonWallet.createFromOwner(native.address, nativeToken.address));
-    expectOk(await nativeToken.sendMint(via, { to: native.address, amount: NATIVE_LOCKED }), 'native token: mint to the proxy');
     expectOk(
         await native.sendRegisterNativeToken(via, { token: nativeToken.address, wallet: nativeProxyWallet.address, ...NATIVE_TOKEN_META }),
         'register_native_token',
+    );
+    // deposited as liquidity (proxy_add_liquidity), so the proxy counts it for unlocks
+    expectOk(
+        await nativeToken.sendMint(via, { to: native.address, amount: NATIVE_LOCKED, forwardTonAmount: toNano('0.05'), forwardPayload: ProxyMultiVaultNative.addLiquidityPayload() }),
+        'native token: liquidity to the proxy',
     );
 
     /** The recipient's wallet of a jetton (minter). */
