@@ -30,6 +30,16 @@ export class MultiVaultTvmTvmEventNative extends Base {
         await provider.internal(via, { value, sendMode: SendMode.PAY_GAS_SEPARATELY, body: tvmEventDeliveryFailedMessage(remainingGasTo, 0n, errorCode) });
     }
 
+    /** The liquidity provider (LiquidityProvided), or null. */
+    async getLiquidityProvider(provider: ContractProvider): Promise<Address | null> {
+        return this.getGetLiquidityProvider(provider);
+    }
+
+    /** Whether the provider's repayment was sent and not refused (LiquidityProvided). */
+    async getProviderRepaid(provider: ContractProvider): Promise<boolean> {
+        return this.getGetProviderRepaid(provider);
+    }
+
     /** error_code of the last tvm_event_delivery_failed (why the proxy did not deliver), 0 if none. */
     async getLastErrorCode(provider: ContractProvider): Promise<number> {
         return Number(await this.getGetLastErrorCode(provider));

@@ -1,0 +1,415 @@
+/**
+ * Native-proxy liquidity and the liquidity provider, TVM to TVM, end to end (harness/bridge.ts
+ * deployBridgePair: two simulated networks, real jettons, proxies, configurations, Events, LiteClient
+ * and TransactionChecker, real proofs, the credit backend). Burn alien on B -> unlock native on A.
+ *
+ * Native proxy (contracts/bridge/proxy_native.tact, proxy.tlb "liquidity"):
+ * - liquidity(token): + locks, + proxy_add_liquidity deposits, - unlocks (the full amount; the fee
+ *   part becomes accumulated fees), - withdraw_liquidity (owner: 132; amount <= liquidity: 2704);
+ * - a TvmTvmAlien confirmation above the liquidity: not_enough_liquidity to the Native Event
+ *   (nothing delivered, nothing counted against the daily limit) -> LiquidityRequested;
+ * - a predeployed token's confirmation forwarded by the alien proxy: refused with 2714 (the Alien
+ *   Event goes back to Verified; a later deploy_tvm_event re-delivers once liquidity is back).
+ * Native Event, the provider step (contracts/bridge/tvm_tvm_event_native.tact, event.tlb):
+ * - transfer_notification only from event_token_wallet (2334); in LiquidityRequested with at least
+ *   amount - bounty: amount - bounty to the recipient, any excess back, LiquidityProvided (API
+ *   Completed), the provider recorded and repaid (amount - fee of the proxy's liquidity) when the
+ *   proxy has it; otherwise not_enough_liquidity leaves repaid = false and anyone retries;
+ * - too few tokens, or the wrong status: the tokens go straight back to the provider.
+ * Conservation: the token's supply equals the sum of the holders' balances at every step.
+ */
+import fs from 'fs';
+import path from 'path';
+import { Address, beginCell, toNano } from '@ton/core';
+import { BlockchainTransaction, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
+import '@ton/test-utils';
+import { TvmNetwork } from '../harness/network';
+import { BridgePair, deployBridgePair, exitCodeOf, PairSnapshot, TokenInfo } from '../harness/bridge';
+import { burnAlien, lockNative } from '../harness/actors';
+import { findTransferId, FoundTransfer } from '../harness/transfer';
+import { EventStatus, toTransferStatus, TransferStatus } from '../wrappers/eventStatus';
+import { ProxyMessages, ProxyMultiVaultNative } from '../wrappers/ProxyMultiVaultNative';
+import { Errors, Op, OpEvent } from '../wrappers/constants';
+import { limitActionMessage } from '../wrappers/tvmTvmEvent';
+
+const AMOUNT = 1_000_000_000n;
+const BURN = 400_000_000n;
+const BOUNTY = 10_000_000n;
+const PROVIDER_FUNDS = 10n * AMOUNT;
+const ACTION_VALUE = toNano('0.5');
+/** forward_ton_amount of the provider's transfer: the provider step and the repayment's unlock */
+const PROVIDE_FORWARD = toNano('0.5');
+const PAYLOAD = beginCell().storeUint(0xcafe, 16).endCell();
+
+const setBounty = (bounty: bigint) => beginCell().storeUint(OpEvent.setBounty, 32).storeUint(0, 64).storeUint(bounty, 128).endCell();
+
+describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to end)', () => {
+    let A: TvmNetwork;
+    let B: TvmNetwork;
+    let pair: BridgePair;
+    let userA: SandboxContract<TreasuryContract>;
+    let userB: SandboxContract<TreasuryContract>;
+    let provider: SandboxContract<TreasuryContract>;
+    let stranger: SandboxContract<TreasuryContract>;
+    let alienMinterB: Address;
+    let base: PairSnapshot;
+    let token: TokenInfo;
+    let proxy: SandboxContract<ProxyMultiVaultNative>;
+
+    beforeAll(async () => {
+        A = await TvmNetwork.create({ globalId: -239, name: 'A' });
+        B = await TvmNetwork.create({ globalId: 2000, name: 'B' });
+        pair = await deployBridgePair(A, B);
+        token = pair.A.token;
+        proxy = pair.A.nativeProxy;
+        userA = await A.treasury('user');
+        userB = await B.treasury('user');
+        provider = await A.treasury('provider');
+        stranger = await A.treasury('stranger');
+        await token.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: 1000n * AMOUNT });
+        await token.minter.sendMint(pair.A.owner.getSender(), { to: provider.address, amount: PROVIDER_FUNDS });
+        // alien tokens on B for the burns: liquidity(token) on A = AMOUNT (the lock)
+        const m = await lock(token, AMOUNT);
+        expectAllOk((await pair.AB.credit.deliver(m))!.result.transactions);
+        alienMinterB = (await pair.alienMinter(pair.B, pair.A, token)).address;
+        // a 1% fee on A's token: the provider earns bounty - fee
+        await proxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setTokenFee(token.minter.address, 1n, 100n));
+        base = pair.snapshot();
+    });
+
+    beforeEach(async () => {
+        await pair.loadFrom(base);
+    });
+
+    // ------------------------------------------------------------------ helpers
+
+    async function balanceOf(net: TvmNetwork, minter: Address, owner: Address): Promise<bigint> {
+        return (await pair.wallet(net, minter, owner)).getJettonBalance();
+    }
+    const balA = (owner: Address) => balanceOf(A, token.minter.address, owner);
+
+    function expectAllOk(txs: BlockchainTransaction[]) {
+        for (const t of txs) expect({ to: t.inMessage?.info.dest?.toString(), exit: exitCodeOf(t) ?? 0 }).toEqual({ to: t.inMessage?.info.dest?.toString(), exit: 0 });
+    }
+
+    function exitOn(r: SendMessageResult, to: Address): number | undefined {
+        const t = r.transactions.find((x) => x.inMessage?.info.dest && Address.isAddress(x.inMessage.info.dest) && x.inMessage.info.dest.equals(to));
+        return t ? exitCodeOf(t) ?? 0 : undefined;
+    }
+
+    async function lock(t: TokenInfo, amount: bigint): Promise<FoundTransfer> {
+        const wallet = await pair.wallet(A, t.minter.address, userA.address);
+        const result = await lockNative(userA, {
+            wallet: wallet.address,
+            nativeProxy: pair.A.nativeProxy.address,
+            amount,
+            forwardTonAmount: toNano('0.5'),
+            destinationChainId: B.globalId,
+            recipient: userB.address,
+            expectedGas: toNano('0.1'),
+            remainingGasTo: userA.address,
+        });
+        return findTransferId(A, result.transactions[0].hash(), pair.A.nativeProxy.address);
+    }
+
+    /** burn `amount` of the alien token on B to userA on A (with PAYLOAD), delivered by the credit backend */
+    async function burnAndDeliver(amount = BURN) {
+        const wallet = await pair.wallet(B, alienMinterB, userB.address);
+        const src = await burnAlien(userB, {
+            wallet: wallet.address,
+            amount,
+            value: toNano('0.6'),
+            destinationChainId: A.globalId,
+            recipient: userA.address,
+            expectedGas: toNano('0.1'),
+            remainingGasTo: userB.address,
+            payload: PAYLOAD,
+        });
+        const found = findTransferId(B, src.transactions[0].hash(), pair.B.alienProxy.address);
+        const d = (await pair.BA.credit.deliver(found))!;
+        const event = pair.nativeEvent(pair.A, found.messageHash);
+        return { found, result: d.result, event };
+    }
+
+    /** the owner takes `amount` of A's token liquidity out (to itself) */
+    async function withdraw(amount: bigint) {
+        const r = await proxy.sendWithdrawLiquidity(pair.A.owner.getSender(), { token: token.minter.address, amount, recipient: pair.A.owner.address });
+        return r;
+    }
+
+    /** the owner deposits `amount` of A's token as liquidity (proxy_add_liquidity) */
+    async function deposit(amount: bigint, t: TokenInfo = token, side = pair.A) {
+        const w = await pair.wallet(side.network, t.minter.address, side.owner.address);
+        const r = await w.sendTransfer(side.owner.getSender(), { to: side.nativeProxy.address, amount, responseDestination: side.owner.address, forwardTonAmount: toNano('0.05'), forwardPayload: ProxyMultiVaultNative.addLiquidityPayload() });
+        expectAllOk(r.transactions);
+        return r;
+    }
+
+    /** the provider sends `amount` to the Event (its wallet of the token gets it and notifies the Event) */
+    async function provide(event: Address, amount: bigint, forwardTonAmount = PROVIDE_FORWARD, from = provider) {
+        const w = await pair.wallet(A, token.minter.address, from.address);
+        return w.sendTransfer(from.getSender(), { to: event, amount, responseDestination: from.address, forwardTonAmount });
+    }
+
+    /** LiquidityRequested: the owner took all of the liquidity out, then the burn of BURN on B is delivered */
+    async function shortage() {
+        expectAllOk((await withdraw(AMOUNT)).transactions);
+        expect(await proxy.getLiquidity(token.minter.address)).toBe(0n);
+        const d = await burnAndDeliver();
+        expectAllOk(d.result.transactions);
+        expect(d.result.transactions).toHaveTransaction({ from: proxy.address, to: d.event.address, op: OpEvent.notEnoughLiquidity, success: true });
+        expect(await d.event.getStatus()).toBe(EventStatus.LiquidityRequested);
+        return d;
+    }
+
+    /** holders of A's token this file knows; their sum is the supply (nothing disappears) */
+    async function expectConserved(extra: Address[] = []) {
+        const holders = [userA.address, provider.address, stranger.address, pair.A.owner.address, proxy.address, ...extra];
+        let sum = 0n;
+        for (const h of holders) sum += await balA(h);
+        expect(sum).toBe(await token.minter.getTotalSupply());
+    }
+
+    // ------------------------------------------------------------------ the native proxy's liquidity
+
+    it('liquidity(token): + lock, + proxy_add_liquidity (anyone), - unlock (the full amount; the fee to accumulated fees), - withdraw_liquidity (owner: 132; above the liquidity: 2704)', async () => {
+        expect(await proxy.getLiquidity(token.minter.address)).toBe(AMOUNT);
+        // a deposit by anyone counts
+        const w = await pair.wallet(A, token.minter.address, provider.address);
+        const dep = await w.sendTransfer(provider.getSender(), { to: proxy.address, amount: 5n, responseDestination: provider.address, forwardTonAmount: toNano('0.05'), forwardPayload: ProxyMultiVaultNative.addLiquidityPayload() });
+        expectAllOk(dep.transactions);
+        expect(await proxy.getLiquidity(token.minter.address)).toBe(AMOUNT + 5n);
+        // inline too
+        const dep2 = await w.sendTransfer(provider.getSender(), { to: proxy.address, amount: 7n, responseDestination: provider.address, forwardTonAmount: toNano('0.05'), forwardPayload: ProxyMultiVaultNative.addLiquidityPayload(), forwardPayloadInline: true });
+        expectAllOk(dep2.transactions);
+        expect(await proxy.getLiquidity(token.minter.address)).toBe(AMOUNT + 12n);
+        // an unlock takes the full amount; the fee stays in the wallet as accumulated fees
+        const fees0 = await proxy.getAccumulatedFees(token.minter.address);
+        const d = await burnAndDeliver();
+        expectAllOk(d.result.transactions);
+        expect(await d.event.getStatus()).toBe(EventStatus.Confirmed);
+        const fee = await proxy.getFeeFor(token.minter.address, BURN);
+        expect(fee).toBe(BURN / 100n);
+        expect(await proxy.getLiquidity(token.minter.address)).toBe(AMOUNT + 12n - BURN);
+        expect(await proxy.getAccumulatedFees(token.minter.address)).toBe(fees0 + fee);
+        expect(await balA(proxy.address)).toBe(AMOUNT + 12n - BURN + fees0 + fee);
+        // withdraw_liquidity: owner only, at most the liquidity
+        const liq = AMOUNT + 12n - BURN;
+        const notOwner = await proxy.sendWithdrawLiquidity(stranger.getSender(), { token: token.minter.address, amount: 1n, recipient: stranger.address });
+        expect(exitOn(notOwner, proxy.address)).toBe(Errors.proxy.notOwner);
+        const tooMuch = await withdraw(liq + 1n);
+        expect(exitOn(tooMuch, proxy.address)).toBe(Errors.proxy.wrongTokensAmountInPayload);
+        const owner0 = await balA(pair.A.owner.address);
+        expectAllOk((await withdraw(liq)).transactions);
+        expect(await proxy.getLiquidity(token.minter.address)).toBe(0n);
+        expect(await balA(pair.A.owner.address)).toBe(owner0 + liq);
+        // the fees are still there for withdraw_fees
+        expect(await balA(proxy.address)).toBe(fees0 + fee);
+        await expectConserved([d.event.address]);
+    });
+
+    // ------------------------------------------------------------------ LiquidityRequested
+
+    it('short: not_enough_liquidity -> LiquidityRequested (API Pending), nothing unlocked, nothing counted against the daily limit; the Event learns its token wallet', async () => {
+        await proxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setDailyLimit(token.minter.address, 10n * AMOUNT));
+        const userA0 = await balA(userA.address);
+        const { event } = await shortage();
+        expect(toTransferStatus(await event.getStatus())).toBe(TransferStatus.Pending);
+        expect(await balA(userA.address)).toBe(userA0);
+        expect((await proxy.getDailyLimit(token.minter.address))!.used).toBe(0n);
+        const wallet = await token.minter.getWalletAddress(event.address);
+        expect((await event.getDecodedData()).tokenWallet!.equals(wallet)).toBe(true);
+        await expectConserved([event.address]);
+    });
+
+    it('retry from LiquidityRequested once liquidity is added -> Confirmed, delivered (amount - fee)', async () => {
+        const { event } = await shortage();
+        const userA0 = await balA(userA.address);
+        // still short: LiquidityRequested again
+        const again = await userA.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('tvmEventRetry') });
+        expectAllOk(again.transactions);
+        expect(await event.getStatus()).toBe(EventStatus.LiquidityRequested);
+        await deposit(BURN);
+        const r = await userA.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('tvmEventRetry') });
+        expectAllOk(r.transactions);
+        expect(await event.getStatus()).toBe(EventStatus.Confirmed);
+        expect(await balA(userA.address)).toBe(userA0 + BURN - BURN / 100n);
+        expect(await proxy.getLiquidity(token.minter.address)).toBe(0n);
+        await expectConserved([event.address]);
+    });
+
+    // ------------------------------------------------------------------ the provider step
+
+    it('provider: amount - bounty to the recipient (with the payload), LiquidityProvided (API Completed); repaid once liquidity is back (anyone retries); exact balances', async () => {
+        const { event } = await shortage();
+        const bountySet = await userA.send({ to: event.address, value: toNano('0.05'), body: setBounty(BOUNTY) });
+        expectAllOk(bountySet.transactions);
+        const userA0 = await balA(userA.address);
+        const provider0 = await balA(provider.address);
+        const fee = BURN / 100n;
+
+        const p = await provide(event.address, BURN - BOUNTY);
+        expectAllOk(p.transactions);
+        expect(await event.getStatus()).toBe(EventStatus.LiquidityProvided);
+        expect(toTransferStatus(await event.getStatus())).toBe(TransferStatus.Completed);
+        expect((await event.getLiquidityProvider())!.equals(provider.address)).toBe(true);
+        expect(await balA(userA.address)).toBe(userA0 + BURN - BOUNTY);
+        // the recipient's wallet notified the recipient with the event's payload
+        const userWallet = await pair.wallet(A, token.minter.address, userA.address);
+        const note = p.transactions.find((t) => t.inMessage?.info.src instanceof Address && t.inMessage.info.src.equals(userWallet.address) && t.inMessage.body.beginParse().loadUint(32) === Op.jetton.transferNotification)!;
+        expect(note).toBeDefined();
+        const ns = note.inMessage!.body.beginParse();
+        ns.skip(32 + 64);
+        ns.loadCoins();
+        ns.loadAddress();
+        expect(ns.loadBit()).toBe(true);
+        expect(ns.loadRef().equals(PAYLOAD)).toBe(true);
+        // the repayment went to the proxy, still short: not_enough_liquidity, repaid = false
+        expect(p.transactions).toHaveTransaction({ from: pair.A.nativeConfig.address, to: proxy.address, op: Op.bridge.onTvmEventConfirmedExtended, success: true });
+        expect(p.transactions).toHaveTransaction({ from: proxy.address, to: event.address, op: OpEvent.notEnoughLiquidity, success: true });
+        expect(await event.getProviderRepaid()).toBe(false);
+        expect(await event.getStatus()).toBe(EventStatus.LiquidityProvided);
+        expect(await balA(provider.address)).toBe(provider0 - (BURN - BOUNTY));
+        await expectConserved([event.address]);
+
+        // liquidity back (the owner deposits); anyone retries the repayment
+        await deposit(BURN);
+        const low = await stranger.send({ to: event.address, value: toNano('0.005'), body: limitActionMessage('tvmEventRetry') });
+        expect(exitOn(low, event.address)).toBe(Errors.event.tooLowMsgValue);
+        const r = await stranger.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('tvmEventRetry') });
+        expectAllOk(r.transactions);
+        expect(await event.getProviderRepaid()).toBe(true);
+        expect(await event.getStatus()).toBe(EventStatus.LiquidityProvided);
+        // the provider earns bounty - fee; the proxy's liquidity drops by the full amount
+        expect(await balA(provider.address)).toBe(provider0 - (BURN - BOUNTY) + BURN - fee);
+        expect(await proxy.getLiquidity(token.minter.address)).toBe(0n);
+        expect(await balA(userA.address)).toBe(userA0 + BURN - BOUNTY);
+        // repaid: no more retries (2324); no second provision (tokens back)
+        expect(exitOn(await stranger.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('tvmEventRetry') }), event.address)).toBe(Errors.event.wrongStatus);
+        await expectConserved([event.address]);
+    });
+
+    it('provider with liquidity back: repaid at once; an excess goes back to the provider', async () => {
+        const { event } = await shortage();
+        // the sender on A (same key as userB on B) sets the bounty
+        const senderOnA = await A.blockchain.treasury('B/user');
+        expectAllOk((await senderOnA.send({ to: event.address, value: toNano('0.05'), body: setBounty(BOUNTY) })).transactions);
+        await deposit(BURN);
+        const userA0 = await balA(userA.address);
+        const provider0 = await balA(provider.address);
+        const p = await provide(event.address, BURN); // BOUNTY too many
+        expectAllOk(p.transactions);
+        expect(await event.getStatus()).toBe(EventStatus.LiquidityProvided);
+        expect(await event.getProviderRepaid()).toBe(true);
+        expect(await balA(userA.address)).toBe(userA0 + BURN - BOUNTY);
+        expect(await balA(provider.address)).toBe(provider0 - (BURN - BOUNTY) + BURN - BURN / 100n);
+        expect(await balA(event.address)).toBe(0n);
+        expect(await proxy.getLiquidity(token.minter.address)).toBe(0n);
+        await expectConserved([event.address]);
+    });
+
+    it('transfer_notification not from the Event\'s token wallet: 2334', async () => {
+        const { event } = await shortage();
+        const fake = beginCell().storeUint(Op.jetton.transferNotification, 32).storeUint(0, 64).storeCoins(BURN).storeAddress(stranger.address).storeBit(false).endCell();
+        expect(exitOn(await stranger.send({ to: event.address, value: toNano('0.5'), body: fake }), event.address)).toBe(Errors.event.senderNotEventTokenWallet);
+        // the provider's own wallet (a genuine wallet of the token, not the Event's)
+        const w = await pair.wallet(A, token.minter.address, provider.address);
+        expect(exitOn(await provider.send({ to: event.address, value: toNano('0.5'), body: fake }), event.address)).toBe(Errors.event.senderNotEventTokenWallet);
+        expect(w.address.equals((await event.getDecodedData()).tokenWallet!)).toBe(false);
+        expect(await event.getStatus()).toBe(EventStatus.LiquidityRequested);
+    });
+
+    it('too few tokens, too little value, or not LiquidityRequested: the tokens go straight back to the provider', async () => {
+        const { event } = await shortage();
+        const provider0 = await balA(provider.address);
+        const few = await provide(event.address, BURN - 1n);
+        expectAllOk(few.transactions);
+        expect(await event.getStatus()).toBe(EventStatus.LiquidityRequested);
+        expect(await balA(provider.address)).toBe(provider0);
+        expect(await balA(event.address)).toBe(0n);
+        // enough tokens, too little TON for the step: back as well
+        const poor = await provide(event.address, BURN, toNano('0.05'));
+        expectAllOk(poor.transactions);
+        expect(await event.getStatus()).toBe(EventStatus.LiquidityRequested);
+        expect(await balA(provider.address)).toBe(provider0);
+        // provided once; a second provider's tokens come back (LiquidityProvided)
+        expectAllOk((await provide(event.address, BURN)).transactions);
+        expect(await event.getStatus()).toBe(EventStatus.LiquidityProvided);
+        const second = await A.treasury('provider2');
+        await token.minter.sendMint(pair.A.owner.getSender(), { to: second.address, amount: BURN });
+        const late = await provide(event.address, BURN, PROVIDE_FORWARD, second);
+        expectAllOk(late.transactions);
+        expect(await balA(second.address)).toBe(BURN);
+        expect((await event.getLiquidityProvider())!.equals(provider.address)).toBe(true);
+        expect(await balA(event.address)).toBe(0n);
+        await expectConserved([event.address, second.address]);
+    });
+
+    it('after a retry delivered (Confirmed): a provider\'s tokens go back', async () => {
+        const { event } = await shortage();
+        await deposit(BURN);
+        expectAllOk((await userA.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('tvmEventRetry') })).transactions);
+        expect(await event.getStatus()).toBe(EventStatus.Confirmed);
+        const provider0 = await balA(provider.address);
+        expectAllOk((await provide(event.address, BURN)).transactions);
+        expect(await balA(provider.address)).toBe(provider0);
+        expect(await event.getStatus()).toBe(EventStatus.Confirmed);
+    });
+
+    it('the repayment refused for another reason (proxy paused, 2702): repaid = false, last error kept; retried once unpaused', async () => {
+        const { event } = await shortage();
+        await deposit(BURN);
+        await proxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setPaused(true));
+        const provider0 = await balA(provider.address);
+        const p = await provide(event.address, BURN);
+        expectAllOk(p.transactions);
+        expect(p.transactions).toHaveTransaction({ from: proxy.address, to: event.address, op: OpEvent.tvmEventDeliveryFailed });
+        expect(await event.getStatus()).toBe(EventStatus.LiquidityProvided);
+        expect(await event.getProviderRepaid()).toBe(false);
+        expect(await event.getLastErrorCode()).toBe(Errors.proxy.proxyPaused);
+        await proxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setPaused(false));
+        expectAllOk((await stranger.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('tvmEventRetry') })).transactions);
+        expect(await event.getProviderRepaid()).toBe(true);
+        expect(await balA(provider.address)).toBe(provider0 - BURN + BURN - BURN / 100n);
+    });
+
+    // ------------------------------------------------------------------ predeployed token (Alien Event)
+
+    it('predeployed token short on B: refused with 2714 (Alien Event back to Verified), re-delivered once liquidity is back', async () => {
+        const liquidity = await pair.B.nativeProxy.getLiquidity(pair.B.shared.minter.address);
+        expect(liquidity).toBe(10n ** 15n);
+        expectAllOk((await pair.B.nativeProxy.sendWithdrawLiquidity(pair.B.owner.getSender(), { token: pair.B.shared.minter.address, amount: liquidity, recipient: pair.B.owner.address })).transactions);
+        await pair.A.shared.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: 10_000n });
+        const found = await lock(pair.A.shared, 5000n);
+        const d = (await pair.AB.credit.deliver(found))!;
+        expectAllOk(d.result.transactions);
+        expect(d.result.transactions).toHaveTransaction({ from: pair.B.nativeProxy.address, to: pair.B.alienProxy.address, op: OpEvent.nativeDeliveryFailed });
+        const event = pair.alienEvent(pair.B, found.messageHash);
+        expect(await event.getStatus()).toBe(EventStatus.Verified);
+        expect(await event.getLastErrorCode()).toBe(Errors.proxy.notEnoughLiquidity);
+        expect(await balanceOf(B, pair.B.shared.minter.address, userB.address)).toBe(0n);
+        await deposit(5000n, pair.B.shared, pair.B);
+        const again = (await pair.AB.credit.deliver(found))!;
+        expectAllOk(again.result.transactions);
+        expect(await event.getStatus()).toBe(EventStatus.Confirmed);
+        expect(await balanceOf(B, pair.B.shared.minter.address, userB.address)).toBe(5000n);
+        expect(await pair.B.nativeProxy.getLiquidity(pair.B.shared.minter.address)).toBe(0n);
+    });
+
+    // ------------------------------------------------------------------ gas
+
+    it('gas constants: GAS_EVENT_PROVIDE covers the provider step (payload forwarded, excess back, repayment) within 40%', async () => {
+        const src = fs.readFileSync(path.resolve(__dirname, '..', 'contracts', 'bridge', 'tvm_tvm_event_native.tact'), 'utf8');
+        const G = Number(/^const GAS_EVENT_PROVIDE: Int = (\d+);/m.exec(src)![1]);
+        const { event } = await shortage();
+        await userA.send({ to: event.address, value: toNano('0.05'), body: setBounty(BOUNTY) });
+        const p = await provide(event.address, BURN);
+        expectAllOk(p.transactions);
+        const t = p.transactions.find((x) => x.inMessage?.info.dest instanceof Address && x.inMessage.info.dest.equals(event.address) && x.inMessage.body.beginParse().loadUint(32) === Op.jetton.transferNotification)!;
+        const d = t.description;
+        const gas = d.type === 'generic' && d.computePhase.type === 'vm' ? Number(d.computePhase.gasUsed) : 0;
+        console.log(`Event gas: provider step ${gas}`);
+        expect(gas).toBeGreaterThan(0);
+        if (!(gas <= G && G <= Math.ceil(gas * 1.4))) throw new Error(`GAS_EVENT_PROVIDE = ${G}, measured ${gas}`);
+    });
+});
