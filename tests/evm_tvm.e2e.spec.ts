@@ -23,7 +23,8 @@ import fs from 'fs';
 import path from 'path';
 import { MultiVaultEvmTvmEventAlien } from '../wrappers/MultiVaultEvmTvmEventAlien';
 import { MultiVaultEvmTvmEventNative } from '../wrappers/MultiVaultEvmTvmEventNative';
-import { ProxyMessages } from '../wrappers/ProxyMultiVaultNative';
+import { ProxyMessages, ProxyMultiVaultNative } from '../wrappers/ProxyMultiVaultNative';
+import { JettonWallet } from '../wrappers/JettonWallet';
 import { JettonMinter, parseOnchainMetadata } from '../wrappers/JettonMinter';
 import { depositNativeTokenParams, depositParams } from '../wrappers/evm/MultiVault';
 import { EvmRelayService, readConfiguration } from '../harness/evm/relay';
@@ -285,6 +286,34 @@ describe('EVM -> TVM end to end through the proxies', () => {
         const minterAddress = (await s.proxies.alien.getEvmMinter(BigInt(s.evm.chainId), BigInt(s.evm.tokenAddress)))!;
         const bridged = amount - evmFee(amount);
         expect(await (await s.walletOf(minterAddress)).getJettonBalance()).toBe(bridged - tvmFee(s, bridged));
+    });
+
+    it('the native proxy short of liquidity refuses a NativeTransfer (2714): Event back to Verified, nothing sent; a retry after a deposit unlocks', async () => {
+        const s = await setup();
+        expect(await s.proxies.native.getLiquidity(s.nativeToken.address)).toBe(NATIVE_LOCKED);
+        // the operator takes all of the liquidity out
+        await s.proxies.native.sendWithdrawLiquidity(s.proxyOwner.getSender(), { token: s.nativeToken.address, amount: NATIVE_LOCKED, recipient: s.proxyOwner.address });
+        expect(await s.proxies.native.getLiquidity(s.nativeToken.address)).toBe(0n);
+        const amount = 4_000_000n;
+        const receipt = await depositRepresentation(s, amount);
+        const d = await deployEventNonCredit(s.evm, s.nativeConfiguration, s.user, receipt.hash);
+        const votes = await new EvmRelayService(s.evm, s.blockchain, s.nativeConfiguration, s.relays, s.relayer).vote(d.config, d.eventAddress, d.voteData, s.relays.requiredVotes);
+        const failed = lastOf(votes).transactions.find((t) => isAt(t, d.eventAddress) && opOf(t) === OpEvm.evmEventDeliveryFailed)!;
+        expect(parseEvmEventDeliveryFailed(failed.inMessage!.body)!.errorCode).toBe(Errors.proxy.notEnoughLiquidity);
+        const event = s.blockchain.openContract(MultiVaultEvmTvmEventNative.createFromAddress(d.eventAddress));
+        expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.Verified);
+        expect(await s.nativeProxyWallet.getJettonBalance()).toBe(0n);
+        expect(await s.proxies.native.getAccumulatedFees(s.nativeToken.address)).toBe(0n);
+        // the operator deposits again (proxy_add_liquidity); a retry unlocks
+        const ownerWallet = await JettonWallet.createFromOwner(s.proxyOwner.address, s.nativeToken.address).then((w) => s.blockchain.openContract(w));
+        await ownerWallet.sendTransfer(s.proxyOwner.getSender(), { to: s.proxies.native.address, amount: NATIVE_LOCKED, responseDestination: s.proxyOwner.address, forwardTonAmount: toNano('0.05'), forwardPayload: ProxyMultiVaultNative.addLiquidityPayload() });
+        expect(await s.proxies.native.getLiquidity(s.nativeToken.address)).toBe(NATIVE_LOCKED);
+        const r = await s.user.send({ to: d.eventAddress, value: toNano('1'), body: evmEventRetryMessage(s.user.address) });
+        expect(computeOf(proxyTx(r, s.proxies.native.address)).exitCode).toBe(0);
+        expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.Confirmed);
+        const bridged = amount - evmFee(amount);
+        expect(await (await s.walletOf(s.nativeToken.address)).getJettonBalance()).toBe(bridged - tvmFee(s, bridged));
+        expect(await s.proxies.native.getLiquidity(s.nativeToken.address)).toBe(NATIVE_LOCKED - bridged);
     });
 
     it('the native proxy refuses a NativeTransfer of a token it does not know (2708): Event back to Verified', async () => {
