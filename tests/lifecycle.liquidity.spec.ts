@@ -8,8 +8,8 @@
  * - set_bounty: sender or recipient (2332), LiquidityRequested (2324), the NEW value at most the
  *   amount (2333: the stored one is not what is checked);
  * - tvm_event_retry from LiquidityRequested -> Verified -> confirmed again to the proxy.
- * The native proxy's side (detecting the lack of balance), the provider's transfer and cancel are
- * not built yet.
+ * The native proxy's side (its liquidity), the provider step and the whole path end to end:
+ * tests/lifecycle.provider.spec.ts. Cancel is not built yet.
  */
 import { Address, beginCell, toNano } from '@ton/core';
 import { SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
