@@ -11,25 +11,31 @@
  *
  * In flight: an event the source proxy emitted (an external outbound TvmTvmNative / TvmTvmAlien
  * message, found by scanning the source proxies' transactions, not taken from the model) whose
- * Event contract on the destination has not delivered it (status not Confirmed / LiquidityProvided).
+ * Event contract on the destination has not been paid out by the destination proxy (status not
+ * Confirmed, nor LiquidityProvided with the provider repaid: until then the proxy owes the provider).
  *
  * Invariants, checked after every step (checkInvariants):
- *   (a) conservation, per lane:
- *       A.token: locked(A native proxy) = supply(alien on B) + in flight (A->B locks and B->A burns)
+ *   (a) conservation, per lane (owner = the owner's liquidity deposits less its withdrawals there):
+ *       A.token: locked(A native proxy) = supply(alien on B) + in flight (A->B locks and B->A burns) + owner(A)
  *       B.token: the same with A and B swapped
- *       shared:  held(A native proxy) + held(B native proxy) = initial liquidity of both + in flight
- *   (b) no balance disappears: every user's wallet holds what the model says (each lock / burn takes
- *       the amount out, each delivery gives it to the recipient) and, per lane, the users' wallets
- *       plus the in-flight amounts equal what the users were given;
- *   (c) every Event is final (Confirmed, LiquidityProvided, Cancelled, Rejected by reject_limit) or
- *       in a state with a way forward (not deployed / Initializing / Rejected by a failed check /
- *       Verified: a new deploy_tvm_event; LimitReached: approve_limit, reject_limit, retry); none is
- *       Pending at rest; and its status is the one the model predicts.
+ *       shared:  held(A native proxy) + held(B native proxy) = initial liquidity of both + in flight + owner(A, B)
+ *       and each native proxy's liquidity(token) is the model's;
+ *   (b) no balance disappears: every user's (and liquidity provider's) wallet holds what the model
+ *       says (each lock / burn takes the amount out, each delivery gives it to the recipient, a
+ *       provision moves amount - bounty from the provider to the recipient, a repayment the amount
+ *       to the provider) and, per lane, the users' and providers' wallets plus the in-flight amounts
+ *       equal what they were given;
+ *   (c) every Event is final (Confirmed, LiquidityProvided for the user, Cancelled, Rejected by
+ *       reject_limit) or in a state with a way forward (not deployed / Initializing / Rejected by a
+ *       failed check / Verified: a new deploy_tvm_event; LimitReached: approve_limit, reject_limit,
+ *       retry; LiquidityRequested: retry, provide; LiquidityProvided not repaid: retry by anyone);
+ *       none is Pending at rest; its status (and in LiquidityProvided, getProviderRepaid) is the one
+ *       the model predicts.
  * The events the chain emitted must be exactly the ones the model expects (no event for a refused
  * lock or burn, one for each accepted one). The status API (BridgePair.status) of one transfer every
  * third check answers the TransferStatus its Event's status maps to (Pending while no Event exists).
  */
-import { Address, toNano } from '@ton/core';
+import { Address, beginCell, toNano } from '@ton/core';
 import { internal, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { BridgePair, BridgeSide, Direction, TokenInfo } from './bridge';
 import { burnAlien, completeWithAbiTx, lockNative } from './actors';
@@ -37,7 +43,7 @@ import { TvmNetwork } from './network';
 import { decodeTvmTvmEvent, deployTvmEventBody, FoundTransfer, isTvmTvmEvent, transferFromProxyTransaction } from './transfer';
 import { EventStatus, toTransferStatus, transferStatusName } from '../wrappers/eventStatus';
 import { JettonMinter } from '../wrappers/JettonMinter';
-import { ProxyMessages } from '../wrappers/ProxyMultiVaultNative';
+import { ProxyMessages, ProxyMultiVaultNative } from '../wrappers/ProxyMultiVaultNative';
 import { Errors, Op, OpEvent } from '../wrappers/constants';
 import { limitActionMessage } from '../wrappers/tvmTvmEvent';
 
@@ -143,6 +149,10 @@ export interface ModelTransfer {
     delivered: boolean;
     /** approve_limit was given: every later confirmation carries limit_approved (event.tlb) */
     approved: boolean;
+    /** liquidity: the bounty set (set_bounty), a provider provided (LiquidityProvided), its repayment went through */
+    bounty: bigint;
+    provided: boolean;
+    repaid: boolean;
 }
 
 export interface Violation {
@@ -172,7 +182,12 @@ export function laneOf(net: Net, h: Holding): Lane {
 export interface ModelOptions {
     /** run the daily-limit operations (set_daily_limit, approve_limit, reject_limit, tvm_event_retry) */
     limits: boolean;
+    /** run the liquidity operations (withdraw / add liquidity, set_bounty, provide, retry); default on */
+    liquidity?: boolean;
 }
+
+/** The account that provides liquidity on each network (funded with the network's native token). */
+export const PROVIDER = 'provider';
 
 /** Whether the daily-limit operations exist in this build (wrappers and op codes). */
 export function limitsAvailable(): boolean {
@@ -195,6 +210,12 @@ export class BridgeModel {
     readonly given: Record<Lane, bigint> = { 'A.token': 0n, 'B.token': 0n, shared: 0n };
     /** shared token: initial holdings of both native proxies */
     sharedLiquidity = 0n;
+    /** liquidity: each native proxy's liquidity(token) (`${net}.${token|shared}`), as the model expects */
+    readonly liquidity = new Map<string, bigint>();
+    /** liquidity: the owner's deposits less its withdrawals, per native proxy token (`${net}.${token|shared}`) */
+    readonly ownerNet = new Map<string, bigint>();
+    /** liquidity: per lane, what the providers were given (invariant b) */
+    readonly providerGiven: Record<Lane, bigint> = { 'A.token': 0n, 'B.token': 0n, shared: 0n };
     users = new Map<string, SandboxContract<TreasuryContract>>();
     forger!: Record<Net, SandboxContract<TreasuryContract>>;
     private cursors: Record<Net, number> = { A: 0, B: 0 };
@@ -297,6 +318,7 @@ export class BridgeModel {
         }
         this.sharedLiquidity =
             (await this.walletBalance('A', 'shared', this.pair.A.nativeProxy.address)) + (await this.walletBalance('B', 'shared', this.pair.B.nativeProxy.address));
+        await this.startLiquidity();
         this.cursors = { A: this.net('A').transactions.length, B: this.net('B').transactions.length };
     }
 
@@ -326,6 +348,7 @@ export class BridgeModel {
         });
         if (this.paused[from].native) return; // refunded (2702): no event, the balance stays
         this.addBalance(from, h, sender, -amount);
+        this.addLiquidity(from, h, amount);
         const proxyTx = r.transactions.find((t) => t.inMessage?.info.type === 'internal' && t.inMessage.info.dest.equals(s.nativeProxy.address) && t.outMessages.size > 0 && [...t.outMessages.values()].some((m) => m.info.type === 'external-out'));
         if (!proxyTx) throw new Error(`lock: the native proxy on ${from} emitted no event`);
         await this.record(from, h === 'token' ? laneOf(from, 'token') : 'shared', 'lock', amount, sender, recipient, transferFromProxyTransaction(this.net(from), proxyTx)!);
@@ -371,6 +394,9 @@ export class BridgeModel {
             expected: { status: null, lastErrorCode: 0, finalReject: false },
             delivered: false,
             approved: false,
+            bounty: 0n,
+            provided: false,
+            repaid: false,
         };
         this.transfers.push(t);
     }
@@ -418,6 +444,17 @@ export class BridgeModel {
             return;
         }
         if (t.kind === 'lock' && t.lane === 'shared' && p.native) return paused();
+        // the native proxy's liquidity (after the limit; nothing counted when short): a Native
+        // Event goes to LiquidityRequested, a forwarded predeployed token's is refused with 2714
+        if (t.kind === 'burn' || t.lane === 'shared') {
+            const h = t.kind === 'burn' ? 'token' : 'shared';
+            if (this.liquidityOf(t.to, h) < t.amount) {
+                if (t.kind === 'burn') t.expected = { ...t.expected, status: EventStatus.LiquidityRequested, finalReject: false };
+                else t.expected = { status: EventStatus.Verified, lastErrorCode: Errors.proxy.notEnoughLiquidity, finalReject: false };
+                return;
+            }
+            this.addLiquidity(t.to, h, -t.amount);
+        }
         await this.passLimit(t, approved, true);
         t.expected = { ...t.expected, status: EventStatus.Confirmed, finalReject: false };
         t.delivered = true;
@@ -549,12 +586,20 @@ export class BridgeModel {
         await this.sync('A');
         await this.sync('B');
         for (const t of this.transfers) {
-            // a delivery may meet the daily limit: then the approver approves it
-            for (let attempt = 0; attempt < 2 && !t.delivered && !t.expected.finalReject; attempt++) {
+            // a delivery may meet the daily limit (the approver approves it) or a short native
+            // proxy (the owner deposits what is missing, the recipient retries)
+            for (let attempt = 0; attempt < 3 && !t.delivered && !t.expected.finalReject; attempt++) {
                 if (t.expected.status === EventStatus.LimitReached) await this.limitAction(t, 'approve');
-                else await this.deliver(t, 'credit');
+                else if (t.expected.status === EventStatus.LiquidityRequested) await this.drainLiquidity(t);
+                else {
+                    await this.ensureLiquidity(t);
+                    await this.deliver(t, 'credit');
+                }
             }
             if (!t.delivered && !t.expected.finalReject) throw new Error(`drain: transfer #${t.id} still open (${t.expected.status === null ? 'not deployed' : EventStatus[t.expected.status]})`);
+            // a provider not repaid yet: the owner deposits what is missing, anyone retries
+            if (t.provided && !t.repaid) await this.drainLiquidity(t);
+            if (t.provided && !t.repaid) throw new Error(`drain: the provider of #${t.id} is not repaid`);
         }
     }
 
@@ -583,13 +628,14 @@ export class BridgeModel {
         }
     }
 
-    async eventStatus(t: ModelTransfer): Promise<{ status: EventStatus | null; lastErrorCode: number }> {
+    async eventStatus(t: ModelTransfer): Promise<{ status: EventStatus | null; lastErrorCode: number; repaid: boolean }> {
         const bc = this.net(t.to).blockchain;
         const c = await bc.getContract(t.eventAddress);
-        if (c.accountState?.type !== 'active') return { status: null, lastErrorCode: 0 };
+        if (c.accountState?.type !== 'active') return { status: null, lastErrorCode: 0, repaid: false };
         const status = (await bc.runGetMethod(t.eventAddress, 'getStatus')).stackReader.readNumber() as EventStatus;
         const lastErrorCode = (await bc.runGetMethod(t.eventAddress, 'getLastErrorCode')).stackReader.readNumber();
-        return { status, lastErrorCode };
+        const repaid = status === EventStatus.LiquidityProvided && (await bc.runGetMethod(t.eventAddress, 'getProviderRepaid')).stackReader.readBoolean();
+        return { status, lastErrorCode, repaid };
     }
 
     /** Every invariant of the file comment; an empty list when all hold. */
@@ -612,15 +658,19 @@ export class BridgeModel {
             const t = byId.get(id);
             if (!t) continue;
             const obs = await this.eventStatus(t);
-            const done = obs.status === EventStatus.Confirmed || obs.status === EventStatus.LiquidityProvided;
+            // paid out by the destination proxy (to the recipient, or to the provider who paid it)
+            const done = obs.status === EventStatus.Confirmed || (obs.status === EventStatus.LiquidityProvided && obs.repaid);
             if (!done) inFlight[e.lane] += e.amount;
             if (obs.status !== t.expected.status) {
                 out.push({ invariant: 'event', message: `#${t.id} (${t.kind} ${t.lane} ${t.from}->${t.to}): Event ${obs.status === null ? 'not deployed' : EventStatus[obs.status]}, model ${t.expected.status === null ? 'not deployed' : EventStatus[t.expected.status]}` });
             } else if (obs.status === EventStatus.Verified && obs.lastErrorCode !== t.expected.lastErrorCode) {
                 out.push({ invariant: 'event', message: `#${t.id}: Verified with last error ${obs.lastErrorCode}, model ${t.expected.lastErrorCode}` });
+            } else if (obs.status === EventStatus.LiquidityProvided && obs.repaid !== t.repaid) {
+                out.push({ invariant: 'event', message: `#${t.id}: LiquidityProvided, provider repaid ${obs.repaid}, model ${t.repaid}` });
             }
             if (obs.status === EventStatus.Pending) out.push({ invariant: 'way-forward', message: `#${t.id}: Event Pending at rest (no checker answer on its way)` });
-            if (obs.status === EventStatus.LiquidityRequested) out.push({ invariant: 'way-forward', message: `#${t.id}: LiquidityRequested: no liquidity operation is modelled` });
+            // LiquidityRequested (retry, provide) and LiquidityProvided not repaid (retry) have a way forward
+            if (obs.status === EventStatus.LiquidityRequested && t.kind !== 'burn') out.push({ invariant: 'way-forward', message: `#${t.id}: an Alien Event in LiquidityRequested` });
         }
 
         // the status API (it builds a proof: every third check) of one transfer, a different one
@@ -642,10 +692,13 @@ export class BridgeModel {
         ] as const) {
             const l = await locked(native, 'token');
             const supply = await this.supply(alienNet, await this.minterOf(alienNet, 'alien'));
-            if (l !== supply + inFlight[lane]) out.push({ invariant: 'conservation', message: `${lane}: locked on ${native} ${l} != alien supply on ${alienNet} ${supply} + in flight ${inFlight[lane]}` });
+            const owner = this.ownerNetOf(native, 'token');
+            if (l !== supply + inFlight[lane] + owner) out.push({ invariant: 'conservation', message: `${lane}: locked on ${native} ${l} != alien supply on ${alienNet} ${supply} + in flight ${inFlight[lane]}${owner ? ` + owner ${owner}` : ''}` });
         }
         const held = (await locked('A', 'shared')) + (await locked('B', 'shared'));
-        if (held !== this.sharedLiquidity + inFlight.shared) out.push({ invariant: 'conservation', message: `shared: held by both native proxies ${held} != liquidity ${this.sharedLiquidity} + in flight ${inFlight.shared}` });
+        const ownerShared = this.ownerNetOf('A', 'shared') + this.ownerNetOf('B', 'shared');
+        if (held !== this.sharedLiquidity + inFlight.shared + ownerShared) out.push({ invariant: 'conservation', message: `shared: held by both native proxies ${held} != liquidity ${this.sharedLiquidity} + in flight ${inFlight.shared}${ownerShared ? ` + owner ${ownerShared}` : ''}` });
+        out.push(...(await this.checkLiquidity()));
 
         // (b) every user's wallet, and per lane wallets + in flight = given
         const inWallets: Record<Lane, bigint> = { 'A.token': 0n, 'B.token': 0n, shared: 0n };
@@ -659,8 +712,17 @@ export class BridgeModel {
                 }
             }
         }
+        // the liquidity providers' wallets (their own native token)
+        for (const n of ['A', 'B'] as Net[]) {
+            if (!this.users.has(`${n}.${PROVIDER}`)) continue;
+            const b = await this.walletBalance(n, 'token', this.user(n, PROVIDER).address);
+            inWallets[laneOf(n, 'token')] += b;
+            const e = this.expectedBalance(n, 'token', PROVIDER);
+            if (b !== e) out.push({ invariant: 'balance', message: `${n}.token of ${PROVIDER}: wallet ${b}, model ${e}` });
+        }
         for (const lane of ['A.token', 'B.token', 'shared'] as Lane[]) {
-            if (inWallets[lane] + inFlight[lane] !== this.given[lane]) out.push({ invariant: 'balance', message: `${lane}: users' wallets ${inWallets[lane]} + in flight ${inFlight[lane]} != given ${this.given[lane]}` });
+            const given = this.given[lane] + this.providerGiven[lane];
+            if (inWallets[lane] + inFlight[lane] !== given) out.push({ invariant: 'balance', message: `${lane}: users' and providers' wallets ${inWallets[lane]} + in flight ${inFlight[lane]} != given ${given}` });
         }
         return out;
     }
@@ -702,6 +764,7 @@ export class BridgeModel {
         ops.push([paused.length ? 1 : 1.5, 'pause', () => this.setPaused(r.pick(['A', 'B'] as Net[]), r.pick(['native', 'alien'] as const), true)]);
         if (paused.length) ops.push([3, 'unpause', () => this.setPaused(...r.pick(paused), false)]);
         ops.push([0.5, 'advance', () => this.advance(r.pick([60, 3600, 6 * 3600, 86400]))]);
+        if (this.opts.liquidity !== false) this.liquidityOps(ops);
         if (this.opts.limits) {
             ops.push([3, 'limit', () => this.randomLimit()]);
             if (limited.length) {
@@ -757,6 +820,166 @@ export class BridgeModel {
             [1, 10n ** 12n],
         ] as const);
         await this.setLimit(to, which, limit);
+    }
+
+    // ------------------------------------------------------------ liquidity (native proxies, providers)
+    // The owner withdraws / deposits liquidity of a native proxy; a Native Event the proxy cannot
+    // pay goes to LiquidityRequested (confirmOutcome), where the recipient sets a bounty or retries,
+    // and a funded provider provides (LiquidityProvided: amount - bounty to the recipient, the
+    // provider repaid amount (no fee in the model's bridge) when the proxy has it, else later by a
+    // retry). A predeployed token's confirmation the native proxy cannot pay: Verified, 2714.
+
+    private liquidityOf(n: Net, h: 'token' | 'shared'): bigint {
+        return this.liquidity.get(`${n}.${h}`) ?? 0n;
+    }
+
+    private addLiquidity(n: Net, h: 'token' | 'shared', d: bigint) {
+        this.liquidity.set(`${n}.${h}`, this.liquidityOf(n, h) + d);
+    }
+
+    private ownerNetOf(n: Net, h: 'token' | 'shared'): bigint {
+        return this.ownerNet.get(`${n}.${h}`) ?? 0n;
+    }
+
+    private tokenOf(n: Net, h: 'token' | 'shared'): TokenInfo {
+        return h === 'token' ? this.side(n).token : this.side(n).shared;
+    }
+
+    /** Reads the proxies' liquidity and funds a provider per network with its native token. */
+    private async startLiquidity(): Promise<void> {
+        for (const n of ['A', 'B'] as Net[]) {
+            for (const h of ['token', 'shared'] as const) this.liquidity.set(`${n}.${h}`, await this.side(n).nativeProxy.getLiquidity(this.tokenOf(n, h).minter.address));
+            if (this.opts.liquidity === false) continue;
+            const p = await this.net(n).treasury(PROVIDER);
+            this.users.set(`${n}.${PROVIDER}`, p);
+            const before = await this.walletBalance(n, 'token', p.address);
+            await this.side(n).token.minter.sendMint(this.side(n).owner.getSender(), { to: p.address, amount: USER_FUNDS });
+            this.balances.set(key(n, 'token', PROVIDER), before + USER_FUNDS);
+            this.providerGiven[laneOf(n, 'token')] += before + USER_FUNDS;
+        }
+    }
+
+    /** Each native proxy's liquidity(token) against the model. */
+    private async checkLiquidity(): Promise<Violation[]> {
+        const out: Violation[] = [];
+        for (const n of ['A', 'B'] as Net[]) {
+            for (const h of ['token', 'shared'] as const) {
+                const l = await this.side(n).nativeProxy.getLiquidity(this.tokenOf(n, h).minter.address);
+                if (l !== this.liquidityOf(n, h)) out.push({ invariant: 'conservation', message: `liquidity of ${n}.${h} in the native proxy ${l}, model ${this.liquidityOf(n, h)}` });
+            }
+        }
+        return out;
+    }
+
+    /** The owner takes `amount` of the native proxy's liquidity out (to itself): amount <= liquidity. */
+    async withdrawLiquidity(n: Net, h: 'token' | 'shared', amount: bigint): Promise<void> {
+        this.log(`withdraw-liquidity ${n}.${h} ${amount}`);
+        const s = this.side(n);
+        await s.nativeProxy.sendWithdrawLiquidity(s.owner.getSender(), { token: this.tokenOf(n, h).minter.address, amount, recipient: s.owner.address });
+        if (amount === 0n || amount > this.liquidityOf(n, h)) return; // 2704: nothing changes
+        this.addLiquidity(n, h, -amount);
+        this.ownerNet.set(`${n}.${h}`, this.ownerNetOf(n, h) - amount);
+    }
+
+    /** The owner deposits `amount` (minted straight into the proxy with proxy_add_liquidity). */
+    async depositLiquidity(n: Net, h: 'token' | 'shared', amount: bigint): Promise<void> {
+        this.log(`add-liquidity ${n}.${h} ${amount}`);
+        const s = this.side(n);
+        await this.tokenOf(n, h).minter.sendMint(s.owner.getSender(), { to: s.nativeProxy.address, amount, forwardTonAmount: toNano('0.05'), forwardPayload: ProxyMultiVaultNative.addLiquidityPayload() });
+        this.addLiquidity(n, h, amount);
+        this.ownerNet.set(`${n}.${h}`, this.ownerNetOf(n, h) + amount);
+    }
+
+    /** The recipient sets the bounty of a Native Event (LiquidityRequested; at most the amount: 2333). */
+    async setBounty(t: ModelTransfer, bounty: bigint): Promise<void> {
+        this.log(`set-bounty #${t.id} ${bounty}`);
+        const body = beginCell().storeUint(OpEvent.setBounty, 32).storeUint(0, 64).storeUint(bounty, 128).endCell();
+        await this.user(t.to, t.recipient).send({ to: t.eventAddress, value: toNano('0.05'), body });
+        if (t.expected.status === EventStatus.LiquidityRequested && bounty <= t.amount) t.bounty = bounty;
+    }
+
+    /**
+     * The provider sends `amount - bounty - short` to the Event (its wallet notifies the Event).
+     * In LiquidityRequested with enough tokens: LiquidityProvided, the recipient paid, then the
+     * repayment; otherwise the tokens come back.
+     */
+    async provide(t: ModelTransfer, short = 0n): Promise<void> {
+        const amount = t.amount - t.bounty - short;
+        this.log(`provide #${t.id} ${amount}${short ? ` (${short} short)` : ''}`);
+        const p = this.user(t.to, PROVIDER);
+        const w = await this.pair.wallet(this.net(t.to), this.tokenOf(t.to, 'token').minter.address, p.address);
+        await w.sendTransfer(p.getSender(), { to: t.eventAddress, amount, responseDestination: p.address, forwardTonAmount: toNano('0.5') });
+        if (t.expected.status !== EventStatus.LiquidityRequested || short > 0n || t.kind !== 'burn') return; // back to the provider
+        t.expected = { ...t.expected, status: EventStatus.LiquidityProvided, finalReject: false };
+        t.provided = true;
+        t.delivered = true;
+        this.addBalance(t.to, 'token', t.recipient, amount);
+        this.addBalance(t.to, 'token', PROVIDER, -amount);
+        await this.repayOutcome(t);
+    }
+
+    /** The repayment reaching the native proxy: paused (2702) or short: not repaid; else amount to the provider. */
+    private async repayOutcome(t: ModelTransfer): Promise<void> {
+        if (this.paused[t.to].native || this.liquidityOf(t.to, 'token') < t.amount) {
+            t.repaid = false;
+            return;
+        }
+        this.addLiquidity(t.to, 'token', -t.amount);
+        await this.passLimit(t, true, true); // limit_approved: counted, never stopped
+        this.addBalance(t.to, 'token', PROVIDER, t.amount);
+        t.repaid = true;
+    }
+
+    /** tvm_event_retry: the recipient from LiquidityRequested; anyone (the forger) in LiquidityProvided not repaid. */
+    async liquidityRetry(t: ModelTransfer): Promise<void> {
+        this.log(`liquidity-retry #${t.id}`);
+        const provided = t.expected.status === EventStatus.LiquidityProvided;
+        const via = provided ? this.forger[t.to] : this.user(t.to, t.recipient);
+        await via.send({ to: t.eventAddress, value: LIMIT_ACTION_VALUE, body: limitActionMessage('tvmEventRetry') });
+        if (provided) {
+            if (!t.repaid) await this.repayOutcome(t); // repaid: 2324, nothing changes
+            return;
+        }
+        if (t.expected.status !== EventStatus.LiquidityRequested) return;
+        await this.confirmOutcome(t, false);
+    }
+
+    /** The drain's way forward: the owner deposits what the proxy lacks, then a retry. */
+    private async drainLiquidity(t: ModelTransfer): Promise<void> {
+        await this.ensureLiquidity(t);
+        await this.liquidityRetry(t);
+    }
+
+    /** The drain: the owner deposits what the destination native proxy lacks to pay `t` (burns, shared locks). */
+    private async ensureLiquidity(t: ModelTransfer): Promise<void> {
+        if (t.kind === 'lock' && t.lane !== 'shared') return;
+        const h = t.kind === 'burn' ? 'token' : 'shared';
+        const need = t.amount - this.liquidityOf(t.to, h);
+        if (need > 0n) await this.depositLiquidity(t.to, h, need);
+    }
+
+    /** The liquidity operations the state allows, with their weights. */
+    private liquidityOps(ops: [number, string, () => Promise<void>][]): void {
+        const r = this.rng;
+        const requested = this.transfers.filter((t) => t.expected.status === EventStatus.LiquidityRequested);
+        const unpaid = this.transfers.filter((t) => t.provided && !t.repaid);
+        const withLiquidity = (['A', 'B'] as Net[]).flatMap((n) => (['token', 'shared'] as const).filter((h) => this.liquidityOf(n, h) > 0n).map((h) => [n, h] as const));
+        if (withLiquidity.length) {
+            ops.push([2, 'withdraw-liquidity', () => {
+                const [n, h] = r.pick(withLiquidity);
+                const l = this.liquidityOf(n, h);
+                // mostly all of it (a shortage), else a part
+                return this.withdrawLiquidity(n, h, r.chance(0.6) ? l : r.bigint(1n, l));
+            }]);
+        }
+        ops.push([1, 'add-liquidity', () => this.depositLiquidity(r.pick(['A', 'B'] as Net[]), r.pick(['token', 'shared'] as const), this.randomAmount(2_000_000_000n))]);
+        if (requested.length) {
+            const t = r.pick(requested);
+            ops.push([1.5, 'set-bounty', () => this.setBounty(t, r.chance(0.1) ? t.amount + 1n : r.bigint(0n, t.amount / 10n))]);
+            ops.push([3, 'provide', () => this.provide(t, r.chance(0.15) && t.amount - t.bounty > 1n ? 1n : 0n)]);
+            ops.push([2, 'liquidity-retry', () => this.liquidityRetry(t)]);
+        }
+        if (unpaid.length) ops.push([2, 'repay-retry', () => this.liquidityRetry(r.pick(unpaid))]);
     }
 
     /** The replay line printed with a failure. */

@@ -12,6 +12,8 @@
  *   MODEL_STEPS      random steps per sequence (default 10)
  *   MODEL_FIRST      index of the first sequence (replays sequence N of a seed alone)
  *   MODEL_LIMITS     0 to leave out the daily-limit operations (default: on when the build has them)
+ *   MODEL_LIQUIDITY  0 to leave out the liquidity operations (withdraw / add liquidity, set_bounty,
+ *                    provide, retry from LiquidityRequested and of a provider's repayment)
  * A failure prints the seed, the sequence index and the steps to replay it:
  *   MODEL_SEED=<seed> MODEL_FIRST=<i> MODEL_SEQUENCES=1 MODEL_STEPS=<n> npx jest tests/model.spec.ts
  */
@@ -35,6 +37,7 @@ const SEQUENCES = envInt('MODEL_SEQUENCES', 2);
 const STEPS = envInt('MODEL_STEPS', 10);
 const FIRST = envInt('MODEL_FIRST', 0);
 const LIMITS = process.env.MODEL_LIMITS !== '0' && limitsAvailable();
+const LIQUIDITY = process.env.MODEL_LIQUIDITY !== '0';
 
 describe('Bridge model: random sequences over two networks', () => {
     let pair: BridgePair;
@@ -51,7 +54,7 @@ describe('Bridge model: random sequences over two networks', () => {
         [
             `${what}`,
             `seed ${SEED}, sequence ${seq} (sequence seed "${m.rng.seed}"), after ${m.steps.length} steps; replay with`,
-            `  MODEL_SEED=${SEED} MODEL_FIRST=${seq} MODEL_SEQUENCES=1 MODEL_STEPS=${STEPS}${LIMITS ? '' : ' MODEL_LIMITS=0'} npx jest tests/model.spec.ts`,
+            `  MODEL_SEED=${SEED} MODEL_FIRST=${seq} MODEL_SEQUENCES=1 MODEL_STEPS=${STEPS}${LIMITS ? '' : ' MODEL_LIMITS=0'}${LIQUIDITY ? '' : ' MODEL_LIQUIDITY=0'} npx jest tests/model.spec.ts`,
             'steps:',
             m.describe(),
         ].join('\n');
@@ -63,7 +66,7 @@ describe('Bridge model: random sequences over two networks', () => {
 
     async function fresh(seq: number): Promise<BridgeModel> {
         await pair.loadFrom(base);
-        const m = new BridgeModel(pair, new Rng(`${SEED}/${seq}`), { limits: LIMITS });
+        const m = new BridgeModel(pair, new Rng(`${SEED}/${seq}`), { limits: LIMITS, liquidity: LIQUIDITY });
         await m.start();
         return m;
     }
@@ -119,6 +122,41 @@ describe('Bridge model: random sequences over two networks', () => {
         expect(m.transfers.map((x) => x.expected.status)).toEqual([EventStatus.Confirmed, EventStatus.Confirmed]);
     });
 
+    (LIQUIDITY ? it : it.skip)('scripted: liquidity (withdraw, LiquidityRequested, bounty, provide, repayment retried, retry, 2714, drain)', async () => {
+        const m = await fresh(-3);
+        const script: (() => Promise<void>)[] = [
+            () => m.lock('A', 'token', 'alice', 'carol', 3_000n), // liquidity A.token 3000
+            () => m.deliver(m.transfers[0], 'credit'),
+            () => m.withdrawLiquidity('A', 'token', 3_000n), // the owner takes it all
+            () => m.burn('B', 'carol', 'alice', 1_000n),
+            () => m.deliver(m.transfers[1], 'credit'), // LiquidityRequested
+            () => m.setBounty(m.transfers[1], 1_001n), // 2333: nothing changes
+            () => m.setBounty(m.transfers[1], 50n),
+            () => m.provide(m.transfers[1], 1n), // one token short: back to the provider
+            () => m.provide(m.transfers[1]), // LiquidityProvided, the repayment short: not repaid
+            () => m.liquidityRetry(m.transfers[1]), // still short
+            () => m.depositLiquidity('A', 'token', 1_000n),
+            () => m.liquidityRetry(m.transfers[1]), // repaid
+            () => m.burn('B', 'carol', 'bob', 700n),
+            () => m.deliver(m.transfers[2], 'non-credit'), // LiquidityRequested (liquidity 0)
+            () => m.depositLiquidity('A', 'token', 700n),
+            () => m.liquidityRetry(m.transfers[2]), // the recipient retries: Confirmed
+            () => m.withdrawLiquidity('B', 'shared', 10n ** 15n), // B's shared liquidity gone
+            () => m.lock('A', 'shared', 'alice', 'dave', 400n),
+            () => m.deliver(m.transfers[3], 'credit'), // forwarded by B's alien proxy: Verified, 2714
+            () => m.burn('B', 'carol', 'alice', 500n),
+            () => m.deliver(m.transfers[4], 'credit'), // LiquidityRequested
+            () => m.provide(m.transfers[4]), // liquidity 0: not repaid
+            () => m.drain(),
+        ];
+        for (const step of script) {
+            await step();
+            await check(m, -3);
+        }
+        expect(m.transfers.map((x) => x.expected.status)).toEqual([EventStatus.Confirmed, EventStatus.LiquidityProvided, EventStatus.Confirmed, EventStatus.Confirmed, EventStatus.LiquidityProvided]);
+        expect(m.transfers.map((x) => x.repaid)).toEqual([false, true, false, false, true]);
+    });
+
     it(`random sequences (seed ${SEED}, ${SEQUENCES} x ${STEPS} steps${LIMITS ? ', with daily limits' : ''})`, async () => {
         const t0 = Date.now();
         let steps = 0;
@@ -152,11 +190,12 @@ describe('Bridge model: random sequences over two networks', () => {
             for (const t of m.transfers) {
                 const { status } = await m.eventStatus(t);
                 if (t.expected.finalReject) expect(status).toBe(EventStatus.Rejected);
+                else if (t.provided) expect([status, t.repaid]).toEqual([EventStatus.LiquidityProvided, true]);
                 else expect(status).toBe(EventStatus.Confirmed);
             }
         }
         const summary = [...ops.entries()].sort().map(([k, v]) => `${k} ${v}`).join(', ');
-        console.log(`model: seed ${SEED}, sequences ${FIRST}..${FIRST + SEQUENCES - 1} (${SEQUENCES}), ${steps} random steps + drains, daily limits ${LIMITS ? 'on' : 'off'}, ${((Date.now() - t0) / 1000).toFixed(1)} s\n  operations: ${summary}\n  step hashes: ${prints.join(' ')}`);
+        console.log(`model: seed ${SEED}, sequences ${FIRST}..${FIRST + SEQUENCES - 1} (${SEQUENCES}), ${steps} random steps + drains, daily limits ${LIMITS ? 'on' : 'off'}, liquidity ${LIQUIDITY ? 'on' : 'off'}, ${((Date.now() - t0) / 1000).toFixed(1)} s\n  operations: ${summary}\n  step hashes: ${prints.join(' ')}`);
     }, 120_000 + SEQUENCES * (STEPS + 10) * 5_000);
 });
 
