@@ -413,3 +413,34 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
         if (!(gas <= G && G <= Math.ceil(gas * 1.4))) throw new Error(`GAS_EVENT_PROVIDE = ${G}, measured ${gas}`);
     });
 });
+
+describe('proxy.tlb: the liquidity op codes', () => {
+    const crc32 = (str: string) => {
+        let crc = 0xffffffff;
+        for (let n = 0; n < str.length; n++) {
+            let c = (crc ^ str.charCodeAt(n)) & 0xff;
+            for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
+            crc = (crc >>> 8) ^ c;
+        }
+        return ((crc ^ 0xffffffff) >>> 0) & 0x7fffffff;
+    };
+
+    it('withdraw_liquidity and proxy_add_liquidity: CRC32 of their scheme lines, as Op.proxy and proxy_common.tact have them', () => {
+        const dir = path.resolve(__dirname, '..', 'contracts', 'bridge');
+        const tlb = fs.readFileSync(path.join(dir, 'proxy.tlb'), 'utf8').replace(/\/\/.*$/gm, '');
+        const tact = fs.readFileSync(path.join(dir, 'proxy_common.tact'), 'utf8');
+        for (const [name, op, constant] of [
+            ['withdraw_liquidity', Op.proxy.withdrawLiquidity, 'OP_WITHDRAW_LIQUIDITY'],
+            ['proxy_add_liquidity', Op.proxy.addLiquidity, 'OP_PROXY_ADD_LIQUIDITY'],
+        ] as const) {
+            const m = new RegExp(`^${name}#([0-9a-f]{8})\\s+([^;]*?);`, 'ms').exec(tlb)!;
+            expect(m).not.toBeNull();
+            const line = `${name} ${m[2].replace(/\s+/g, ' ').trim()}`;
+            expect(crc32(line)).toBe(parseInt(m[1], 16));
+            expect(op).toBe(parseInt(m[1], 16));
+            expect(tact).toContain(`const ${constant}: Int = 0x${m[1]};`);
+        }
+        expect(Errors.proxy.notEnoughLiquidity).toBe(2714);
+        expect(fs.readFileSync(path.join(dir, 'errors.tact'), 'utf8')).toContain('const ERROR_NOT_ENOUGH_LIQUIDITY: Int = 2714;');
+    });
+});
