@@ -12,6 +12,7 @@
  *   MODEL_STEPS      random steps per sequence (default 10)
  *   MODEL_FIRST      index of the first sequence (replays sequence N of a seed alone)
  *   MODEL_LIMITS     0 to leave out the daily-limit operations (default: on when the build has them)
+ *   MODEL_PRINT      1 to print every sequence's steps
  *   MODEL_LIQUIDITY  0 to leave out the liquidity operations (withdraw / add liquidity, set_bounty,
  *                    provide, retry from LiquidityRequested and of a provider's repayment)
  * A failure prints the seed, the sequence index and the steps to replay it:
@@ -186,6 +187,7 @@ describe('Bridge model: random sequences over two networks', () => {
                 throw new Error(replay(m, seq, `drain failed: ${(e as Error).message}`));
             }
             await check(m, seq);
+            if (process.env.MODEL_PRINT) console.log(`sequence ${seq}:\n${m.describe()}`);
             prints.push(`${seq}:${createHash('sha256').update(m.steps.join('\n')).digest('hex').slice(0, 8)}`);
             for (const t of m.transfers) {
                 const { status } = await m.eventStatus(t);
