@@ -10,7 +10,7 @@
  * - a native test jetton ("token"), registered in N's native proxy;
  * - a jetton native in both networks ("shared"): registered in both native proxies, with a
  *   predeployed-token entry in each alien proxy pointing at the local one, and liquidity in the
- *   native proxy.
+ *   native proxy (deposited with proxy_add_liquidity, so liquidity(token) counts it).
  * Plus the off-chain actors per direction: the sync service and the credit backend.
  */
 import fs from 'fs';
