@@ -308,6 +308,23 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
         await expectConserved([event.address]);
     });
 
+    it('daily limit: nothing counted while short; the repayment (limit_approved) is counted and never stopped by the limit', async () => {
+        await proxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setDailyLimit(token.minter.address, BURN));
+        const { event } = await shortage();
+        expect((await proxy.getDailyLimit(token.minter.address))!.used).toBe(0n);
+        // another transfer uses the limit up meanwhile
+        await deposit(2n * BURN);
+        const other = await burnAndDeliver(BURN);
+        expectAllOk(other.result.transactions);
+        expect(await other.event.getStatus()).toBe(EventStatus.Confirmed);
+        expect((await proxy.getDailyLimit(token.minter.address))!.used).toBe(BURN);
+        // the provider's repayment goes through over the limit, and is counted
+        expectAllOk((await provide(event.address, BURN)).transactions);
+        expect(await event.getProviderRepaid()).toBe(true);
+        expect((await proxy.getDailyLimit(token.minter.address))!.used).toBe(2n * BURN);
+        await expectConserved([event.address, other.event.address]);
+    });
+
     it('transfer_notification not from the Event\'s token wallet: 2334', async () => {
         const { event } = await shortage();
         const fake = beginCell().storeUint(Op.jetton.transferNotification, 32).storeUint(0, 64).storeCoins(BURN).storeAddress(stranger.address).storeBit(false).endCell();
