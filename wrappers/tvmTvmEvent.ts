@@ -218,7 +218,7 @@ export interface CancelArgs {
 }
 
 /**
- * native_event_cancel#42bbf046 / alien_event_cancel#5cf8f11e as Tact lays them out: query_id
+ * native_event_cancel#14b96c7f / alien_event_cancel#5603942c as Tact lays them out: query_id
  * new_recipient remaining_gas_to expected_gas:uint128 event_payload:(Maybe ^Cell)
  * [alien: predeployed_token_data:(Maybe ^Cell)] ^[ expected_gas_receiver ].
  */
