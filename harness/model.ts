@@ -45,7 +45,7 @@ import { EventStatus, toTransferStatus, transferStatusName } from '../wrappers/e
 import { JettonMinter } from '../wrappers/JettonMinter';
 import { ProxyMessages, ProxyMultiVaultNative } from '../wrappers/ProxyMultiVaultNative';
 import { Errors, Op, OpEvent } from '../wrappers/constants';
-import { limitActionMessage } from '../wrappers/tvmTvmEvent';
+import { cancelMessage, limitActionMessage } from '../wrappers/tvmTvmEvent';
 
 // ---------------------------------------------------------------- seeded random generator
 
@@ -153,6 +153,8 @@ export interface ModelTransfer {
     bounty: bigint;
     provided: boolean;
     repaid: boolean;
+    /** cancel: the id of the transfer this one reverses (its Event was cancelled), if any */
+    reverses?: number;
 }
 
 export interface Violation {
@@ -167,6 +169,8 @@ export const USER_FUNDS = 1_000_000_000_000n;
 const FORWARD_TON = toNano('0.5');
 const BURN_VALUE = toNano('0.6');
 const LIMIT_ACTION_VALUE = toNano('1');
+/** value of a cancel (the spec: about 1 TON) */
+const CANCEL_VALUE = toNano('1');
 
 const other = (n: Net): Net => (n === 'A' ? 'B' : 'A');
 const key = (net: Net, h: Holding, user: string) => `${net}.${h}.${user}`;
@@ -184,6 +188,14 @@ export interface ModelOptions {
     limits: boolean;
     /** run the liquidity operations (withdraw / add liquidity, set_bounty, provide, retry); default on */
     liquidity?: boolean;
+    /** run cancel (limit approver on LimitReached; default: when the build has it and limits are on) */
+    cancel?: boolean;
+}
+
+/** Whether the build has cancel (both Events' cancel messages). */
+export function cancelAvailable(): boolean {
+    const ev = OpEvent as unknown as Record<string, number>;
+    return typeof ev.nativeEventCancel === 'number' && typeof ev.alienEventCancel === 'number';
 }
 
 /** The account that provides liquidity on each network (funded with the network's native token). */
@@ -403,7 +415,7 @@ export class BridgeModel {
 
     /** The daily-limit key of `t` at its destination (native: the root; alien: the minter / local root). */
     private async limitKey(t: ModelTransfer): Promise<string> {
-        if (t.kind === 'burn') return `${t.to}.native.${(await this.minterOf(t.to, 'token')).toRawString()}`;
+        if (t.kind === 'burn') return `${t.to}.native.${(await this.minterOf(t.to, t.lane === 'shared' ? 'shared' : 'token')).toRawString()}`;
         if (t.lane === 'shared') return `${t.to}.alien.${this.side(t.to).shared.minter.address.toRawString()}`;
         return `${t.to}.alien.${(await this.minterOf(t.to, 'alien')).toRawString()}`;
     }
@@ -458,7 +470,7 @@ export class BridgeModel {
         await this.passLimit(t, approved, true);
         t.expected = { ...t.expected, status: EventStatus.Confirmed, finalReject: false };
         t.delivered = true;
-        this.addBalance(t.to, t.kind === 'burn' ? 'token' : t.lane === 'shared' ? 'shared' : 'alien', t.recipient, t.amount);
+        this.addBalance(t.to, t.lane === 'shared' ? 'shared' : t.kind === 'burn' ? 'token' : 'alien', t.recipient, t.amount);
     }
 
     /** Statuses in which the Event takes a new process_proof (event.tlb). */
@@ -588,7 +600,7 @@ export class BridgeModel {
         for (const t of this.transfers) {
             // a delivery may meet the daily limit (the approver approves it) or a short native
             // proxy (the owner deposits what is missing, the recipient retries)
-            for (let attempt = 0; attempt < 4 && !t.delivered && !t.expected.finalReject; attempt++) {
+            for (let attempt = 0; attempt < 4 && !t.delivered && !t.expected.finalReject && t.expected.status !== EventStatus.Cancelled; attempt++) {
                 if (t.expected.status === EventStatus.LimitReached) await this.limitAction(t, 'approve');
                 else if (t.expected.status === EventStatus.LiquidityRequested) await this.drainLiquidity(t);
                 else {
@@ -597,11 +609,46 @@ export class BridgeModel {
                     await this.deliver(t, 'credit');
                 }
             }
-            if (!t.delivered && !t.expected.finalReject) throw new Error(`drain: transfer #${t.id} still open (${t.expected.status === null ? 'not deployed' : EventStatus[t.expected.status]})`);
+            if (!t.delivered && !t.expected.finalReject && t.expected.status !== EventStatus.Cancelled) throw new Error(`drain: transfer #${t.id} still open (${t.expected.status === null ? 'not deployed' : EventStatus[t.expected.status]})`);
             // a provider not repaid yet: the owner deposits what is missing, anyone retries
             if (t.provided && !t.repaid) await this.drainLiquidity(t);
             if (t.provided && !t.repaid) throw new Error(`drain: the provider of #${t.id} is not repaid`);
         }
+    }
+
+    // ------------------------------------------------------------ cancel (reverse transfers)
+
+    cancelOn(): boolean {
+        return this.opts.cancel ?? (this.opts.limits && cancelAvailable());
+    }
+
+    /**
+     * The limit approver (the destination owner) cancels a LimitReached Event, the reverse transfer
+     * going to `newRecipient` on the source network. Refused (2324) in any other status; refused by
+     * a paused destination proxy (2702: the status stays). Otherwise Cancelled, and the proxy that
+     * should have delivered emits the opposite event: a new in-flight transfer the model tracks
+     * (same lane and amount, the other direction, the other kind: the reverse of a lock is a
+     * TvmTvmAlien, unlocked by the source native proxy; of a burn a TvmTvmNative, minted again).
+     */
+    async cancel(t: ModelTransfer, newRecipient: string): Promise<void> {
+        this.log(`cancel #${t.id} -> ${t.from}.${newRecipient}`);
+        const s = this.side(t.to);
+        const kind = t.kind === 'burn' ? 'native' : 'alien';
+        const body = cancelMessage(kind, {
+            newRecipient: this.user(t.from, newRecipient).address,
+            remainingGasTo: s.owner.address,
+            expectedGas: toNano('0.1'),
+            expectedGasReceiver: s.owner.address,
+        });
+        const r = await s.owner.send({ to: t.eventAddress, value: CANCEL_VALUE, body });
+        if (t.expected.status !== EventStatus.LimitReached) return; // 2324: nothing changes
+        if (t.kind === 'burn' ? this.paused[t.to].native : this.paused[t.to].alien) return; // 2702: the status stays
+        t.expected = { ...t.expected, status: EventStatus.Cancelled, finalReject: false };
+        const proxy = t.kind === 'burn' ? s.nativeProxy.address : s.alienProxy.address;
+        const proxyTx = r.transactions.find((x) => x.inMessage?.info.type === 'internal' && x.inMessage.info.dest.equals(proxy) && [...x.outMessages.values()].some((m) => m.info.type === 'external-out'));
+        if (!proxyTx) throw new Error(`cancel #${t.id}: the ${kind} proxy on ${t.to} emitted no reverse event`);
+        await this.record(t.to, t.lane, t.kind === 'burn' ? 'lock' : 'burn', t.amount, t.recipient, newRecipient, transferFromProxyTransaction(this.net(t.to), proxyTx)!);
+        this.transfers[this.transfers.length - 1].reverses = t.id;
     }
 
     // ------------------------------------------------------------ observation
@@ -623,7 +670,7 @@ export class BridgeModel {
                 const ev = decodeTvmTvmEvent(f.eventBody);
                 let lane: Lane;
                 if (isNative) lane = ev.token.equals(s.shared.minter.address) ? 'shared' : laneOf(n, 'token');
-                else lane = laneOf(n, 'alien');
+                else lane = ev.token.equals(this.side(other(n)).shared.minter.address) ? 'shared' : laneOf(n, 'alien'); // a cancel's reverse of a shared lock
                 this.emitted.set(f.transferIdHex, { lane, amount: ev.amount, from: n });
             }
         }
@@ -659,8 +706,9 @@ export class BridgeModel {
             const t = byId.get(id);
             if (!t) continue;
             const obs = await this.eventStatus(t);
-            // paid out by the destination proxy (to the recipient, or to the provider who paid it)
-            const done = obs.status === EventStatus.Confirmed || (obs.status === EventStatus.LiquidityProvided && obs.repaid);
+            // paid out by the destination proxy (to the recipient, or to the provider who paid it);
+            // Cancelled: the amount travels on as the reverse transfer (its own emitted event)
+            const done = obs.status === EventStatus.Confirmed || (obs.status === EventStatus.LiquidityProvided && obs.repaid) || obs.status === EventStatus.Cancelled;
             if (!done) inFlight[e.lane] += e.amount;
             if (obs.status !== t.expected.status) {
                 out.push({ invariant: 'event', message: `#${t.id} (${t.kind} ${t.lane} ${t.from}->${t.to}): Event ${obs.status === null ? 'not deployed' : EventStatus[obs.status]}, model ${t.expected.status === null ? 'not deployed' : EventStatus[t.expected.status]}` });
@@ -732,7 +780,7 @@ export class BridgeModel {
 
     /** Transfers the model has not delivered (and that are not rejected for good). */
     open(): ModelTransfer[] {
-        return this.transfers.filter((t) => !t.delivered && !t.expected.finalReject);
+        return this.transfers.filter((t) => !t.delivered && !t.expected.finalReject && t.expected.status !== EventStatus.Cancelled);
     }
 
     /**
@@ -773,6 +821,7 @@ export class BridgeModel {
                 ops.push([2.5, 'approve', () => this.limitAction(t, 'approve')]);
                 ops.push([1, 'reject', () => this.limitAction(t, 'reject')]);
                 ops.push([1.5, 'retry', () => this.limitAction(t, 'retry')]);
+                if (this.cancelOn()) ops.push([1.5, 'cancel', () => this.cancel(t, r.pick(USERS[t.from]))]);
             }
         }
         const [, kind, run] = r.weighted(ops.map((o) => [drawn.has(o[1]) ? o[0] : o[0] * 4, o] as const));

@@ -15,6 +15,7 @@
  *   MODEL_PRINT      1 to print every sequence's steps
  *   MODEL_LIQUIDITY  0 to leave out the liquidity operations (withdraw / add liquidity, set_bounty,
  *                    provide, retry from LiquidityRequested and of a provider's repayment)
+ *   MODEL_CANCEL     0 to leave out cancel (default: on with the limits when the build has it)
  * A failure prints the seed, the sequence index and the steps to replay it:
  *   MODEL_SEED=<seed> MODEL_FIRST=<i> MODEL_SEQUENCES=1 MODEL_STEPS=<n> npx jest tests/model.spec.ts
  */
@@ -22,7 +23,7 @@ import { createHash } from 'crypto';
 import '@ton/test-utils';
 import { TvmNetwork } from '../harness/network';
 import { BridgePair, deployBridgePair, PairSnapshot } from '../harness/bridge';
-import { BridgeModel, fakeAlienMint, limitsAvailable, ownerMintToProxy, Rng, Violation } from '../harness/model';
+import { BridgeModel, cancelAvailable, fakeAlienMint, limitsAvailable, ownerMintToProxy, Rng, Violation } from '../harness/model';
 import { EventStatus } from '../wrappers/eventStatus';
 
 const envInt = (name: string, dflt: number) => {
@@ -39,6 +40,8 @@ const STEPS = envInt('MODEL_STEPS', 10);
 const FIRST = envInt('MODEL_FIRST', 0);
 const LIMITS = process.env.MODEL_LIMITS !== '0' && limitsAvailable();
 const LIQUIDITY = process.env.MODEL_LIQUIDITY !== '0';
+/** cancel of a LimitReached Event (with the limits; MODEL_CANCEL=0 leaves it out) */
+const CANCEL = LIMITS && process.env.MODEL_CANCEL !== '0' && cancelAvailable();
 
 describe('Bridge model: random sequences over two networks', () => {
     let pair: BridgePair;
@@ -55,7 +58,7 @@ describe('Bridge model: random sequences over two networks', () => {
         [
             `${what}`,
             `seed ${SEED}, sequence ${seq} (sequence seed "${m.rng.seed}"), after ${m.steps.length} steps; replay with`,
-            `  MODEL_SEED=${SEED} MODEL_FIRST=${seq} MODEL_SEQUENCES=1 MODEL_STEPS=${STEPS}${LIMITS ? '' : ' MODEL_LIMITS=0'}${LIQUIDITY ? '' : ' MODEL_LIQUIDITY=0'} npx jest tests/model.spec.ts`,
+            `  MODEL_SEED=${SEED} MODEL_FIRST=${seq} MODEL_SEQUENCES=1 MODEL_STEPS=${STEPS}${LIMITS ? '' : ' MODEL_LIMITS=0'}${LIQUIDITY ? '' : ' MODEL_LIQUIDITY=0'}${LIMITS && !CANCEL ? ' MODEL_CANCEL=0' : ''} npx jest tests/model.spec.ts`,
             'steps:',
             m.describe(),
         ].join('\n');
@@ -67,7 +70,7 @@ describe('Bridge model: random sequences over two networks', () => {
 
     async function fresh(seq: number): Promise<BridgeModel> {
         await pair.loadFrom(base);
-        const m = new BridgeModel(pair, new Rng(`${SEED}/${seq}`), { limits: LIMITS, liquidity: LIQUIDITY });
+        const m = new BridgeModel(pair, new Rng(`${SEED}/${seq}`), { limits: LIMITS, liquidity: LIQUIDITY, cancel: CANCEL });
         await m.start();
         return m;
     }
@@ -158,6 +161,45 @@ describe('Bridge model: random sequences over two networks', () => {
         expect(m.transfers.map((x) => x.repaid)).toEqual([false, true, false, false, true]);
     });
 
+    (CANCEL ? it : it.skip)('scripted: cancel of each kind (a lock, a burn, a shared lock; a paused proxy refuses first), the reverse transfers delivered (rarely drawn at random)', async () => {
+        const m = await fresh(-4);
+        const last = () => m.transfers[m.transfers.length - 1];
+        const script: (() => Promise<void>)[] = [
+            () => m.lock('A', 'token', 'alice', 'carol', 5_000n),
+            () => m.deliver(m.transfers[0], 'credit'), // #1 Confirmed: carol has aliens to burn
+            () => m.setLimit('B', 'alien-minter', 1_000n),
+            () => m.lock('A', 'token', 'bob', 'dave', 2_000n),
+            () => m.deliver(last(), 'credit'), // #2 LimitReached
+            () => m.setPaused('B', 'alien', true),
+            () => m.cancel(m.transfers[1], 'alice'), // 2702: stays LimitReached
+            () => m.setPaused('B', 'alien', false),
+            () => m.cancel(m.transfers[1], 'alice'), // Cancelled; #3: the reverse B -> A (TvmTvmAlien)
+            () => m.setLimit('A', 'native', 1_000n),
+            () => m.burn('B', 'carol', 'bob', 3_000n),
+            () => m.deliver(last(), 'credit'), // #4 LimitReached on A
+            () => m.cancel(last(), 'dave'), // Cancelled; #5: the reverse A -> B (TvmTvmNative)
+            () => m.setLimit('A', 'native', 0n),
+            () => m.setLimit('B', 'alien-minter', 0n),
+            () => m.deliver(m.transfers[2], 'credit'), // alice gets her 2,000 back on A
+            () => m.deliver(m.transfers[4], 'non-credit'), // dave gets 3,000 aliens on B
+            () => m.setLimit('B', 'alien-shared', 1_000n),
+            () => m.lock('A', 'shared', 'alice', 'carol', 4_000n),
+            () => m.deliver(last(), 'credit'), // #6 LimitReached
+            () => m.cancel(last(), 'bob'), // #7: the reverse of a shared lock: A's native proxy unlocks
+            () => m.deliver(last(), 'credit'),
+        ];
+        for (const step of script) {
+            await step();
+            await check(m, -4);
+        }
+        expect(m.transfers.map((x) => x.expected.status)).toEqual([
+            EventStatus.Confirmed, EventStatus.Cancelled, EventStatus.Confirmed, EventStatus.Cancelled, EventStatus.Confirmed, EventStatus.Cancelled, EventStatus.Confirmed,
+        ]);
+        expect(m.transfers.map((x) => x.reverses ?? 0)).toEqual([0, 0, 2, 0, 4, 0, 6]);
+        await m.drain();
+        await check(m, -4);
+    });
+
     it(`random sequences (seed ${SEED}, ${SEQUENCES} x ${STEPS} steps${LIMITS ? ', with daily limits' : ''})`, async () => {
         const t0 = Date.now();
         let steps = 0;
@@ -192,12 +234,13 @@ describe('Bridge model: random sequences over two networks', () => {
             for (const t of m.transfers) {
                 const { status } = await m.eventStatus(t);
                 if (t.expected.finalReject) expect(status).toBe(EventStatus.Rejected);
+                else if (t.expected.status === EventStatus.Cancelled) expect(status).toBe(EventStatus.Cancelled);
                 else if (t.provided) expect([status, t.repaid]).toEqual([EventStatus.LiquidityProvided, true]);
                 else expect(status).toBe(EventStatus.Confirmed);
             }
         }
         const summary = [...ops.entries()].sort().map(([k, v]) => `${k} ${v}`).join(', ');
-        console.log(`model: seed ${SEED}, sequences ${FIRST}..${FIRST + SEQUENCES - 1} (${SEQUENCES}), ${steps} random steps + drains, daily limits ${LIMITS ? 'on' : 'off'}, liquidity ${LIQUIDITY ? 'on' : 'off'}, ${((Date.now() - t0) / 1000).toFixed(1)} s\n  operations: ${summary}\n  step hashes: ${prints.join(' ')}`);
+        console.log(`model: seed ${SEED}, sequences ${FIRST}..${FIRST + SEQUENCES - 1} (${SEQUENCES}), ${steps} random steps + drains, daily limits ${LIMITS ? 'on' : 'off'}, liquidity ${LIQUIDITY ? 'on' : 'off'}, cancel ${CANCEL ? 'on' : 'off'}, ${((Date.now() - t0) / 1000).toFixed(1)} s\n  operations: ${summary}\n  step hashes: ${prints.join(' ')}`);
     }, 120_000 + SEQUENCES * (STEPS + 10) * 5_000);
 });
 

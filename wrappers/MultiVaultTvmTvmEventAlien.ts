@@ -2,7 +2,7 @@ import { Address, Cell, ContractProvider, Sender, SendMode, toNano } from '@ton/
 import { compile } from '@ton/blueprint';
 import { MultiVaultTvmTvmEventAlien as Base } from '../build/MultiVaultTvmTvmEventAlien/tact_MultiVaultTvmTvmEventAlien';
 import { EventStatus } from './eventStatus';
-import { toTvmEventDetails, TvmEventDetails, tvmEventDeliveryFailedMessage, tvmEventInit, tvmEventNativeProxyMessage } from './tvmTvmEvent';
+import { cancelMessage, CancelArgs, toTvmEventDetails, TvmEventDetails, tvmEventDeliveryFailedMessage, tvmEventInit, tvmEventNativeProxyMessage } from './tvmTvmEvent';
 
 /** What the alien proxy (wrappers/ProxyMultiVaultAlien.ts, opened) answers to derive token_. */
 export interface AlienTokenResolver {
@@ -48,6 +48,21 @@ export class MultiVaultTvmTvmEventAlien extends Base {
             sendMode: SendMode.PAY_GAS_SEPARATELY,
             body: tvmEventNativeProxyMessage(nativeProxy, nativeProxyTokenWallet, remainingGasTo),
         });
+    }
+
+    /**
+     * cancel (Alien): by the limit approver (LimitReached; 2335); 2324 in any other status or with a cancel pending;
+     * 2317 below the required value (the spec: attach about 1 TON). The proxy emits the reverse
+     * transfer to newRecipient on the source network and the Event goes to Cancelled; a refusal
+     * (getLastErrorCode) keeps the status and returns the value to remainingGasTo.
+     */
+    async sendCancel(provider: ContractProvider, via: Sender, args: CancelArgs, value = toNano('1')) {
+        await provider.internal(via, { value, sendMode: SendMode.PAY_GAS_SEPARATELY, body: cancelMessage('alien', args) });
+    }
+
+    /** Whether a cancel is on its way (sent, not answered by the proxy yet). */
+    async getCancelPending(provider: ContractProvider): Promise<boolean> {
+        return this.getGetCancelPending(provider);
     }
 
     /** getDetails: _eventInitData (msgHash, configuration, chainId), _initializer, _meta, _status. */

@@ -2,7 +2,7 @@ import { Address, Cell, ContractProvider, Sender, SendMode, toNano } from '@ton/
 import { compile } from '@ton/blueprint';
 import { MultiVaultTvmTvmEventNative as Base } from '../build/MultiVaultTvmTvmEventNative/tact_MultiVaultTvmTvmEventNative';
 import { EventStatus } from './eventStatus';
-import { toTvmEventDetails, TvmEventDetails, tvmEventDeliveryFailedMessage, tvmEventInit } from './tvmTvmEvent';
+import { cancelMessage, CancelArgs, toTvmEventDetails, TvmEventDetails, tvmEventDeliveryFailedMessage, tvmEventInit } from './tvmTvmEvent';
 
 /**
  * MultiVaultTvmTvmEventNative (contracts/bridge/tvm_tvm_event_native.tact), wrapping the Tact-generated
@@ -45,6 +45,21 @@ export class MultiVaultTvmTvmEventNative extends Base {
         return Number(await this.getGetLastErrorCode(provider));
     }
 
+
+    /**
+     * cancel (Native): by the limit approver (LimitReached; 2335), or the sender / recipient (LiquidityRequested; 2332); 2324 in any other status or with a cancel pending;
+     * 2317 below the required value (the spec: attach about 1 TON). The proxy emits the reverse
+     * transfer to newRecipient on the source network and the Event goes to Cancelled; a refusal
+     * (getLastErrorCode) keeps the status and returns the value to remainingGasTo.
+     */
+    async sendCancel(provider: ContractProvider, via: Sender, args: Omit<CancelArgs, 'predeployedTokenData'>, value = toNano('1')) {
+        await provider.internal(via, { value, sendMode: SendMode.PAY_GAS_SEPARATELY, body: cancelMessage('native', args) });
+    }
+
+    /** Whether a cancel is on its way (sent, not answered by the proxy yet). */
+    async getCancelPending(provider: ContractProvider): Promise<boolean> {
+        return this.getGetCancelPending(provider);
+    }
 
     /** getDetails: _eventInitData (msgHash, configuration, chainId), _initializer, _meta, _status. */
     async getDetails(provider: ContractProvider): Promise<TvmEventDetails> {

@@ -194,6 +194,18 @@ export const OpEvent = {
     notEnoughLiquidity: 0x2093a489,
     /** set_bounty query_id:uint64 bounty:uint128 (sender or recipient -> Native Event) */
     setBounty: 0x2ac1999f,
+    /** native_event_cancel query_id new_recipient remaining_gas_to expected_gas:uint128 event_payload:(Maybe ^Cell) ^[expected_gas_receiver] (-> Native Event) */
+    nativeEventCancel: 0x14b96c7f,
+    /** alien_event_cancel: native_event_cancel's fields with predeployed_token_data:(Maybe ^Cell) after event_payload (-> Alien Event) */
+    alienEventCancel: 0x5603942c,
+    /** tvm_event_cancel msg_hash:uint256 remaining_gas_to event:^TvmTvmEvent cancel:^CancelParams (Event -> configuration: 2212) */
+    tvmEventCancel: 0x176c44ef,
+    /** on_tvm_event_cancel event_address msg_hash chain_id:int32 remaining_gas_to event:^ cancel:^ (configuration -> proxy: 2710) */
+    onTvmEventCancel: 0x3f57a4b5,
+    /** tvm_event_cancelled query_id:uint64 (proxy -> Event: 2901): the reverse event was emitted, Cancelled */
+    tvmEventCancelled: 0x18540e96,
+    /** tvm_event_cancel_failed query_id:uint64 error_code:uint16 (proxy -> Event: 2901): refused, the status stays */
+    tvmEventCancelFailed: 0x0bae145b,
 } as const;
 
 /** contracts/bridge/evm_messages.tact (layouts: contracts/bridge/evm.tlb): EVM to TVM, relay-voted. */

@@ -198,3 +198,57 @@ export function parseDailyLimitReached(body: Cell): { queryId: bigint; limitAppr
 export function limitActionMessage(action: 'approveLimit' | 'rejectLimit' | 'tvmEventRetry', queryId = 0n): Cell {
     return beginCell().storeUint(EventOp[action], 32).storeUint(queryId, 64).endCell();
 }
+
+// ------------------------------------------------------------------ cancel (contracts/bridge/event.tlb)
+
+export interface CancelArgs {
+    queryId?: bigint;
+    /** recipient of the reverse transfer on the source network */
+    newRecipient: Address;
+    /** where the value comes back (a refusal) or the rest after the reverse event (success) */
+    remainingGasTo: Address;
+    /** the reverse event's expected_gas */
+    expectedGas?: bigint;
+    /** the reverse event's transfer_meta payload */
+    eventPayload?: Cell | null;
+    /** the reverse event's transfer_meta remaining_gas_to */
+    expectedGasReceiver: Address;
+    /** Alien Event only: ^[token native_proxy_wallet] of a predeployed token (2330) */
+    predeployedTokenData?: { token: Address; nativeProxyWallet: Address } | null;
+}
+
+/**
+ * native_event_cancel#14b96c7f / alien_event_cancel#5603942c as Tact lays them out: query_id
+ * new_recipient remaining_gas_to expected_gas:uint128 event_payload:(Maybe ^Cell)
+ * [alien: predeployed_token_data:(Maybe ^Cell)] ^[ expected_gas_receiver ].
+ */
+export function cancelMessage(kind: 'native' | 'alien', a: CancelArgs): Cell {
+    const b = beginCell()
+        .storeUint(kind === 'native' ? EventOp.nativeEventCancel : EventOp.alienEventCancel, 32)
+        .storeUint(a.queryId ?? 0n, 64)
+        .storeAddress(a.newRecipient)
+        .storeAddress(a.remainingGasTo)
+        .storeUint(a.expectedGas ?? 0n, 128)
+        .storeMaybeRef(a.eventPayload ?? null);
+    if (kind === 'alien') {
+        const p = a.predeployedTokenData;
+        b.storeMaybeRef(p ? beginCell().storeAddress(p.token).storeAddress(p.nativeProxyWallet).endCell() : null);
+    } else if (a.predeployedTokenData) {
+        throw new Error('predeployed_token_data: Alien Event only');
+    }
+    return b.storeRef(beginCell().storeAddress(a.expectedGasReceiver)).endCell();
+}
+
+/** tvm_event_cancelled (ok) / tvm_event_cancel_failed (error_code) body (proxy -> Event; 2901 from anyone else). */
+export function cancelAnswerMessage(errorCode?: number, queryId = 0n): Cell {
+    const b = beginCell().storeUint(errorCode === undefined ? EventOp.tvmEventCancelled : EventOp.tvmEventCancelFailed, 32).storeUint(queryId, 64);
+    if (errorCode !== undefined) b.storeUint(errorCode, 16);
+    return b.endCell();
+}
+
+/** tvm_event_cancel_failed body, or null for another body. */
+export function parseTvmEventCancelFailed(body: Cell): { queryId: bigint; errorCode: number } | null {
+    const s = body.beginParse();
+    if (s.remainingBits < 32 || s.loadUint(32) !== EventOp.tvmEventCancelFailed) return null;
+    return { queryId: s.loadUintBig(64), errorCode: s.loadUint(16) };
+}
