@@ -459,7 +459,9 @@ export class BridgeModel {
         // the native proxy's liquidity (after the limit; nothing counted when short): a Native
         // Event goes to LiquidityRequested, a forwarded predeployed token's is refused with 2714
         if (t.kind === 'burn' || t.lane === 'shared') {
-            const h = t.kind === 'burn' ? 'token' : 'shared';
+            // (a burn of the shared lane: the reverse of a cancelled shared lock, unlocked by the
+            // source native proxy from its shared liquidity)
+            const h = t.lane === 'shared' ? 'shared' : 'token';
             if (this.liquidityOf(t.to, h) < t.amount) {
                 if (t.kind === 'burn') t.expected = { ...t.expected, status: EventStatus.LiquidityRequested, finalReject: false };
                 else t.expected = { status: EventStatus.Verified, lastErrorCode: Errors.proxy.notEnoughLiquidity, finalReject: false };
@@ -619,7 +621,7 @@ export class BridgeModel {
     // ------------------------------------------------------------ cancel (reverse transfers)
 
     cancelOn(): boolean {
-        return this.opts.cancel ?? (this.opts.limits && cancelAvailable());
+        return this.opts.cancel ?? cancelAvailable();
     }
 
     /**
@@ -630,9 +632,12 @@ export class BridgeModel {
      * (same lane and amount, the other direction, the other kind: the reverse of a lock is a
      * TvmTvmAlien, unlocked by the source native proxy; of a burn a TvmTvmNative, minted again).
      */
-    async cancel(t: ModelTransfer, newRecipient: string): Promise<void> {
-        this.log(`cancel #${t.id} -> ${t.from}.${newRecipient}`);
+    async cancel(t: ModelTransfer, newRecipient: string, by: 'approver' | 'recipient' | 'sender' = 'approver'): Promise<void> {
+        this.log(`cancel #${t.id} by ${by} -> ${t.from}.${newRecipient}`);
         const s = this.side(t.to);
+        // the sender of the source transfer acts with the same key (the same address) here: a
+        // treasury's address is its seed's (TvmNetwork.treasury seeds it with the network's name)
+        const caller = by === 'approver' ? s.owner : by === 'recipient' ? this.user(t.to, t.recipient) : await this.net(t.to).blockchain.treasury(`${this.net(t.from).name}/${t.sender}`);
         const kind = t.kind === 'burn' ? 'native' : 'alien';
         const body = cancelMessage(kind, {
             newRecipient: this.user(t.from, newRecipient).address,
@@ -640,8 +645,11 @@ export class BridgeModel {
             expectedGas: toNano('0.1'),
             expectedGasReceiver: s.owner.address,
         });
-        const r = await s.owner.send({ to: t.eventAddress, value: CANCEL_VALUE, body });
-        if (t.expected.status !== EventStatus.LimitReached) return; // 2324: nothing changes
+        const r = await caller.send({ to: t.eventAddress, value: CANCEL_VALUE, body });
+        // LimitReached: the limit approver only (2335); LiquidityRequested: the sender or the
+        // recipient (2332); any other status 2324: nothing changes
+        const st = t.expected.status;
+        if (!(st === EventStatus.LimitReached && by === 'approver') && !(st === EventStatus.LiquidityRequested && by !== 'approver')) return;
         if (t.kind === 'burn' ? this.paused[t.to].native : this.paused[t.to].alien) return; // 2702: the status stays
         t.expected = { ...t.expected, status: EventStatus.Cancelled, finalReject: false };
         const proxy = t.kind === 'burn' ? s.nativeProxy.address : s.alienProxy.address;
@@ -970,11 +978,12 @@ export class BridgeModel {
 
     /** The repayment reaching the native proxy: paused (2702) or short: not repaid; else amount to the provider. */
     private async repayOutcome(t: ModelTransfer): Promise<void> {
-        if (this.paused[t.to].native || this.liquidityOf(t.to, 'token') < t.amount) {
+        const h = t.lane === 'shared' ? 'shared' : 'token';
+        if (this.paused[t.to].native || this.liquidityOf(t.to, h) < t.amount) {
             t.repaid = false;
             return;
         }
-        this.addLiquidity(t.to, 'token', -t.amount);
+        this.addLiquidity(t.to, h, -t.amount);
         await this.passLimit(t, true, true); // limit_approved: counted, never stopped
         this.addBalance(t.to, 'token', PROVIDER, t.amount);
         t.repaid = true;
@@ -1003,7 +1012,7 @@ export class BridgeModel {
     /** The drain: the owner deposits what the destination native proxy lacks to pay `t` (burns, shared locks). */
     private async ensureLiquidity(t: ModelTransfer): Promise<void> {
         if (t.kind === 'lock' && t.lane !== 'shared') return;
-        const h = t.kind === 'burn' ? 'token' : 'shared';
+        const h = t.lane === 'shared' ? 'shared' : 'token';
         const need = t.amount - this.liquidityOf(t.to, h);
         if (need > 0n) await this.depositLiquidity(t.to, h, need);
     }
@@ -1028,8 +1037,11 @@ export class BridgeModel {
         if (requested.length) {
             const t = r.pick(requested);
             ops.push([1.5, 'set-bounty', () => this.setBounty(t, r.chance(0.1) ? t.amount + 1n : r.bigint(0n, t.amount / 10n))]);
-            ops.push([3, 'provide', () => this.provide(t, r.chance(0.15) && t.amount - t.bounty > 1n ? 1n : 0n)]);
+            // (the provider holds the native test token; a shared-lane request, the reverse of a
+            // cancelled shared lock, waits for liquidity: retry or cancel)
+            if (t.lane !== 'shared') ops.push([3, 'provide', () => this.provide(t, r.chance(0.15) && t.amount - t.bounty > 1n ? 1n : 0n)]);
             ops.push([2, 'liquidity-retry', () => this.liquidityRetry(t)]);
+            if (this.cancelOn()) ops.push([1.5, 'cancel-liquidity', () => this.cancel(t, r.pick(USERS[t.from]), r.pick(['recipient', 'sender', 'approver'] as const))]);
         }
         if (unpaid.length) ops.push([2, 'repay-retry', () => this.liquidityRetry(r.pick(unpaid))]);
     }

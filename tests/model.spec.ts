@@ -200,6 +200,36 @@ describe('Bridge model: random sequences over two networks', () => {
         await check(m, -4);
     });
 
+    (CANCEL && LIQUIDITY ? it : it.skip)('scripted: cancel from a real LiquidityRequested (the limit approver refused: 2332; the recipient; the sender after a bounty), the reverses minted again', async () => {
+        const m = await fresh(-5);
+        const last = () => m.transfers[m.transfers.length - 1];
+        const script: (() => Promise<void>)[] = [
+            () => m.lock('A', 'token', 'alice', 'carol', 5_000n),
+            () => m.deliver(m.transfers[0], 'credit'), // #1 Confirmed: carol has aliens on B
+            () => m.withdrawLiquidity('A', 'token', 5_000n), // A's native proxy holds nothing of it
+            () => m.burn('B', 'carol', 'alice', 1_000n),
+            () => m.deliver(last(), 'credit'), // #2 LiquidityRequested on A
+            () => m.cancel(m.transfers[1], 'dave', 'approver'), // 2332: stays LiquidityRequested
+            () => m.cancel(m.transfers[1], 'dave', 'recipient'), // Cancelled; #3: A -> B (TvmTvmNative)
+            () => m.deliver(last(), 'credit'), // dave gets 1,000 aliens on B
+            () => m.burn('B', 'carol', 'bob', 500n),
+            () => m.deliver(last(), 'non-credit'), // #4 LiquidityRequested
+            () => m.setBounty(last(), 20n),
+            () => m.cancel(last(), 'carol', 'sender'), // Cancelled; #5 back to carol
+            () => m.deliver(last(), 'non-credit'),
+        ];
+        for (const step of script) {
+            await step();
+            await check(m, -5);
+        }
+        expect(m.transfers.map((x) => x.expected.status)).toEqual([
+            EventStatus.Confirmed, EventStatus.Cancelled, EventStatus.Confirmed, EventStatus.Cancelled, EventStatus.Confirmed,
+        ]);
+        expect(m.transfers.map((x) => x.reverses ?? 0)).toEqual([0, 0, 2, 0, 4]);
+        await m.drain();
+        await check(m, -5);
+    });
+
     it(`random sequences (seed ${SEED}, ${SEQUENCES} x ${STEPS} steps${LIMITS ? ', with daily limits' : ''})`, async () => {
         const t0 = Date.now();
         let steps = 0;
