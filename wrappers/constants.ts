@@ -62,6 +62,8 @@ export const Op = {
         removePredeployedToken: 0x20eb0e63,
         setDailyLimit: 0x103cd72a,
         setLimitApprover: 0x459e86f5,
+        /** deploy_merge_router query_id:uint64 token owner manager:MsgAddress (alien proxy, owner; merge.tlb) */
+        deployMergeRouter: 0x5027bf30,
     },
 } as const;
 
