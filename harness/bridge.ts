@@ -3,7 +3,8 @@
  * network N, with O the other one:
  * - O's LiteClient (from O's genesis key block: O's global id and validator set) and a
  *   TransactionChecker over it;
- * - the native and the alien proxy (owned by N's bridge owner, each knowing the other);
+ * - the native and the alien proxy (owned by N's bridge owner, each knowing the other; the alien
+ *   proxy holds MergeRouter's code, build/MergeRouter, for deploy_merge_router: merge.tlb);
  * - two TvmTvmEventConfigurations: Alien (takes TvmTvmNative of O's native proxy, calls N's alien
  *   proxy) and Native (takes TvmTvmAlien of O's alien proxy, calls N's native proxy), listed in the
  *   proxies;
@@ -198,7 +199,7 @@ export async function deployBridgePair(netA: TvmNetwork, netB: TvmNetwork, o: De
     for (const net of [netA, netB]) {
         const owner = await net.treasury('bridge-owner');
         const native = await ProxyMultiVaultNative.createFromConfig({ owner: owner.address });
-        const alien = await ProxyMultiVaultAlien.createFromConfig({ owner: owner.address, nativeProxy: native.address });
+        const alien = await ProxyMultiVaultAlien.createFromConfig({ owner: owner.address, nativeProxy: native.address, routerCode: await contractCode('MergeRouter') });
         pre.set(net, { owner, native, alien });
     }
 

@@ -7,6 +7,7 @@ import {
     storeMergeMint,
     storeMergePoolClaimRefund,
     storeMergePoolDeliver,
+    storeMergePoolDelivered,
     storeMergePoolRemoveToken,
     storeMergePoolSetCanonical,
     storeMergePoolSetEnabled,
@@ -123,6 +124,13 @@ export class MergePool extends MergePoolBase {
     /** tvm_event_merge (alien proxy -> Alien Event), for the Event's tests. */
     static tvmEventMergeMessage(router: Address, pool: Address, remainingGasTo: Address, queryId = 0n): Cell {
         return beginCell().store(storeTvmEventMerge({ $$type: 'TvmEventMerge', queryId, router, pool, remainingGasTo })).endCell();
+    }
+
+    /** merge_pool_delivered (pool -> Event), for tests that play a pool. */
+    static deliveredMessage(token: Address, amount: bigint, errorCode: number, queryId = 0n): Cell {
+        return beginCell()
+            .store(storeMergePoolDelivered({ $$type: 'MergePoolDelivered', queryId, token, amount, errorCode: BigInt(errorCode) }))
+            .endCell();
     }
 
     async sendDeploy(provider: ContractProvider, via: Sender, value = toNano('0.05')) {

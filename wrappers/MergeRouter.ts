@@ -5,9 +5,11 @@ import {
     MergeRouter as MergeRouterBase,
     storeMergeRouterGetPool,
     storeMergeRouterInit,
+    storeMergeRouterPool,
     storeMergeRouterSetManager,
     storeMergeRouterSetPool,
     storeMergeRouterTransferOwnership,
+    storeMergeRouterUpdate,
 } from '../build/MergeRouter/tact_MergeRouter';
 
 export { loadMergeRouterPool, loadMergeRouterUpdate };
@@ -56,6 +58,15 @@ export class MergeRouter extends MergeRouterBase {
     /** merge_router_get_pool (anyone): answered with merge_router_pool. */
     static getPoolMessage(queryId = 0n): Cell {
         return beginCell().store(storeMergeRouterGetPool({ $$type: 'MergeRouterGetPool', queryId })).endCell();
+    }
+
+    /** merge_router_update (router -> its proxy), for tests that play a router. */
+    static updateMessage(token: Address, pool: Address | null, remainingGasTo: Address, queryId = 0n): Cell {
+        return beginCell().store(storeMergeRouterUpdate({ $$type: 'MergeRouterUpdate', queryId, token, pool, remainingGasTo })).endCell();
+    }
+    /** merge_router_pool (router -> asker), for tests that play a router. */
+    static poolMessage(token: Address, pool: Address | null, queryId = 0n): Cell {
+        return beginCell().store(storeMergeRouterPool({ $$type: 'MergeRouterPool', queryId, token, pool })).endCell();
     }
 
     async sendDeploy(provider: ContractProvider, via: Sender, value = toNano('0.02')) {

@@ -92,6 +92,15 @@ export class MultiVaultTvmTvmEventAlien extends Base {
         return { ...d, token };
     }
 
+    /**
+     * merge (merge.tlb): the router and pool the alien proxy named (tvm_event_merge) and what the pool
+     * delivered (token null before merge_pool_delivered; errorCode 0: the canonical token), or null.
+     */
+    async getMergeDelivery(provider: ContractProvider): Promise<{ router: Address; pool: Address; token: Address | null; amount: bigint; errorCode: number } | null> {
+        const m = await this.getGetMergeDelivery(provider);
+        return m ? { router: m.router, pool: m.pool, token: m.token, amount: m.amount, errorCode: Number(m.errorCode) } : null;
+    }
+
     /** Hash of the source transaction (the Transfer ID); 0n before process_proof. */
     async getTransactionHash(provider: ContractProvider): Promise<bigint> {
         return this.getGetTransactionHash(provider);

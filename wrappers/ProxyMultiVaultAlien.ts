@@ -1,6 +1,7 @@
 import { Address, beginCell, Cell, ContractProvider, Dictionary, Sender, SendMode, toNano } from '@ton/core';
 import {
     ProxyMultiVaultAlien as ProxyMultiVaultAlienBase,
+    storeDeployMergeRouter,
     storeDeployTvmAlienToken,
     storeRemovePredeployedToken,
     storeSetNativeProxy,
@@ -8,6 +9,7 @@ import {
 } from '../build/ProxyMultiVaultAlien/tact_ProxyMultiVaultAlien';
 import { JettonMinter } from './JettonMinter';
 import { JettonWallet } from './JettonWallet';
+import { MergeRouter } from './MergeRouter';
 import { sendBody } from './ProxyMultiVaultNative';
 
 export {
@@ -35,12 +37,19 @@ export interface ProxyAlienConfig {
     /** defaults to the compiled JettonMinter's and JettonWallet's code */
     minterCode?: Cell;
     walletCode?: Cell;
+    /** merge: MergeRouter's code (defaults to the compiled build/MergeRouter) */
+    routerCode?: Cell;
 }
 
 /** The compiled JettonMinter's code. */
 export async function jettonMinterCode(): Promise<Cell> {
     const zero = new Address(0, Buffer.alloc(32));
     return (await JettonMinter.createFromConfig({ owner: zero, content: Cell.EMPTY })).init!.code;
+}
+
+/** merge_config$_ router_code:^Cell pools:(HashmapE 267 MsgAddressInt) (merge.tlb), no pools yet. */
+export function mergeConfigCell(routerCode: Cell): Cell {
+    return beginCell().storeRef(routerCode).storeBit(false).endCell();
 }
 
 export class ProxyMultiVaultAlien extends ProxyMultiVaultAlienBase {
@@ -74,6 +83,7 @@ export class ProxyMultiVaultAlien extends ProxyMultiVaultAlienBase {
             Dictionary.empty(), // evmByBase
             null, // limitApprover (null: the owner)
             Dictionary.empty(), // dailyLimits
+            mergeConfigCell(c.routerCode ?? (await MergeRouter.code())), // merge
         );
         return new ProxyMultiVaultAlien(base.address, base.init);
     }
@@ -92,6 +102,13 @@ export class ProxyMultiVaultAlien extends ProxyMultiVaultAlienBase {
                     remainingGasTo: a.remainingGasTo,
                 }),
             )
+            .endCell();
+    }
+
+    /** deploy_merge_router (owner only, 132; token one of the proxy's minters, 2708). */
+    static deployMergeRouterMessage(a: { token: Address; owner: Address; manager?: Address | null; queryId?: bigint }): Cell {
+        return beginCell()
+            .store(storeDeployMergeRouter({ $$type: 'DeployMergeRouter', queryId: a.queryId ?? 0n, token: a.token, owner: a.owner, manager: a.manager ?? null }))
             .endCell();
     }
 
@@ -117,6 +134,11 @@ export class ProxyMultiVaultAlien extends ProxyMultiVaultAlienBase {
 
     async sendDeployTvmAlienToken(provider: ContractProvider, via: Sender, a: Parameters<typeof ProxyMultiVaultAlien.deployTvmAlienTokenMessage>[0], value = ProxyMultiVaultAlien.DEPLOY_TOKEN_VALUE) {
         await sendBody(provider, via, ProxyMultiVaultAlien.deployTvmAlienTokenMessage(a), value);
+    }
+
+    /** deploy_merge_router: deploys the router of `token` naming its owner and manager (merge.tlb). */
+    async sendDeployMergeRouter(provider: ContractProvider, via: Sender, a: Parameters<typeof ProxyMultiVaultAlien.deployMergeRouterMessage>[0], value = ProxyMultiVaultAlien.OWNER_OP_VALUE) {
+        await sendBody(provider, via, ProxyMultiVaultAlien.deployMergeRouterMessage(a), value);
     }
 
     async sendSetNativeProxy(provider: ContractProvider, via: Sender, nativeProxy: Address | null, value = ProxyMultiVaultAlien.OWNER_OP_VALUE) {

@@ -66,6 +66,8 @@ export const Op = {
         withdrawLiquidity: 0x2bd3d8bb,
         /** forward payload of a jetton transfer to the native proxy: a liquidity deposit */
         addLiquidity: 0x493eeb9b,
+        /** deploy_merge_router query_id:uint64 token owner manager:MsgAddress (alien proxy, owner; merge.tlb) */
+        deployMergeRouter: 0x5027bf30,
     },
 } as const;
 

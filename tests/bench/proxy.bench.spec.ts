@@ -13,7 +13,9 @@ import {
     transferPayloadCell,
     tvmTvmEventCell,
 } from '../../wrappers/ProxyMultiVaultAlien';
-import { Op } from '../../wrappers/constants';
+import { MergePool } from '../../wrappers/MergePool';
+import { MergeRouter } from '../../wrappers/MergeRouter';
+import { Op, OpMerge } from '../../wrappers/constants';
 import { gasUsed, txOf } from '../proxy.util';
 
 /**
@@ -107,5 +109,26 @@ describe('bench: proxies', () => {
 
         const dep = await alien.sendDeployTvmAlienToken(owner.getSender(), { baseChainId: 7, baseToken, ...META, remainingGasTo: owner.address });
         section.record({ path: 'ProxyMultiVaultAlien.deploy_tvm_alien_token', gas: gasUsed(txOf(dep.transactions, alien.address, Op.bridge.deployTvmAlienToken)), notes: `chain fees ${chainFees(dep.transactions)}` });
+    });
+
+    it('alien: merge (deploy_merge_router, merge_router_update, delivery to a MergePool, merge_mint)', async () => {
+        // the warm minter of the test above and the one deploy_tvm_alien_token made (canonical), one pool
+        const t = await alien.getAlienTokenAddress(-239n, baseToken, META.name, META.symbol, BigInt(META.decimals));
+        const c = await alien.getAlienTokenAddress(7n, baseToken, META.name, META.symbol, BigInt(META.decimals));
+        const pool = blockchain.openContract(await MergePool.createFromConfig({ proxy: alien.address, owner: owner.address, walletCode: await JettonWallet.code() }));
+        await pool.sendDeploy(owner.getSender(), toNano('1'));
+        for (const m of [t, c]) await pool.sendBody(owner.getSender(), MergePool.setTokenMessage(m, META.decimals));
+        await pool.sendBody(owner.getSender(), MergePool.setCanonicalMessage(c));
+        for (const m of [t, c]) {
+            const d = await alien.sendDeployMergeRouter(owner.getSender(), { token: m, owner: owner.address });
+            if (m === t) section.record({ path: 'ProxyMultiVaultAlien.deploy_merge_router', gas: gasUsed(txOf(d.transactions, alien.address, Op.proxy.deployMergeRouter)), notes: `chain fees ${chainFees(d.transactions)}` });
+            const router = blockchain.openContract(MergeRouter.createFromAddress(await alien.getMergeRouterAddress(m)));
+            const u = await router.sendBody(owner.getSender(), MergeRouter.setPoolMessage(pool.address));
+            if (m === t) section.record({ path: 'ProxyMultiVaultAlien.merge_router_update (records the pool)', gas: gasUsed(txOf(u.transactions, alien.address, OpMerge.routerUpdate)) });
+        }
+        const merged = await confirm(alien, event('native', baseToken, bob.address));
+        expect(merged.transactions).toHaveTransaction({ from: pool.address, to: config.address, op: OpMerge.poolDelivered });
+        section.record({ path: 'ProxyMultiVaultAlien.on_tvm_event_confirmed_extended (merged delivery: tvm_event_merge, mint to the pool)', gas: gasUsed(txOf(merged.transactions, alien.address, Op.bridge.onTvmEventConfirmedExtended)), notes: `chain fees ${chainFees(merged.transactions)} (pool, burn, canonical mint included)` });
+        section.record({ path: 'ProxyMultiVaultAlien.accept_tokens_burn (merge_mint from the pool: canonical minted)', gas: gasUsed(txOf(merged.transactions, alien.address, Op.jetton.acceptTokensBurn)) });
     });
 });
