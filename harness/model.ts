@@ -1025,7 +1025,14 @@ export class BridgeModel {
         const withLiquidity = (['A', 'B'] as Net[]).flatMap((n) => (['token', 'shared'] as const).filter((h) => this.liquidityOf(n, h) > 0n).map((h) => [n, h] as const));
         if (withLiquidity.length) {
             ops.push([2, 'withdraw-liquidity', () => {
-                // mostly a native test token (its burns then meet a short proxy)
+                // mostly aimed at an open burn: all of its destination token, so that its delivery
+                // meets a short proxy (LiquidityRequested)
+                const burns = this.open().filter((t) => t.kind === 'burn' && t.lane !== 'shared' && this.liquidityOf(t.to, 'token') > 0n);
+                if (burns.length && r.chance(0.6)) {
+                    const t = r.pick(burns);
+                    return this.withdrawLiquidity(t.to, 'token', this.liquidityOf(t.to, 'token'));
+                }
+                // else mostly a native test token (its burns then meet a short proxy)
                 const tokens = withLiquidity.filter(([, h]) => h === 'token');
                 const [n, h] = tokens.length && r.chance(0.7) ? r.pick(tokens) : r.pick(withLiquidity);
                 const l = this.liquidityOf(n, h);

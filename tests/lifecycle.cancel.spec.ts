@@ -15,8 +15,9 @@
  *   reverse TvmTvmAlien proven on A (credit backend) -> A's native proxy unlocks to new_recipient;
  * - burn on B -> Native Event on A LimitReached -> cancel -> the reverse TvmTvmNative proven on B
  *   (abiTx, non-credit) -> B's alien proxy mints again to new_recipient;
- * - LiquidityRequested (not_enough_liquidity played from the native proxy's address: the proxy side
- *   is branch `liq`'s) -> cancel by the sender / by the recipient; wrong caller 2332;
+ * - LiquidityRequested (not_enough_liquidity played from the native proxy's address here; the real
+ *   shortage, after a withdraw_liquidity, is driven by tests/model.spec.ts 'scripted: cancel from a
+ *   real LiquidityRequested ...') -> cancel by the sender / by the recipient; wrong caller 2332;
  * - 2335 (not the approver, LimitReached), 2324 (Confirmed, Verified, Cancelled, pending), 2317, 2901
  *   (a forged proxy answer), 2330 (predeployed_token_data: at the proxy, and at the Event when it
  *   recorded the native proxy wallet), a paused proxy -> status restored, value back;
@@ -178,7 +179,7 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
 
     /** a Native Event on A in LiquidityRequested: confirmed while the native proxy does not list the
      * configuration (the confirmation bounces: the Event stays Confirmed), then not_enough_liquidity
-     * from the native proxy's address (the proxy side is branch `liq`'s), then the configuration listed again */
+     * from the native proxy's address (a real shortage: tests/model.spec.ts), then the configuration listed again */
     async function liquidityRequested() {
         const via = pair.A.owner.getSender();
         await pair.A.nativeProxy.sendBody(via, ProxyMessages.setTvmConfiguration(pair.A.nativeConfig.address, false));
