@@ -8,8 +8,8 @@
  *
  * Environment:
  *   MODEL_SEED       seed of the run (default "bridge-model"; "random" picks one, printed)
- *   MODEL_SEQUENCES  sequences to run (default 2)
- *   MODEL_STEPS      random steps per sequence (default 10)
+ *   MODEL_SEQUENCES  sequences to run (default 3)
+ *   MODEL_STEPS      random steps per sequence (default 15)
  *   MODEL_FIRST      index of the first sequence (replays sequence N of a seed alone)
  *   MODEL_LIMITS     0 to leave out the daily-limit operations (default: on when the build has them)
  *   MODEL_PRINT      1 to print every sequence's steps
@@ -35,8 +35,8 @@ const envInt = (name: string, dflt: number) => {
 };
 
 const SEED = !process.env.MODEL_SEED ? 'bridge-model' : process.env.MODEL_SEED === 'random' ? `r${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}` : process.env.MODEL_SEED;
-const SEQUENCES = envInt('MODEL_SEQUENCES', 2);
-const STEPS = envInt('MODEL_STEPS', 10);
+const SEQUENCES = envInt('MODEL_SEQUENCES', 3);
+const STEPS = envInt('MODEL_STEPS', 15);
 const FIRST = envInt('MODEL_FIRST', 0);
 const LIMITS = process.env.MODEL_LIMITS !== '0' && limitsAvailable();
 const LIQUIDITY = process.env.MODEL_LIQUIDITY !== '0';
