@@ -415,9 +415,11 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
 
     // ------------------------------------------------------------------ gas
 
-    it('gas constants: GAS_EVENT_PROVIDE covers the provider step (payload forwarded, excess back, repayment) within 40%', async () => {
+    it('gas constants: GAS_EVENT_PROVIDE covers the provider step (payload forwarded, excess back, repayment), GAS_EVENT_REPAY_RETRY the repayment retried, within 40%', async () => {
         const src = fs.readFileSync(path.resolve(__dirname, '..', 'contracts', 'bridge', 'tvm_tvm_event_native.tact'), 'utf8');
         const G = Number(/^const GAS_EVENT_PROVIDE: Int = (\d+);/m.exec(src)![1]);
+        const common = fs.readFileSync(path.resolve(__dirname, '..', 'contracts', 'bridge', 'event_common.tact'), 'utf8');
+        const GR = Number(/^const GAS_EVENT_REPAY_RETRY: Int = (\d+);/m.exec(common)![1]);
         const { event } = await shortage();
         await userA.send({ to: event.address, value: toNano('0.05'), body: setBounty(BOUNTY) });
         const p = await provide(event.address, BURN);
@@ -428,6 +430,17 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
         console.log(`Event gas: provider step ${gas}`);
         expect(gas).toBeGreaterThan(0);
         if (!(gas <= G && G <= Math.ceil(gas * 1.4))) throw new Error(`GAS_EVENT_PROVIDE = ${G}, measured ${gas}`);
+        // the repayment was short (the proxy has no liquidity): liquidity back, anyone retries it
+        expect(await event.getProviderRepaid()).toBe(false);
+        await deposit(BURN);
+        const r = await stranger.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('tvmEventRetry') });
+        expectAllOk(r.transactions);
+        expect(await event.getProviderRepaid()).toBe(true);
+        const rt = r.transactions.find((x) => x.inMessage?.info.dest instanceof Address && x.inMessage.info.dest.equals(event.address) && x.inMessage.body.beginParse().loadUint(32) === OpEvent.tvmEventRetry)!;
+        const rd = rt.description;
+        const retryGas = rd.type === 'generic' && rd.computePhase.type === 'vm' ? Number(rd.computePhase.gasUsed) : 0;
+        console.log(`Event gas: repayment retry ${retryGas}`);
+        if (!(retryGas <= GR && GR <= Math.ceil(retryGas * 1.4))) throw new Error(`GAS_EVENT_REPAY_RETRY = ${GR}, measured ${retryGas}`);
     });
 });
 

@@ -487,6 +487,8 @@ describe('ProxyMultiVaultNative', () => {
         it('gas constants: native unlock', async () => {
             await lock(100_000n);
             await proxy.sendBody(owner.getSender(), ProxyMessages.setTokenFee(minter.address, 1n, 100n));
+            // the worst case: a fee, a payload and a daily limit counted
+            await proxy.sendBody(owner.getSender(), ProxyMessages.setDailyLimit(minter.address, 10n ** 12n));
             const res = await confirm(config, alienEvent({ amount: 1000n, payload: longPayload() }));
             const viaAlien = await confirm(alienProxy, alienEvent({ kind: 'native', amount: 1000n, payload: longPayload() }));
             pin('GAS_NATIVE_UNLOCK', Math.max(
