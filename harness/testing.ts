@@ -17,7 +17,7 @@
 import { Address, Cell, toNano } from '@ton/core';
 import { BlockchainTransaction, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import { TvmNetwork } from './network';
-import { BridgePair, BridgeSide, deployBridgePair, DeployBridgePairOptions, exitCodeOf, PairSnapshot, TokenInfo } from './bridge';
+import { BridgePair, BridgeSide, deployBridgePair, DeployBridgePairOptions, exitCodeOf, gasOf, PairSnapshot, TokenInfo } from './bridge';
 import { burnAlien, lockNative } from './actors';
 import { findTransferId, FoundTransfer } from './transfer';
 
@@ -197,10 +197,14 @@ export function opOf(t: BlockchainTransaction): number | undefined {
     return b && b.remainingBits >= 32 ? b.preloadUint(32) : undefined;
 }
 
+/** the transaction on `to` whose in message has `op` (throws when there is none) */
+export function txOn(txs: BlockchainTransaction[], to: Address, op: number): BlockchainTransaction {
+    const t = txs.find((x) => x.inMessage?.info.dest && Address.isAddress(x.inMessage.info.dest) && x.inMessage.info.dest.equals(to) && opOf(x) === op);
+    if (!t) throw new Error(`no transaction on ${to.toString()} with op 0x${op.toString(16)}`);
+    return t;
+}
+
 /** compute gas of the transaction on `to` whose in message has `op` (throws when there is none) */
 export function gasOn(r: SendMessageResult, to: Address, op: number): number {
-    const t = r.transactions.find((x) => x.inMessage?.info.dest && Address.isAddress(x.inMessage.info.dest) && x.inMessage.info.dest.equals(to) && opOf(x) === op);
-    if (!t) throw new Error(`no transaction on ${to} with op 0x${op.toString(16)}`);
-    const d = t.description;
-    return d.type === 'generic' && d.computePhase.type === 'vm' ? Number(d.computePhase.gasUsed) : 0;
+    return Number(gasOf(txOn(r.transactions, to, op)));
 }
