@@ -21,6 +21,9 @@ import { BridgePair, BridgeSide, deployBridgePair, DeployBridgePairOptions, exit
 import { burnAlien, lockNative } from './actors';
 import { findTransferId, FoundTransfer } from './transfer';
 
+/** a sandbox treasury (the testbed's users and a spec's own actors) */
+export type Treasury = SandboxContract<TreasuryContract>;
+
 /** the two networks of the testbed */
 export const NETWORK_A = { globalId: -239, name: 'A' } as const;
 export const NETWORK_B = { globalId: 2000, name: 'B' } as const;
@@ -162,6 +165,17 @@ export class BridgeTestbed {
     async lockAtoB(token: TokenInfo, amount: bigint, o: Omit<LockOptions, 'amount'> = {}): Promise<SourceTransfer> {
         const { result } = await this.lock(this.pair.A, this.userA, token, this.userB.address, { ...o, amount });
         return { result, found: findTransferId(this.A, result.transactions[0].hash(), this.pair.A.nativeProxy.address) };
+    }
+
+    /**
+     * userA locks `amount` of A's test token for userB and the credit backend delivers it (every
+     * transaction exits 0): userB then holds `amount` of its alien token on B, e.g. to burn back.
+     * Returns that alien token's minter on B.
+     */
+    async alienTokensToUserB(amount: bigint): Promise<Address> {
+        const { found } = await this.lockAtoB(this.pair.A.token, amount);
+        expectAllOk((await this.pair.AB.credit.deliver(found))!.result.transactions);
+        return (await this.pair.alienMinter(this.pair.B, this.pair.A, this.pair.A.token)).address;
     }
 
     /** userB burns `amount` of the alien token `minter` on B for userA on A; the event found in B's alien proxy. */

@@ -33,7 +33,7 @@ import { TvmNetwork } from '../harness/network';
 import { BridgePair, TokenInfo } from '../harness/bridge';
 import { completeWithAbiTx } from '../harness/actors';
 import { decodeTvmTvmEvent, findTransferId, FoundTransfer } from '../harness/transfer';
-import { BridgeTestbed, exitOn, expectAllOk, gasOn, opOf } from '../harness/testing';
+import { BridgeTestbed, exitOn, expectAllOk, gasOn, opOf, Treasury } from '../harness/testing';
 import { EventStatus, toTransferStatus, TransferStatus } from '../wrappers/eventStatus';
 import { ProxyMessages } from '../wrappers/ProxyMultiVaultNative';
 import { Errors, Op, OpEvent } from '../wrappers/constants';
@@ -47,12 +47,9 @@ const BURN = 400_000_000n;
 const CANCEL_VALUE = toNano('1');
 
 describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to end)', () => {
+    /** two networks, the bridge on both, userA and userB (harness/testing.ts); its parts as the tests read them */
     let testbed: BridgeTestbed;
-    let A: TvmNetwork;
-    let B: TvmNetwork;
-    let pair: BridgePair;
-    let userA: SandboxContract<TreasuryContract>;
-    let userB: SandboxContract<TreasuryContract>;
+    let A: TvmNetwork, B: TvmNetwork, pair: BridgePair, userA: Treasury, userB: Treasury;
     let approverA: SandboxContract<TreasuryContract>;
     let approverB: SandboxContract<TreasuryContract>;
     let strangerA: SandboxContract<TreasuryContract>;
@@ -72,9 +69,7 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
         refundA = await A.treasury('refund');
         refundB = await B.treasury('refund');
         // alien tokens on B for the burns
-        const m = await lock(pair.A.token, AMOUNT);
-        expectAllOk((await pair.AB.credit.deliver(m))!.result.transactions);
-        alienMinterB = (await pair.alienMinter(pair.B, pair.A, pair.A.token)).address;
+        alienMinterB = await testbed.alienTokensToUserB(AMOUNT);
         // limits and approvers: A's native proxy (its token), B's alien proxy (the alien minter, the shared token)
         await pair.A.nativeProxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setDailyLimit(pair.A.token.minter.address, LIMIT));
         await pair.A.nativeProxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setLimitApprover(approverA.address));

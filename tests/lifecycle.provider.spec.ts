@@ -26,7 +26,7 @@ import '@ton/test-utils';
 import { TvmNetwork } from '../harness/network';
 import { BridgePair, TokenInfo } from '../harness/bridge';
 import { FoundTransfer } from '../harness/transfer';
-import { BridgeTestbed, exitOn, expectAllOk } from '../harness/testing';
+import { BridgeTestbed, exitOn, expectAllOk, Treasury } from '../harness/testing';
 import { EventStatus, toTransferStatus, TransferStatus } from '../wrappers/eventStatus';
 import { ProxyMessages, ProxyMultiVaultNative } from '../wrappers/ProxyMultiVaultNative';
 import { Errors, Op, OpEvent } from '../wrappers/constants';
@@ -44,12 +44,9 @@ const PAYLOAD = beginCell().storeUint(0xcafe, 16).endCell();
 const setBounty = (bounty: bigint) => beginCell().storeUint(OpEvent.setBounty, 32).storeUint(0, 64).storeUint(bounty, 128).endCell();
 
 describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to end)', () => {
+    /** two networks, the bridge on both, userA and userB (harness/testing.ts); its parts as the tests read them */
     let testbed: BridgeTestbed;
-    let A: TvmNetwork;
-    let B: TvmNetwork;
-    let pair: BridgePair;
-    let userA: SandboxContract<TreasuryContract>;
-    let userB: SandboxContract<TreasuryContract>;
+    let A: TvmNetwork, B: TvmNetwork, pair: BridgePair, userA: Treasury, userB: Treasury;
     let provider: SandboxContract<TreasuryContract>;
     let stranger: SandboxContract<TreasuryContract>;
     let alienMinterB: Address;
@@ -65,9 +62,7 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
         stranger = await A.treasury('stranger');
         await token.minter.sendMint(pair.A.owner.getSender(), { to: provider.address, amount: PROVIDER_FUNDS });
         // alien tokens on B for the burns: liquidity(token) on A = AMOUNT (the lock)
-        const m = await lock(token, AMOUNT);
-        expectAllOk((await pair.AB.credit.deliver(m))!.result.transactions);
-        alienMinterB = (await pair.alienMinter(pair.B, pair.A, token)).address;
+        alienMinterB = await testbed.alienTokensToUserB(AMOUNT);
         // a 1% fee on A's token: the provider earns bounty - fee
         await proxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setTokenFee(token.minter.address, 1n, 100n));
         testbed.checkpoint();

@@ -22,7 +22,7 @@ import '@ton/test-utils';
 import { TvmNetwork } from '../harness/network';
 import { BridgePair, TokenInfo } from '../harness/bridge';
 import { FoundTransfer } from '../harness/transfer';
-import { BridgeTestbed, exitOn, expectAllOk, gasOn } from '../harness/testing';
+import { BridgeTestbed, exitOn, expectAllOk, gasOn, Treasury } from '../harness/testing';
 import { EventStatus, toTransferStatus, TransferStatus } from '../wrappers/eventStatus';
 import { ProxyMessages } from '../wrappers/ProxyMultiVaultNative';
 import { Errors, OpEvent } from '../wrappers/constants';
@@ -35,12 +35,9 @@ const DAY = 86400;
 const ACTION_VALUE = toNano('0.5');
 
 describe('Event lifecycle, TVM to TVM: daily limit', () => {
+    /** two networks, the bridge on both, userA and userB (harness/testing.ts); its parts as the tests read them */
     let testbed: BridgeTestbed;
-    let A: TvmNetwork;
-    let B: TvmNetwork;
-    let pair: BridgePair;
-    let userA: SandboxContract<TreasuryContract>;
-    let userB: SandboxContract<TreasuryContract>;
+    let A: TvmNetwork, B: TvmNetwork, pair: BridgePair, userA: Treasury, userB: Treasury;
     let approver: SandboxContract<TreasuryContract>;
     let stranger: SandboxContract<TreasuryContract>;
     let alienMinterB: Address;
@@ -51,9 +48,7 @@ describe('Event lifecycle, TVM to TVM: daily limit', () => {
         approver = await A.treasury('approver');
         stranger = await A.treasury('stranger');
         // alien tokens on B for the burns
-        const m = await lock(pair.A.token, AMOUNT);
-        expectAllOk((await pair.AB.credit.deliver(m))!.result.transactions);
-        alienMinterB = (await pair.alienMinter(pair.B, pair.A, pair.A.token)).address;
+        alienMinterB = await testbed.alienTokensToUserB(AMOUNT);
         // A's native proxy: daily limit on its token, a limit approver
         await pair.A.nativeProxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setDailyLimit(pair.A.token.minter.address, LIMIT));
         await pair.A.nativeProxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setLimitApprover(approver.address));

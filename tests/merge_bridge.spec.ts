@@ -29,7 +29,7 @@ import '@ton/test-utils';
 import { TvmNetwork } from '../harness/network';
 import { BridgePair, gasOf, TokenInfo } from '../harness/bridge';
 import { findTransferId, FoundTransfer } from '../harness/transfer';
-import { BridgeTestbed, expectAllOk, txOn } from '../harness/testing';
+import { BridgeTestbed, expectAllOk, Treasury, txOn } from '../harness/testing';
 import { EventStatus } from '../wrappers/eventStatus';
 import { JettonMinter } from '../wrappers/JettonMinter';
 import { JettonWallet, loadJettonTransferInternal } from '../wrappers/JettonWallet';
@@ -50,12 +50,9 @@ function constantsOf(file: string): Record<string, number> {
 }
 
 describe('MergePool through a real bridge transfer (A -> B)', () => {
+    /** two networks, the bridge on both, userA and userB (harness/testing.ts); its parts as the tests read them */
     let testbed: BridgeTestbed;
-    let A: TvmNetwork;
-    let B: TvmNetwork;
-    let pair: BridgePair;
-    let userA: SandboxContract<TreasuryContract>;
-    let userB: SandboxContract<TreasuryContract>;
+    let A: TvmNetwork, B: TvmNetwork, pair: BridgePair, userA: Treasury, userB: Treasury;
     let poolOwner: SandboxContract<TreasuryContract>;
     let stranger: SandboxContract<TreasuryContract>;
     let four: TokenInfo;

@@ -15,7 +15,7 @@ import '@ton/test-utils';
 import { NETWORK_T0, TvmNetwork } from '../harness/network';
 import { BridgePair, BridgeSide, costOf, Direction, TokenInfo } from '../harness/bridge';
 import { completeWithAbiTx, MIN_LOCK_FORWARD_TON } from '../harness/actors';
-import { BridgeTestbed, expectAllOk as expectAllTxsOk, LockOptions } from '../harness/testing';
+import { BridgeTestbed, expectAllOk as expectAllTxsOk, LockOptions, Treasury } from '../harness/testing';
 import { buildProofPayload, BuiltProofPayload, decodeTvmTvmEvent, deployTvmEventBody, findTransferId, FoundTransfer } from '../harness/transfer';
 import { TvmTvmEventConfiguration, TokenType } from '../wrappers/TvmTvmEventConfiguration';
 import { EventStatus, toTransferStatus, TransferStatus } from '../wrappers/eventStatus';
@@ -34,12 +34,9 @@ const report: string[] = [];
 const fmt = (n: bigint) => (Number(n) / 1e9).toFixed(6);
 
 describe('TVM to TVM bridge, end to end', () => {
+    /** two networks, the bridge on both, userA and userB (harness/testing.ts); its parts as the tests read them */
     let testbed: BridgeTestbed;
-    let A: TvmNetwork;
-    let B: TvmNetwork;
-    let pair: BridgePair;
-    let userA: SandboxContract<TreasuryContract>;
-    let userB: SandboxContract<TreasuryContract>;
+    let A: TvmNetwork, B: TvmNetwork, pair: BridgePair, userA: Treasury, userB: Treasury;
     let stranger: SandboxContract<TreasuryContract>;
 
     beforeAll(async () => {

@@ -21,10 +21,9 @@ const section = new GasSection('TVM to TVM flows (end to end)');
 type Mode = 'credit' | 'non-credit';
 
 describe('bench: TVM to TVM flows', () => {
+    /** two networks, the bridge on both, userA and userB with tokens (harness/testing.ts) */
     let testbed: BridgeTestbed;
-    let A: TvmNetwork;
-    let B: TvmNetwork;
-    let pair: BridgePair;
+    let A: TvmNetwork, B: TvmNetwork, pair: BridgePair;
 
     beforeAll(async () => {
         testbed = await BridgeTestbed.create({ token: 10n ** 13n, shared: 10n ** 13n });
