@@ -79,9 +79,9 @@ export class BridgeTestbed {
         readonly B: TvmNetwork,
         readonly pair: BridgePair,
         /** treasury "user" on A: holds A's minted tokens, sends A -> B, receives B -> A */
-        readonly userA: SandboxContract<TreasuryContract>,
+        readonly userA: Treasury,
         /** treasury "user" on B: receives A -> B, sends B -> A */
-        readonly userB: SandboxContract<TreasuryContract>,
+        readonly userB: Treasury,
     ) {}
 
     /** Creates the networks, deploys the bridge pair, creates the users and mints userA's tokens. */
@@ -128,7 +128,7 @@ export class BridgeTestbed {
     }
 
     /** Source side of the native flow: `user` locks `token` in `side`'s native proxy for `recipient`. */
-    async lock(side: BridgeSide, user: SandboxContract<TreasuryContract>, token: TokenInfo, recipient: Address, o: LockOptions) {
+    async lock(side: BridgeSide, user: Treasury, token: TokenInfo, recipient: Address, o: LockOptions) {
         const wallet = await this.pair.wallet(side.network, token.minter.address, user.address);
         const result = await lockNative(user, {
             wallet: wallet.address,
@@ -146,7 +146,7 @@ export class BridgeTestbed {
     }
 
     /** Source side of the alien flow: `user` burns its alien tokens of `minter` on `side` for `recipient`. */
-    async burn(side: BridgeSide, user: SandboxContract<TreasuryContract>, minter: Address, recipient: Address, o: BurnOptions) {
+    async burn(side: BridgeSide, user: Treasury, minter: Address, recipient: Address, o: BurnOptions) {
         const wallet = await this.pair.wallet(side.network, minter, user.address);
         const result = await burnAlien(user, {
             wallet: wallet.address,
