@@ -27,12 +27,13 @@
 import fs from 'fs';
 import path from 'path';
 import { Address, beginCell, Cell, toNano } from '@ton/core';
-import { BlockchainTransaction, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
+import { SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import '@ton/test-utils';
 import { TvmNetwork } from '../harness/network';
-import { BridgePair, deployBridgePair, exitCodeOf, PairSnapshot, TokenInfo } from '../harness/bridge';
-import { burnAlien, completeWithAbiTx, lockNative } from '../harness/actors';
+import { BridgePair, TokenInfo } from '../harness/bridge';
+import { completeWithAbiTx } from '../harness/actors';
 import { decodeTvmTvmEvent, findTransferId, FoundTransfer } from '../harness/transfer';
+import { BridgeTestbed, exitOn, expectAllOk, gasOn, opOf, Treasury } from '../harness/testing';
 import { EventStatus, toTransferStatus, TransferStatus } from '../wrappers/eventStatus';
 import { ProxyMessages } from '../wrappers/ProxyMultiVaultNative';
 import { Errors, Op, OpEvent } from '../wrappers/constants';
@@ -45,33 +46,10 @@ const LIMIT = 300_000_000n;
 const BURN = 400_000_000n;
 const CANCEL_VALUE = toNano('1');
 
-function exitOn(r: SendMessageResult, to: Address): number | undefined {
-    const t = r.transactions.find((x) => x.inMessage?.info.dest && Address.isAddress(x.inMessage.info.dest) && x.inMessage.info.dest.equals(to));
-    return t ? exitCodeOf(t) ?? 0 : undefined;
-}
-
-function expectAllOk(txs: BlockchainTransaction[]) {
-    for (const t of txs) expect({ to: t.inMessage?.info.dest?.toString(), exit: exitCodeOf(t) ?? 0 }).toEqual({ to: t.inMessage?.info.dest?.toString(), exit: 0 });
-}
-
-function opOf(t: BlockchainTransaction): number | undefined {
-    const b = t.inMessage?.body.beginParse();
-    return b && b.remainingBits >= 32 ? b.preloadUint(32) : undefined;
-}
-
-function gasOn(r: SendMessageResult, to: Address, op: number): number {
-    const t = r.transactions.find((x) => x.inMessage?.info.dest && Address.isAddress(x.inMessage.info.dest) && x.inMessage.info.dest.equals(to) && opOf(x) === op);
-    if (!t) throw new Error(`no transaction on ${to} with op 0x${op.toString(16)}`);
-    const d = t.description;
-    return d.type === 'generic' && d.computePhase.type === 'vm' ? Number(d.computePhase.gasUsed) : 0;
-}
-
 describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to end)', () => {
-    let A: TvmNetwork;
-    let B: TvmNetwork;
-    let pair: BridgePair;
-    let userA: SandboxContract<TreasuryContract>;
-    let userB: SandboxContract<TreasuryContract>;
+    /** two networks, the bridge on both, userA and userB (harness/testing.ts); its parts as the tests read them */
+    let testbed: BridgeTestbed;
+    let A: TvmNetwork, B: TvmNetwork, pair: BridgePair, userA: Treasury, userB: Treasury;
     let approverA: SandboxContract<TreasuryContract>;
     let approverB: SandboxContract<TreasuryContract>;
     let strangerA: SandboxContract<TreasuryContract>;
@@ -80,58 +58,36 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
     let refundA: SandboxContract<TreasuryContract>;
     let refundB: SandboxContract<TreasuryContract>;
     let alienMinterB: Address;
-    let base: PairSnapshot;
 
     beforeAll(async () => {
-        A = await TvmNetwork.create({ globalId: -239, name: 'A' });
-        B = await TvmNetwork.create({ globalId: 2000, name: 'B' });
-        pair = await deployBridgePair(A, B);
-        userA = await A.treasury('user');
-        userB = await B.treasury('user');
+        testbed = await BridgeTestbed.create({ token: 1000n * AMOUNT, shared: 1000n * AMOUNT });
+        ({ A, B, pair, userA, userB } = testbed);
         approverA = await A.treasury('approver');
         approverB = await B.treasury('approver');
         strangerA = await A.treasury('stranger');
         strangerB = await B.treasury('stranger');
         refundA = await A.treasury('refund');
         refundB = await B.treasury('refund');
-        await pair.A.token.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: 1000n * AMOUNT });
-        await pair.A.shared.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: 1000n * AMOUNT });
         // alien tokens on B for the burns
-        const m = await lock(pair.A.token, AMOUNT);
-        expectAllOk((await pair.AB.credit.deliver(m))!.result.transactions);
-        alienMinterB = (await pair.alienMinter(pair.B, pair.A, pair.A.token)).address;
+        alienMinterB = await testbed.alienTokensToUserB(AMOUNT);
         // limits and approvers: A's native proxy (its token), B's alien proxy (the alien minter, the shared token)
         await pair.A.nativeProxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setDailyLimit(pair.A.token.minter.address, LIMIT));
         await pair.A.nativeProxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setLimitApprover(approverA.address));
         await pair.B.alienProxy.sendBody(pair.B.owner.getSender(), ProxyMessages.setDailyLimit(alienMinterB, LIMIT));
         await pair.B.alienProxy.sendBody(pair.B.owner.getSender(), ProxyMessages.setDailyLimit(pair.B.shared.minter.address, LIMIT));
         await pair.B.alienProxy.sendBody(pair.B.owner.getSender(), ProxyMessages.setLimitApprover(approverB.address));
-        base = pair.snapshot();
+        testbed.checkpoint();
     });
 
     beforeEach(async () => {
-        await pair.loadFrom(base);
+        await testbed.reset();
     });
 
-    // ------------------------------------------------------------------ helpers
+    // ------------------------------------------------------------------ helpers (plumbing: harness/testing.ts)
 
-    const balanceOf = async (net: TvmNetwork, minter: Address, owner: Address) => (await pair.wallet(net, minter, owner)).getJettonBalance();
-    const supplyOf = async (net: TvmNetwork, minter: Address) => (await net.blockchain.runGetMethod(minter, 'get_jetton_data')).stackReader.readBigNumber();
-
-    async function lock(token: TokenInfo, amount: bigint): Promise<FoundTransfer> {
-        const wallet = await pair.wallet(A, token.minter.address, userA.address);
-        const result = await lockNative(userA, {
-            wallet: wallet.address,
-            nativeProxy: pair.A.nativeProxy.address,
-            amount,
-            forwardTonAmount: toNano('0.5'),
-            destinationChainId: B.globalId,
-            recipient: userB.address,
-            expectedGas: toNano('0.1'),
-            remainingGasTo: userA.address,
-        });
-        return findTransferId(A, result.transactions[0].hash(), pair.A.nativeProxy.address);
-    }
+    const balanceOf = (net: TvmNetwork, minter: Address, owner: Address) => testbed.balanceOf(net, minter, owner);
+    const supplyOf = (net: TvmNetwork, minter: Address) => testbed.supplyOf(net, minter);
+    const lock = async (token: TokenInfo, amount: bigint): Promise<FoundTransfer> => (await testbed.lockAtoB(token, amount)).found;
 
     /** lock `amount` of `token` on A for userB, delivered: the Alien Event on B */
     async function lockDelivered(token: TokenInfo, amount = BURN) {
@@ -143,17 +99,7 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
 
     /** burn `amount` of the alien token on B for userA, delivered: the Native Event on A */
     async function burnDelivered(amount = BURN) {
-        const wallet = await pair.wallet(B, alienMinterB, userB.address);
-        const src = await burnAlien(userB, {
-            wallet: wallet.address,
-            amount,
-            value: toNano('0.6'),
-            destinationChainId: A.globalId,
-            recipient: userA.address,
-            expectedGas: toNano('0.1'),
-            remainingGasTo: userB.address,
-        });
-        const found = findTransferId(B, src.transactions[0].hash(), pair.B.alienProxy.address);
+        const { found } = await testbed.burnBtoA(alienMinterB, amount);
         const d = (await pair.BA.credit.deliver(found))!;
         expectAllOk(d.result.transactions);
         return { found, event: pair.nativeEvent(pair.A, found.messageHash), result: d.result };
@@ -183,9 +129,7 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
     async function liquidityRequested() {
         const via = pair.A.owner.getSender();
         await pair.A.nativeProxy.sendBody(via, ProxyMessages.setTvmConfiguration(pair.A.nativeConfig.address, false));
-        const wallet = await pair.wallet(B, alienMinterB, userB.address);
-        const src = await burnAlien(userB, { wallet: wallet.address, amount: BURN, value: toNano('0.6'), destinationChainId: A.globalId, recipient: userA.address, expectedGas: toNano('0.1'), remainingGasTo: userB.address });
-        const found = findTransferId(B, src.transactions[0].hash(), pair.B.alienProxy.address);
+        const { found } = await testbed.burnBtoA(alienMinterB, BURN);
         await pair.BA.credit.deliver(found);
         const event = pair.nativeEvent(pair.A, found.messageHash);
         expect(await event.getStatus()).toBe(EventStatus.Confirmed);

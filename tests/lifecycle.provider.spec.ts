@@ -21,12 +21,12 @@
 import fs from 'fs';
 import path from 'path';
 import { Address, beginCell, toNano } from '@ton/core';
-import { BlockchainTransaction, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
+import { SandboxContract, TreasuryContract } from '@ton/sandbox';
 import '@ton/test-utils';
 import { TvmNetwork } from '../harness/network';
-import { BridgePair, deployBridgePair, exitCodeOf, PairSnapshot, TokenInfo } from '../harness/bridge';
-import { burnAlien, lockNative } from '../harness/actors';
-import { findTransferId, FoundTransfer } from '../harness/transfer';
+import { BridgePair, TokenInfo } from '../harness/bridge';
+import { FoundTransfer } from '../harness/transfer';
+import { BridgeTestbed, exitOn, expectAllOk, Treasury } from '../harness/testing';
 import { EventStatus, toTransferStatus, TransferStatus } from '../wrappers/eventStatus';
 import { ProxyMessages, ProxyMultiVaultNative } from '../wrappers/ProxyMultiVaultNative';
 import { Errors, Op, OpEvent } from '../wrappers/constants';
@@ -44,88 +44,43 @@ const PAYLOAD = beginCell().storeUint(0xcafe, 16).endCell();
 const setBounty = (bounty: bigint) => beginCell().storeUint(OpEvent.setBounty, 32).storeUint(0, 64).storeUint(bounty, 128).endCell();
 
 describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to end)', () => {
-    let A: TvmNetwork;
-    let B: TvmNetwork;
-    let pair: BridgePair;
-    let userA: SandboxContract<TreasuryContract>;
-    let userB: SandboxContract<TreasuryContract>;
+    /** two networks, the bridge on both, userA and userB (harness/testing.ts); its parts as the tests read them */
+    let testbed: BridgeTestbed;
+    let A: TvmNetwork, B: TvmNetwork, pair: BridgePair, userA: Treasury, userB: Treasury;
     let provider: SandboxContract<TreasuryContract>;
     let stranger: SandboxContract<TreasuryContract>;
     let alienMinterB: Address;
-    let base: PairSnapshot;
     let token: TokenInfo;
     let proxy: SandboxContract<ProxyMultiVaultNative>;
 
     beforeAll(async () => {
-        A = await TvmNetwork.create({ globalId: -239, name: 'A' });
-        B = await TvmNetwork.create({ globalId: 2000, name: 'B' });
-        pair = await deployBridgePair(A, B);
+        testbed = await BridgeTestbed.create({ token: 1000n * AMOUNT });
+        ({ A, B, pair, userA, userB } = testbed);
         token = pair.A.token;
         proxy = pair.A.nativeProxy;
-        userA = await A.treasury('user');
-        userB = await B.treasury('user');
         provider = await A.treasury('provider');
         stranger = await A.treasury('stranger');
-        await token.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: 1000n * AMOUNT });
         await token.minter.sendMint(pair.A.owner.getSender(), { to: provider.address, amount: PROVIDER_FUNDS });
         // alien tokens on B for the burns: liquidity(token) on A = AMOUNT (the lock)
-        const m = await lock(token, AMOUNT);
-        expectAllOk((await pair.AB.credit.deliver(m))!.result.transactions);
-        alienMinterB = (await pair.alienMinter(pair.B, pair.A, token)).address;
+        alienMinterB = await testbed.alienTokensToUserB(AMOUNT);
         // a 1% fee on A's token: the provider earns bounty - fee
         await proxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setTokenFee(token.minter.address, 1n, 100n));
-        base = pair.snapshot();
+        testbed.checkpoint();
     });
 
     beforeEach(async () => {
-        await pair.loadFrom(base);
+        await testbed.reset();
     });
 
-    // ------------------------------------------------------------------ helpers
+    // ------------------------------------------------------------------ helpers (plumbing: harness/testing.ts)
 
-    async function balanceOf(net: TvmNetwork, minter: Address, owner: Address): Promise<bigint> {
-        return (await pair.wallet(net, minter, owner)).getJettonBalance();
-    }
+    const balanceOf = (net: TvmNetwork, minter: Address, owner: Address) => testbed.balanceOf(net, minter, owner);
     const balA = (owner: Address) => balanceOf(A, token.minter.address, owner);
-
-    function expectAllOk(txs: BlockchainTransaction[]) {
-        for (const t of txs) expect({ to: t.inMessage?.info.dest?.toString(), exit: exitCodeOf(t) ?? 0 }).toEqual({ to: t.inMessage?.info.dest?.toString(), exit: 0 });
-    }
-
-    function exitOn(r: SendMessageResult, to: Address): number | undefined {
-        const t = r.transactions.find((x) => x.inMessage?.info.dest && Address.isAddress(x.inMessage.info.dest) && x.inMessage.info.dest.equals(to));
-        return t ? exitCodeOf(t) ?? 0 : undefined;
-    }
-
-    async function lock(t: TokenInfo, amount: bigint): Promise<FoundTransfer> {
-        const wallet = await pair.wallet(A, t.minter.address, userA.address);
-        const result = await lockNative(userA, {
-            wallet: wallet.address,
-            nativeProxy: pair.A.nativeProxy.address,
-            amount,
-            forwardTonAmount: toNano('0.5'),
-            destinationChainId: B.globalId,
-            recipient: userB.address,
-            expectedGas: toNano('0.1'),
-            remainingGasTo: userA.address,
-        });
-        return findTransferId(A, result.transactions[0].hash(), pair.A.nativeProxy.address);
-    }
+    const lock = async (t: TokenInfo, amount: bigint): Promise<FoundTransfer> => (await testbed.lockAtoB(t, amount)).found;
 
     /** burn `amount` of the alien token on B to userA on A (with PAYLOAD), delivered by the credit backend */
     async function burnAndDeliver(amount = BURN) {
-        const wallet = await pair.wallet(B, alienMinterB, userB.address);
-        const src = await burnAlien(userB, {
-            wallet: wallet.address,
-            amount,
-            value: toNano('0.6'),
-            destinationChainId: A.globalId,
-            recipient: userA.address,
-            expectedGas: toNano('0.1'),
-            remainingGasTo: userB.address,
-            payload: PAYLOAD,
-        });
-        const found = findTransferId(B, src.transactions[0].hash(), pair.B.alienProxy.address);
+        const { found } = await testbed.burnBtoA(alienMinterB, amount, { payload: PAYLOAD });
         const d = (await pair.BA.credit.deliver(found))!;
         const event = pair.nativeEvent(pair.A, found.messageHash);
         return { found, result: d.result, event };

@@ -17,12 +17,12 @@
 import fs from 'fs';
 import path from 'path';
 import { Address, Cell, toNano } from '@ton/core';
-import { BlockchainTransaction, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
+import { SandboxContract, TreasuryContract } from '@ton/sandbox';
 import '@ton/test-utils';
 import { TvmNetwork } from '../harness/network';
-import { BridgePair, BridgeSide, deployBridgePair, exitCodeOf, PairSnapshot, TokenInfo } from '../harness/bridge';
-import { burnAlien, lockNative } from '../harness/actors';
-import { findTransferId, FoundTransfer } from '../harness/transfer';
+import { BridgePair, TokenInfo } from '../harness/bridge';
+import { FoundTransfer } from '../harness/transfer';
+import { BridgeTestbed, exitOn, expectAllOk, gasOn, Treasury } from '../harness/testing';
 import { EventStatus, toTransferStatus, TransferStatus } from '../wrappers/eventStatus';
 import { ProxyMessages } from '../wrappers/ProxyMultiVaultNative';
 import { Errors, OpEvent } from '../wrappers/constants';
@@ -35,77 +35,38 @@ const DAY = 86400;
 const ACTION_VALUE = toNano('0.5');
 
 describe('Event lifecycle, TVM to TVM: daily limit', () => {
-    let A: TvmNetwork;
-    let B: TvmNetwork;
-    let pair: BridgePair;
-    let userA: SandboxContract<TreasuryContract>;
-    let userB: SandboxContract<TreasuryContract>;
+    /** two networks, the bridge on both, userA and userB (harness/testing.ts); its parts as the tests read them */
+    let testbed: BridgeTestbed;
+    let A: TvmNetwork, B: TvmNetwork, pair: BridgePair, userA: Treasury, userB: Treasury;
     let approver: SandboxContract<TreasuryContract>;
     let stranger: SandboxContract<TreasuryContract>;
     let alienMinterB: Address;
-    let base: PairSnapshot;
 
     beforeAll(async () => {
-        A = await TvmNetwork.create({ globalId: -239, name: 'A' });
-        B = await TvmNetwork.create({ globalId: 2000, name: 'B' });
-        pair = await deployBridgePair(A, B);
-        userA = await A.treasury('user');
-        userB = await B.treasury('user');
+        testbed = await BridgeTestbed.create({ token: 1000n * AMOUNT });
+        ({ A, B, pair, userA, userB } = testbed);
         approver = await A.treasury('approver');
         stranger = await A.treasury('stranger');
-        await pair.A.token.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: 1000n * AMOUNT });
         // alien tokens on B for the burns
-        const m = await lock(pair.A.token, AMOUNT);
-        expectAllOk((await pair.AB.credit.deliver(m))!.result.transactions);
-        alienMinterB = (await pair.alienMinter(pair.B, pair.A, pair.A.token)).address;
+        alienMinterB = await testbed.alienTokensToUserB(AMOUNT);
         // A's native proxy: daily limit on its token, a limit approver
         await pair.A.nativeProxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setDailyLimit(pair.A.token.minter.address, LIMIT));
         await pair.A.nativeProxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setLimitApprover(approver.address));
-        base = pair.snapshot();
+        testbed.checkpoint();
     });
 
     beforeEach(async () => {
-        await pair.loadFrom(base);
+        await testbed.reset();
     });
 
-    // ------------------------------------------------------------------ helpers
+    // ------------------------------------------------------------------ helpers (plumbing: harness/testing.ts)
 
-    async function balanceOf(net: TvmNetwork, minter: Address, owner: Address): Promise<bigint> {
-        return (await pair.wallet(net, minter, owner)).getJettonBalance();
-    }
-
-    function expectAllOk(txs: BlockchainTransaction[]) {
-        for (const t of txs) expect({ to: t.inMessage?.info.dest?.toString(), exit: exitCodeOf(t) ?? 0 }).toEqual({ to: t.inMessage?.info.dest?.toString(), exit: 0 });
-    }
-
-    async function lock(token: TokenInfo, amount: bigint): Promise<FoundTransfer> {
-        const wallet = await pair.wallet(A, token.minter.address, userA.address);
-        const result = await lockNative(userA, {
-            wallet: wallet.address,
-            nativeProxy: pair.A.nativeProxy.address,
-            amount,
-            forwardTonAmount: toNano('0.5'),
-            destinationChainId: B.globalId,
-            recipient: userB.address,
-            expectedGas: toNano('0.1'),
-            remainingGasTo: userA.address,
-        });
-        return findTransferId(A, result.transactions[0].hash(), pair.A.nativeProxy.address);
-    }
+    const balanceOf = (net: TvmNetwork, minter: Address, owner: Address) => testbed.balanceOf(net, minter, owner);
+    const lock = async (token: TokenInfo, amount: bigint): Promise<FoundTransfer> => (await testbed.lockAtoB(token, amount)).found;
 
     /** burn `amount` of the alien token on B to userA on A, delivered by the credit backend */
     async function burnAndDeliver(amount = BURN) {
-        const wallet = await pair.wallet(B, alienMinterB, userB.address);
-        const src = await burnAlien(userB, {
-            wallet: wallet.address,
-            amount,
-            value: toNano('0.6'),
-            destinationChainId: A.globalId,
-            recipient: userA.address,
-            expectedGas: toNano('0.1'),
-            remainingGasTo: userB.address,
-        });
-        const found = findTransferId(B, src.transactions[0].hash(), pair.B.alienProxy.address);
+        const { found } = await testbed.burnBtoA(alienMinterB, amount);
         const d = (await pair.BA.credit.deliver(found))!;
         const event = pair.nativeEvent(pair.A, found.messageHash);
         return { found, result: d.result, event };
@@ -123,10 +84,6 @@ describe('Event lifecycle, TVM to TVM: daily limit', () => {
     const act = (from: SandboxContract<TreasuryContract>, to: Address, action: 'approveLimit' | 'rejectLimit' | 'tvmEventRetry', value = ACTION_VALUE) =>
         from.send({ to, value, body: limitActionMessage(action) });
 
-    function exitOn(r: SendMessageResult, to: Address): number | undefined {
-        const t = r.transactions.find((x) => x.inMessage?.info.dest && Address.isAddress(x.inMessage.info.dest) && x.inMessage.info.dest.equals(to));
-        return t ? exitCodeOf(t) ?? 0 : undefined;
-    }
 
     // ------------------------------------------------------------------ tests
 
@@ -286,11 +243,6 @@ describe('Event lifecycle, TVM to TVM: daily limit', () => {
         const src = fs.readFileSync(path.resolve(__dirname, '..', 'contracts', 'bridge', 'event_common.tact'), 'utf8');
         const G: Record<string, number> = {};
         for (const m of src.matchAll(/^const (GAS_\w+): Int = (\d+);/gm)) G[m[1]] = Number(m[2]);
-        const gasOn = (r: SendMessageResult, to: Address, op: number) => {
-            const t = r.transactions.find((x) => x.inMessage?.info.dest && Address.isAddress(x.inMessage.info.dest) && x.inMessage.info.dest.equals(to) && x.inMessage.body.beginParse().remainingBits >= 32 && x.inMessage.body.beginParse().loadUint(32) === op)!;
-            const d = t.description;
-            return d.type === 'generic' && d.computePhase.type === 'vm' ? Number(d.computePhase.gasUsed) : 0;
-        };
         const { result, event } = await overLimit();
         const reached = gasOn(result, event.address, OpEvent.dailyLimitReached);
         const retry = gasOn(await act(userA, event.address, 'tvmEventRetry'), event.address, OpEvent.tvmEventRetry);

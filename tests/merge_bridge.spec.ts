@@ -24,12 +24,12 @@
 import fs from 'fs';
 import path from 'path';
 import { Address, beginCell, toNano } from '@ton/core';
-import { BlockchainTransaction, internal, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
+import { internal, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import '@ton/test-utils';
 import { TvmNetwork } from '../harness/network';
-import { BridgePair, deployBridgePair, exitCodeOf, gasOf, PairSnapshot, TokenInfo } from '../harness/bridge';
-import { lockNative } from '../harness/actors';
+import { BridgePair, gasOf, TokenInfo } from '../harness/bridge';
 import { findTransferId, FoundTransfer } from '../harness/transfer';
+import { BridgeTestbed, expectAllOk, Treasury, txOn } from '../harness/testing';
 import { EventStatus } from '../wrappers/eventStatus';
 import { JettonMinter } from '../wrappers/JettonMinter';
 import { JettonWallet, loadJettonTransferInternal } from '../wrappers/JettonWallet';
@@ -50,11 +50,9 @@ function constantsOf(file: string): Record<string, number> {
 }
 
 describe('MergePool through a real bridge transfer (A -> B)', () => {
-    let A: TvmNetwork;
-    let B: TvmNetwork;
-    let pair: BridgePair;
-    let userA: SandboxContract<TreasuryContract>;
-    let userB: SandboxContract<TreasuryContract>;
+    /** two networks, the bridge on both, userA and userB (harness/testing.ts); its parts as the tests read them */
+    let testbed: BridgeTestbed;
+    let A: TvmNetwork, B: TvmNetwork, pair: BridgePair, userA: Treasury, userB: Treasury;
     let poolOwner: SandboxContract<TreasuryContract>;
     let stranger: SandboxContract<TreasuryContract>;
     let four: TokenInfo;
@@ -63,20 +61,15 @@ describe('MergePool through a real bridge transfer (A -> B)', () => {
     let C: SandboxContract<JettonMinter>;
     let pool: SandboxContract<MergePool>;
     let routers: Map<string, SandboxContract<MergeRouter>>;
-    let base: PairSnapshot;
 
     const routerOf = (m: { address: Address }) => routers.get(m.address.toRawString())!;
 
     beforeAll(async () => {
-        A = await TvmNetwork.create({ globalId: -239, name: 'A' });
-        B = await TvmNetwork.create({ globalId: 2000, name: 'B' });
-        pair = await deployBridgePair(A, B);
-        userA = await A.treasury('user');
-        userB = await B.treasury('user');
+        testbed = await BridgeTestbed.create({ token: 1000n * AMOUNT });
+        ({ A, B, pair, userA, userB } = testbed);
         poolOwner = await B.treasury('pool-owner');
         stranger = await B.treasury('stranger');
         const ownerA = pair.A.owner.getSender();
-        await pair.A.token.minter.sendMint(ownerA, { to: userA.address, amount: 1000n * AMOUNT });
 
         // a second native token of A (4 decimals), registered in A's native proxy
         const fourMinter = A.blockchain.openContract(await JettonMinter.createFromConfig({ owner: pair.A.owner.address, content: FOUR }));
@@ -117,24 +110,20 @@ describe('MergePool through a real bridge transfer (A -> B)', () => {
             expectAllOk(set.transactions);
             expect((await pair.B.alienProxy.getMergePool(m.address))!.equals(pool.address)).toBe(true);
         }
-        base = pair.snapshot();
+        testbed.checkpoint();
     });
 
     beforeEach(async () => {
-        await pair.loadFrom(base);
+        await testbed.reset();
     });
 
     afterEach(async () => {
         await expectConservation();
     });
 
-    // ------------------------------------------------------------------ helpers
+    // ------------------------------------------------------------------ helpers (plumbing: harness/testing.ts)
 
-    function expectAllOk(txs: BlockchainTransaction[]) {
-        for (const t of txs) expect({ to: t.inMessage?.info.dest?.toString(), exit: exitCodeOf(t) ?? 0 }).toEqual({ to: t.inMessage?.info.dest?.toString(), exit: 0 });
-    }
-
-    const balanceOf = async (net: TvmNetwork, minter: Address, owner: Address) => (await pair.wallet(net, minter, owner)).getJettonBalance();
+    const balanceOf = (net: TvmNetwork, minter: Address, owner: Address) => testbed.balanceOf(net, minter, owner);
     const supplies = async () => ({ t1: await T1.getTotalSupply(), t2: await T2.getTotalSupply(), c: await C.getTotalSupply() });
     const userBalances = async () => ({ t1: await balanceOf(B, T1.address, userB.address), t2: await balanceOf(B, T2.address, userB.address), c: await balanceOf(B, C.address, userB.address) });
 
@@ -148,17 +137,7 @@ describe('MergePool through a real bridge transfer (A -> B)', () => {
 
     /** userA locks `amount` of `token` on A for userB; the credit backend delivers it on B. */
     async function lockAndDeliver(token: TokenInfo, amount: bigint): Promise<{ found: FoundTransfer; result: SendMessageResult }> {
-        const wallet = await pair.wallet(A, token.minter.address, userA.address);
-        const src = await lockNative(userA, {
-            wallet: wallet.address,
-            nativeProxy: pair.A.nativeProxy.address,
-            amount,
-            forwardTonAmount: toNano('0.5'),
-            destinationChainId: B.globalId,
-            recipient: userB.address,
-            expectedGas: toNano('0.1'),
-            remainingGasTo: userA.address,
-        });
+        const { result: src } = await testbed.lock(pair.A, userA, token, userB.address, { amount });
         expectAllOk(src.transactions);
         const found = findTransferId(A, src.transactions[0].hash(), pair.A.nativeProxy.address);
         const d = (await pair.AB.credit.deliver(found))!;
@@ -166,18 +145,6 @@ describe('MergePool through a real bridge transfer (A -> B)', () => {
     }
 
     const eventOf = (found: FoundTransfer) => pair.alienEvent(pair.B, found.messageHash);
-
-    /** the transaction on `to` whose in message has `op` */
-    function txOn(txs: BlockchainTransaction[], to: Address, op: number): BlockchainTransaction {
-        const t = txs.find((x) => {
-            const i = x.inMessage?.info;
-            if (!i || i.type !== 'internal' || !i.dest.equals(to)) return false;
-            const b = x.inMessage!.body.beginParse();
-            return b.remainingBits >= 32 && b.preloadUint(32) === op;
-        });
-        if (!t) throw new Error(`no transaction on ${to.toString()} with op ${op.toString(16)}`);
-        return t;
-    }
 
     /** error_code of the proxy_refund in the mint to `owner`'s wallet of `minter`, or null */
     async function mintRefundCode(r: SendMessageResult, minter: Address, owner: Address): Promise<number | null> {

@@ -13,8 +13,9 @@ import { Address, beginCell, Cell, toNano } from '@ton/core';
 import { BlockchainTransaction, internal, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import '@ton/test-utils';
 import { NETWORK_T0, TvmNetwork } from '../harness/network';
-import { BridgePair, BridgeSide, costOf, deployBridgePair, Direction, exitCodeOf, PairSnapshot, TokenInfo } from '../harness/bridge';
-import { burnAlien, completeWithAbiTx, lockNative, MIN_LOCK_FORWARD_TON } from '../harness/actors';
+import { BridgePair, BridgeSide, costOf, Direction, TokenInfo } from '../harness/bridge';
+import { completeWithAbiTx, MIN_LOCK_FORWARD_TON } from '../harness/actors';
+import { BridgeTestbed, expectAllOk as expectAllTxsOk, LockOptions, Treasury } from '../harness/testing';
 import { buildProofPayload, BuiltProofPayload, decodeTvmTvmEvent, deployTvmEventBody, findTransferId, FoundTransfer } from '../harness/transfer';
 import { TvmTvmEventConfiguration, TokenType } from '../wrappers/TvmTvmEventConfiguration';
 import { EventStatus, toTransferStatus, TransferStatus } from '../wrappers/eventStatus';
@@ -33,79 +34,40 @@ const report: string[] = [];
 const fmt = (n: bigint) => (Number(n) / 1e9).toFixed(6);
 
 describe('TVM to TVM bridge, end to end', () => {
-    let A: TvmNetwork;
-    let B: TvmNetwork;
-    let pair: BridgePair;
-    let userA: SandboxContract<TreasuryContract>;
-    let userB: SandboxContract<TreasuryContract>;
+    /** two networks, the bridge on both, userA and userB (harness/testing.ts); its parts as the tests read them */
+    let testbed: BridgeTestbed;
+    let A: TvmNetwork, B: TvmNetwork, pair: BridgePair, userA: Treasury, userB: Treasury;
     let stranger: SandboxContract<TreasuryContract>;
-    let base: PairSnapshot;
 
     beforeAll(async () => {
-        A = await TvmNetwork.create({ globalId: -239, name: 'A' });
-        B = await TvmNetwork.create({ globalId: 2000, name: 'B' });
-        pair = await deployBridgePair(A, B);
-        userA = await A.treasury('user');
-        userB = await B.treasury('user');
+        testbed = await BridgeTestbed.create({ token: 1000n * AMOUNT, shared: 1000n * AMOUNT });
+        ({ A, B, pair, userA, userB } = testbed);
         stranger = await B.treasury('stranger');
-        await pair.A.token.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: 1000n * AMOUNT });
-        await pair.A.shared.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: 1000n * AMOUNT });
-        base = pair.snapshot();
+        testbed.checkpoint();
     });
 
     beforeEach(async () => {
-        await pair.loadFrom(base);
+        await testbed.reset();
     });
 
     afterAll(() => {
         if (report.length) console.log(['TVM to TVM e2e numbers (TON):', ...report].join('\n'));
     });
 
-    // ------------------------------------------------------------------ helpers
+    // ------------------------------------------------------------------ helpers (plumbing: harness/testing.ts)
 
-    const other = (s: BridgeSide) => (s === pair.A ? pair.B : pair.A);
+    const other = (s: BridgeSide) => testbed.other(s);
     const isAt = (a: Address | { toString(): string } | null | undefined, b: Address) => !!a && Address.isAddress(a) && a.equals(b);
+    const balanceOf = (net: TvmNetwork, minter: Address, owner: Address) => testbed.balanceOf(net, minter, owner);
+    const tonOf = (net: TvmNetwork, a: Address) => testbed.tonOf(net, a);
 
-    async function balanceOf(net: TvmNetwork, minter: Address, owner: Address): Promise<bigint> {
-        return (await pair.wallet(net, minter, owner)).getJettonBalance();
-    }
+    /** Source side of the native flow: the user locks `token` in `side`'s native proxy (AMOUNT unless given). */
+    const lock = (side: BridgeSide, user: SandboxContract<TreasuryContract>, token: TokenInfo, recipient: Address, o?: Partial<LockOptions>) =>
+        testbed.lock(side, user, token, recipient, { ...o, amount: o?.amount ?? AMOUNT });
 
-    async function tonOf(net: TvmNetwork, a: Address): Promise<bigint> {
-        return (await net.blockchain.getContract(a)).balance;
-    }
-
-    /** Source side of the native flow: the user locks `token` in `side`'s native proxy. */
-    async function lock(side: BridgeSide, user: SandboxContract<TreasuryContract>, token: TokenInfo, recipient: Address, o?: { amount?: bigint; forwardTon?: bigint; destinationChainId?: number; rawPayload?: Cell; payload?: Cell }) {
-        const wallet = await pair.wallet(side.network, token.minter.address, user.address);
-        const result = await lockNative(user, {
-            wallet: wallet.address,
-            nativeProxy: side.nativeProxy.address,
-            amount: o?.amount ?? AMOUNT,
-            forwardTonAmount: o?.forwardTon ?? FORWARD_TON,
-            destinationChainId: o?.destinationChainId ?? other(side).network.globalId,
-            recipient,
-            expectedGas: toNano('0.1'),
-            remainingGasTo: user.address,
-            payload: o?.payload,
-            rawForwardPayload: o?.rawPayload,
-        });
-        return { result, wallet };
-    }
-
-    /** Source side of the alien flow: the user burns alien tokens (minter `minter` on `side`). */
-    async function burn(side: BridgeSide, user: SandboxContract<TreasuryContract>, minter: Address, recipient: Address, o?: { amount?: bigint; value?: bigint }) {
-        const wallet = await pair.wallet(side.network, minter, user.address);
-        const result = await burnAlien(user, {
-            wallet: wallet.address,
-            amount: o?.amount ?? AMOUNT,
-            value: o?.value ?? toNano('0.6'),
-            destinationChainId: other(side).network.globalId,
-            recipient,
-            expectedGas: toNano('0.1'),
-            remainingGasTo: user.address,
-        });
-        return { result, wallet };
-    }
+    /** Source side of the alien flow: the user burns alien tokens (minter `minter` on `side`; AMOUNT unless given). */
+    const burn = (side: BridgeSide, user: SandboxContract<TreasuryContract>, minter: Address, recipient: Address, o?: { amount?: bigint; value?: bigint }) =>
+        testbed.burn(side, user, minter, recipient, { ...o, amount: o?.amount ?? AMOUNT });
 
     /**
      * Destination side: the credit backend, or the user as the spec's non-credit client does it:
@@ -126,9 +88,8 @@ describe('TVM to TVM bridge, end to end', () => {
         return { result, payer: p };
     }
 
-    function expectAllOk(txs: BlockchainTransaction[]) {
-        for (const t of txs) expect({ to: t.inMessage?.info.dest?.toString(), exit: exitCodeOf(t) ?? 0, aborted: t.description.type === 'generic' && t.description.aborted }).toEqual({ to: t.inMessage?.info.dest?.toString(), exit: 0, aborted: false });
-    }
+    /** here also: no transaction aborted */
+    const expectAllOk = (txs: BlockchainTransaction[]) => expectAllTxsOk(txs, { notAborted: true });
 
     /** The destination transactions after the payer's own (configuration -> ... -> recipient's wallet, excesses). */
     const destinationTxs = (r: SendMessageResult) => r.transactions.slice(1);

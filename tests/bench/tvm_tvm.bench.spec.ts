@@ -7,38 +7,31 @@
  * gas = sum of compute gas; notes: sum of total_fees (nanoton), transaction count, the proxy's own
  * transaction, and what the payer was charged in the end.
  */
-import { Address, toNano } from '@ton/core';
+import { Address } from '@ton/core';
 import { BlockchainTransaction, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import '@ton/test-utils';
 import { GasSection } from '../../harness/bench';
 import { TvmNetwork } from '../../harness/network';
-import { BridgePair, BridgeSide, costOf, deployBridgePair, gasOf, PairSnapshot, TokenInfo } from '../../harness/bridge';
-import { burnAlien, completeWithAbiTx, lockNative } from '../../harness/actors';
-import { buildProofPayload, decodeTvmTvmEvent, findTransferId, FoundTransfer } from '../../harness/transfer';
+import { BridgePair, BridgeSide, costOf, gasOf, TokenInfo } from '../../harness/bridge';
+import { completeWithAbiTx } from '../../harness/actors';
+import { buildProofPayload, decodeTvmTvmEvent, FoundTransfer } from '../../harness/transfer';
+import { BridgeTestbed } from '../../harness/testing';
 
 const section = new GasSection('TVM to TVM flows (end to end)');
 type Mode = 'credit' | 'non-credit';
 
 describe('bench: TVM to TVM flows', () => {
-    let A: TvmNetwork;
-    let B: TvmNetwork;
-    let pair: BridgePair;
-    let userA: SandboxContract<TreasuryContract>;
-    let userB: SandboxContract<TreasuryContract>;
-    let base: PairSnapshot;
+    /** two networks, the bridge on both, userA and userB with tokens (harness/testing.ts) */
+    let testbed: BridgeTestbed;
+    let A: TvmNetwork, B: TvmNetwork, pair: BridgePair;
 
     beforeAll(async () => {
-        A = await TvmNetwork.create({ globalId: -239, name: 'A' });
-        B = await TvmNetwork.create({ globalId: 2000, name: 'B' });
-        pair = await deployBridgePair(A, B);
-        userA = await A.treasury('user');
-        userB = await B.treasury('user');
-        await pair.A.token.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: 10n ** 13n });
-        await pair.A.shared.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: 10n ** 13n });
-        base = pair.snapshot();
+        testbed = await BridgeTestbed.create({ token: 10n ** 13n, shared: 10n ** 13n });
+        ({ A, B, pair } = testbed);
+        testbed.checkpoint();
     });
 
-    beforeEach(async () => pair.loadFrom(base));
+    beforeEach(async () => testbed.reset());
     afterAll(() => section.write());
 
     const on = (txs: BlockchainTransaction[], a: Address) => txs.find((t) => t.inMessage?.info.dest && Address.isAddress(t.inMessage.info.dest) && t.inMessage.info.dest.equals(a));
@@ -82,10 +75,10 @@ describe('bench: TVM to TVM flows', () => {
         }
     }
 
+    /** userA locks on A for userB (harness/testing.ts) */
     async function lock(token: TokenInfo, amount: bigint) {
-        const wallet = await pair.wallet(A, token.minter.address, userA.address);
-        const r = await lockNative(userA, { wallet: wallet.address, nativeProxy: pair.A.nativeProxy.address, amount, forwardTonAmount: toNano('0.5'), destinationChainId: B.globalId, recipient: userB.address, expectedGas: toNano('0.1'), remainingGasTo: userA.address });
-        return { r, found: findTransferId(A, r.transactions[0].hash(), pair.A.nativeProxy.address) };
+        const { result: r, found } = await testbed.lockAtoB(token, amount);
+        return { r, found };
     }
 
     for (const mode of ['credit', 'non-credit'] as Mode[]) {
@@ -101,10 +94,8 @@ describe('bench: TVM to TVM flows', () => {
             const m = await lock(pair.A.token, 10n ** 9n);
             await pair.AB.credit.deliver(m.found);
             const minter = await pair.alienMinter(pair.B, pair.A, pair.A.token);
-            const wallet = await pair.wallet(B, minter.address, userB.address);
-            const r = await burnAlien(userB, { wallet: wallet.address, amount: 5n * 10n ** 8n, value: toNano('0.6'), destinationChainId: A.globalId, recipient: userA.address, expectedGas: toNano('0.1'), remainingGasTo: userB.address });
+            const { result: r, found } = await testbed.burnBtoA(minter.address, 5n * 10n ** 8n);
             if (mode === 'credit') recordSource('burn alien (B)', r, pair.B.alienProxy.address);
-            const found = findTransferId(B, r.transactions[0].hash(), pair.B.alienProxy.address);
             await destination('burn->unlock', mode, pair.B, found, pair.A.nativeProxy.address);
         });
 
