@@ -214,7 +214,7 @@ describe('bench: TVM to TVM lifecycle', () => {
         const r = await stranger.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('tvmEventRetry') });
         expectAllOk(r.transactions);
         expect(await event.getProviderRepaid()).toBe(true);
-        row(r, event.address, OpEvent.tvmEventRetry, 'Native Event.tvm_event_retry (repayment, LiquidityProvided, anyone)', 'GAS_EVENT_LIMIT_ACTION (tests/lifecycle.spec.ts)');
+        row(r, event.address, OpEvent.tvmEventRetry, 'Native Event.tvm_event_retry (repayment, LiquidityProvided, anyone)', 'GAS_EVENT_REPAY_RETRY (tests/lifecycle.provider.spec.ts)');
         row(r, pair.A.nativeConfig.address, Op.bridge.tvmEventConfirmed, 'TvmTvmEventConfiguration.tvm_event_confirmed (repayment retried)', 'GAS_CONFIGURATION_ON_CONFIRMED');
         row(r, proxy.address, Op.bridge.onTvmEventConfirmedExtended, 'ProxyMultiVaultNative.on_tvm_event_confirmed_extended (repayment to the provider, amount - fee)', 'GAS_NATIVE_UNLOCK');
     });
