@@ -188,25 +188,12 @@ export interface ModelOptions {
     limits: boolean;
     /** run the liquidity operations (withdraw / add liquidity, set_bounty, provide, retry); default on */
     liquidity?: boolean;
-    /** run cancel (limit approver on LimitReached; default: when the build has it and limits are on) */
+    /** run cancel (LimitReached: the limit approver; LiquidityRequested: the sender or the recipient); default on */
     cancel?: boolean;
-}
-
-/** Whether the build has cancel (both Events' cancel messages). */
-export function cancelAvailable(): boolean {
-    const ev = OpEvent as unknown as Record<string, number>;
-    return typeof ev.nativeEventCancel === 'number' && typeof ev.alienEventCancel === 'number';
 }
 
 /** The account that provides liquidity on each network (funded with the network's native token). */
 export const PROVIDER = 'provider';
-
-/** Whether the daily-limit operations exist in this build (wrappers and op codes). */
-export function limitsAvailable(): boolean {
-    const proxy = (Op as unknown as { proxy?: Record<string, number> }).proxy ?? {};
-    const ev = OpEvent as unknown as Record<string, number>;
-    return typeof proxy.setDailyLimit === 'number' && typeof ev.approveLimit === 'number' && typeof ev.rejectLimit === 'number' && typeof ev.tvmEventRetry === 'number';
-}
 
 /** One sequence's world: the pair (restored from a snapshot), the model, and the steps run. */
 export class BridgeModel {
@@ -621,7 +608,7 @@ export class BridgeModel {
     // ------------------------------------------------------------ cancel (reverse transfers)
 
     cancelOn(): boolean {
-        return this.opts.cancel ?? cancelAvailable();
+        return this.opts.cancel ?? true;
     }
 
     /**

@@ -11,11 +11,12 @@
  *   MODEL_SEQUENCES  sequences to run (default 3)
  *   MODEL_STEPS      random steps per sequence (default 15)
  *   MODEL_FIRST      index of the first sequence (replays sequence N of a seed alone)
- *   MODEL_LIMITS     0 to leave out the daily-limit operations (default: on when the build has them)
+ *   MODEL_LIMITS     0 to leave out the daily-limit operations (default on)
  *   MODEL_PRINT      1 to print every sequence's steps
  *   MODEL_LIQUIDITY  0 to leave out the liquidity operations (withdraw / add liquidity, set_bounty,
  *                    provide, retry from LiquidityRequested and of a provider's repayment)
- *   MODEL_CANCEL     0 to leave out cancel (default: on with the limits when the build has it)
+ *   MODEL_CANCEL     0 to leave out cancel (default on)
+ * These shape the random sequences only: the scripted sequences always run.
  * A failure prints the seed, the sequence index and the steps to replay it:
  *   MODEL_SEED=<seed> MODEL_FIRST=<i> MODEL_SEQUENCES=1 MODEL_STEPS=<n> npx jest tests/model.spec.ts
  */
@@ -23,7 +24,7 @@ import { createHash } from 'crypto';
 import '@ton/test-utils';
 import { TvmNetwork } from '../harness/network';
 import { BridgePair, deployBridgePair, PairSnapshot } from '../harness/bridge';
-import { BridgeModel, cancelAvailable, fakeAlienMint, limitsAvailable, ownerMintToProxy, Rng, Violation } from '../harness/model';
+import { BridgeModel, fakeAlienMint, ownerMintToProxy, Rng, Violation } from '../harness/model';
 import { EventStatus } from '../wrappers/eventStatus';
 
 const envInt = (name: string, dflt: number) => {
@@ -38,10 +39,10 @@ const SEED = !process.env.MODEL_SEED ? 'bridge-model' : process.env.MODEL_SEED =
 const SEQUENCES = envInt('MODEL_SEQUENCES', 3);
 const STEPS = envInt('MODEL_STEPS', 15);
 const FIRST = envInt('MODEL_FIRST', 0);
-const LIMITS = process.env.MODEL_LIMITS !== '0' && limitsAvailable();
+const LIMITS = process.env.MODEL_LIMITS !== '0';
 const LIQUIDITY = process.env.MODEL_LIQUIDITY !== '0';
-/** cancel of a LimitReached Event (with the limits; MODEL_CANCEL=0 leaves it out) */
-const CANCEL = LIMITS && process.env.MODEL_CANCEL !== '0' && cancelAvailable();
+/** cancel (MODEL_CANCEL=0 leaves it out of the random steps) */
+const CANCEL = process.env.MODEL_CANCEL !== '0';
 
 describe('Bridge model: random sequences over two networks', () => {
     let pair: BridgePair;
@@ -58,7 +59,7 @@ describe('Bridge model: random sequences over two networks', () => {
         [
             `${what}`,
             `seed ${SEED}, sequence ${seq} (sequence seed "${m.rng.seed}"), after ${m.steps.length} steps; replay with`,
-            `  MODEL_SEED=${SEED} MODEL_FIRST=${seq} MODEL_SEQUENCES=1 MODEL_STEPS=${STEPS}${LIMITS ? '' : ' MODEL_LIMITS=0'}${LIQUIDITY ? '' : ' MODEL_LIQUIDITY=0'}${LIMITS && !CANCEL ? ' MODEL_CANCEL=0' : ''} npx jest tests/model.spec.ts`,
+            `  MODEL_SEED=${SEED} MODEL_FIRST=${seq} MODEL_SEQUENCES=1 MODEL_STEPS=${STEPS}${LIMITS ? '' : ' MODEL_LIMITS=0'}${LIQUIDITY ? '' : ' MODEL_LIQUIDITY=0'}${CANCEL ? '' : ' MODEL_CANCEL=0'} npx jest tests/model.spec.ts`,
             'steps:',
             m.describe(),
         ].join('\n');
@@ -101,7 +102,7 @@ describe('Bridge model: random sequences over two networks', () => {
         expect(kinds(await m.checkInvariants())).toEqual(['balance', 'event']);
     });
 
-    (LIMITS ? it : it.skip)('scripted: a predeployed token under a daily limit while the native proxy is paused (rarely drawn at random)', async () => {
+    it('scripted: a predeployed token under a daily limit while the native proxy is paused (rarely drawn at random)', async () => {
         const m = await fresh(-2);
         const t = () => m.transfers[m.transfers.length - 1];
         const script: (() => Promise<void>)[] = [
@@ -126,7 +127,7 @@ describe('Bridge model: random sequences over two networks', () => {
         expect(m.transfers.map((x) => x.expected.status)).toEqual([EventStatus.Confirmed, EventStatus.Confirmed]);
     });
 
-    (LIQUIDITY ? it : it.skip)('scripted: liquidity (withdraw, LiquidityRequested, bounty, provide, repayment retried, retry, 2714, drain)', async () => {
+    it('scripted: liquidity (withdraw, LiquidityRequested, bounty, provide, repayment retried, retry, 2714, drain)', async () => {
         const m = await fresh(-3);
         const script: (() => Promise<void>)[] = [
             () => m.lock('A', 'token', 'alice', 'carol', 3_000n), // liquidity A.token 3000
@@ -161,7 +162,7 @@ describe('Bridge model: random sequences over two networks', () => {
         expect(m.transfers.map((x) => x.repaid)).toEqual([false, true, false, false, true]);
     });
 
-    (CANCEL ? it : it.skip)('scripted: cancel of each kind (a lock, a burn, a shared lock; a paused proxy refuses first), the reverse transfers delivered (rarely drawn at random)', async () => {
+    it('scripted: cancel of each kind (a lock, a burn, a shared lock; a paused proxy refuses first), the reverse transfers delivered (rarely drawn at random)', async () => {
         const m = await fresh(-4);
         const last = () => m.transfers[m.transfers.length - 1];
         const script: (() => Promise<void>)[] = [
@@ -200,7 +201,7 @@ describe('Bridge model: random sequences over two networks', () => {
         await check(m, -4);
     });
 
-    (CANCEL && LIQUIDITY ? it : it.skip)('scripted: cancel from a real LiquidityRequested (the limit approver refused: 2332; the recipient; the sender after a bounty), the reverses minted again', async () => {
+    it('scripted: cancel from a real LiquidityRequested (the limit approver refused: 2332; the recipient; the sender after a bounty), the reverses minted again', async () => {
         const m = await fresh(-5);
         const last = () => m.transfers[m.transfers.length - 1];
         const script: (() => Promise<void>)[] = [
