@@ -1,4 +1,4 @@
-import { Address, beginCell, Cell, contractAddress, Dictionary, Slice, toNano } from '@ton/core';
+import { Address, beginCell, Cell, Contract, contractAddress, ContractProvider, Dictionary, Slice, toNano } from '@ton/core';
 import { compile } from '@ton/blueprint';
 import { sign } from '@ton/crypto';
 import {
@@ -232,6 +232,41 @@ export function evmEventVoteBody(a: VoteArgs, signWith?: Buffer): Cell {
     const vote = evmVoteCell(a);
     const signature = sign(vote.hash(), signWith ?? a.secretKey);
     return beginCell().storeUint(OpEvm.evmEventVote, 32).storeBuffer(signature).storeRef(vote).endCell();
+}
+
+/**
+ * The MultiVaultEvmTvmEventNative / MultiVaultEvmTvmEventAlien wrappers (a mixin over the
+ * Tact-generated class `Base`, compiled as `name`; both Events take the same votes):
+ * createFromAddress, code, stateInit, sendVote, sendConfirm, sendReject.
+ */
+export function EvmEventWrapper<TBase extends new (...args: any[]) => Contract>(Base: TBase, name: string) {
+    return class extends Base {
+        static createFromAddress<T>(this: new (address: Address) => T, address: Address): T {
+            return new this(address);
+        }
+
+        static async code(): Promise<Cell> {
+            return compile(name);
+        }
+
+        /** The state init the configuration builds (code from the configuration, data: evm_event_storage). */
+        static stateInit(code: Cell, configuration: Address, v: EventVoteData): { code: Cell; data: Cell } {
+            return { code, data: evmEventInitData(configuration, v) };
+        }
+
+        /** A relay's vote (confirm or reject) as a signed external message. */
+        async sendVote(provider: ContractProvider, a: Omit<VoteArgs, 'voteReceiver'> & { voteReceiver?: Address }) {
+            await provider.external(evmEventVoteBody({ ...a, voteReceiver: a.voteReceiver ?? this.address }));
+        }
+
+        async sendConfirm(provider: ContractProvider, a: Omit<VoteArgs, 'voteReceiver' | 'kind'>) {
+            await this.sendVote(provider, { ...a, kind: VoteKind.Confirm });
+        }
+
+        async sendReject(provider: ContractProvider, a: Omit<VoteArgs, 'voteReceiver' | 'kind'>) {
+            await this.sendVote(provider, { ...a, kind: VoteKind.Reject });
+        }
+    };
 }
 
 // ------------------------------------------------------------------ decoded transfers (to the proxies)

@@ -1,8 +1,6 @@
-import { Address, Cell, ContractProvider, Sender, SendMode, toNano } from '@ton/core';
-import { compile } from '@ton/blueprint';
+import { Address, ContractProvider, Sender, SendMode, toNano } from '@ton/core';
 import { MultiVaultTvmTvmEventAlien as Base } from '../build/MultiVaultTvmTvmEventAlien/tact_MultiVaultTvmTvmEventAlien';
-import { EventStatus } from './eventStatus';
-import { cancelMessage, CancelArgs, toTvmEventDetails, TvmEventDetails, tvmEventDeliveryFailedMessage, tvmEventInit, tvmEventNativeProxyMessage } from './tvmTvmEvent';
+import { cancelMessage, CancelArgs, tvmEventNativeProxyMessage, TvmEventWrapper } from './tvmTvmEvent';
 
 /** What the alien proxy (wrappers/ProxyMultiVaultAlien.ts, opened) answers to derive token_. */
 export interface AlienTokenResolver {
@@ -13,34 +11,11 @@ export interface AlienTokenResolver {
 /**
  * MultiVaultTvmTvmEventAlien (contracts/bridge/tvm_tvm_event_alien.tact), wrapping the Tact-generated
  * class. Deployed by a TvmTvmEventConfiguration of token type Alien; address from (msgHash,
- * configuration, chainId). Layouts: contracts/bridge/event.tlb.
+ * configuration, chainId). Layouts: contracts/bridge/event.tlb. The methods both Events share
+ * (getStatus, getDetails, sendDeliveryFailed, ...) come from TvmEventWrapper (wrappers/tvmTvmEvent.ts).
  * getDecodedData: base_chainId_, base_token_, base_native_proxy_wallet_, name_, symbol_, decimals_, amount_, recipient_, attached_gas_, expected_gas_, payload_, proxy_, token_ (null: the alien proxy derives it), native_proxy_token_wallet.
  */
-export class MultiVaultTvmTvmEventAlien extends Base {
-    static createFromAddress(address: Address): MultiVaultTvmTvmEventAlien {
-        return new MultiVaultTvmTvmEventAlien(address);
-    }
-
-    static async code(): Promise<Cell> {
-        return compile('MultiVaultTvmTvmEventAlien');
-    }
-
-    /** The Event of (msgHash, configuration, chainId) with its state init (as the configuration derives it). */
-    static createForEvent(code: Cell, msgHash: bigint, configuration: Address, chainId: number): MultiVaultTvmTvmEventAlien {
-        const { init, address } = tvmEventInit(code, msgHash, configuration, chainId);
-        return new MultiVaultTvmTvmEventAlien(address, init);
-    }
-
-    /** proxy -> Event: delivery failed; Confirmed only (2316), proxy only (2331). Back to Verified. */
-    async sendDeliveryFailed(provider: ContractProvider, via: Sender, remainingGasTo: Address, value = toNano('0.05'), errorCode = 0) {
-        await provider.internal(via, { value, sendMode: SendMode.PAY_GAS_SEPARATELY, body: tvmEventDeliveryFailedMessage(remainingGasTo, 0n, errorCode) });
-    }
-
-    /** error_code of the last tvm_event_delivery_failed (why the proxy did not deliver), 0 if none. */
-    async getLastErrorCode(provider: ContractProvider): Promise<number> {
-        return Number(await this.getGetLastErrorCode(provider));
-    }
-
+export class MultiVaultTvmTvmEventAlien extends TvmEventWrapper(Base, 'MultiVaultTvmTvmEventAlien') {
     /** alien proxy -> Event: the predeployed token's native proxy and its wallet (Confirmed only: 2316; 2331). */
     async sendNativeProxy(provider: ContractProvider, via: Sender, nativeProxy: Address, nativeProxyTokenWallet: Address, remainingGasTo: Address, value = toNano('0.05')) {
         await provider.internal(via, {
@@ -58,20 +33,6 @@ export class MultiVaultTvmTvmEventAlien extends Base {
      */
     async sendCancel(provider: ContractProvider, via: Sender, args: CancelArgs, value = toNano('1')) {
         await provider.internal(via, { value, sendMode: SendMode.PAY_GAS_SEPARATELY, body: cancelMessage('alien', args) });
-    }
-
-    /** Whether a cancel is on its way (sent, not answered by the proxy yet). */
-    async getCancelPending(provider: ContractProvider): Promise<boolean> {
-        return this.getGetCancelPending(provider);
-    }
-
-    /** getDetails: _eventInitData (msgHash, configuration, chainId), _initializer, _meta, _status. */
-    async getDetails(provider: ContractProvider): Promise<TvmEventDetails> {
-        return toTvmEventDetails(await this.getGetDetails(provider));
-    }
-
-    async getStatus(provider: ContractProvider): Promise<EventStatus> {
-        return Number(await this.getGetStatus(provider)) as EventStatus;
     }
 
     /** getDecodedData, in the spec's order (see the class comment). */
@@ -99,15 +60,5 @@ export class MultiVaultTvmTvmEventAlien extends Base {
     async getMergeDelivery(provider: ContractProvider): Promise<{ router: Address; pool: Address; token: Address | null; amount: bigint; errorCode: number } | null> {
         const m = await this.getGetMergeDelivery(provider);
         return m ? { router: m.router, pool: m.pool, token: m.token, amount: m.amount, errorCode: Number(m.errorCode) } : null;
-    }
-
-    /** Hash of the source transaction (the Transfer ID); 0n before process_proof. */
-    async getTransactionHash(provider: ContractProvider): Promise<bigint> {
-        return this.getGetTransactionHash(provider);
-    }
-
-    /** The TvmTvmEvent body (op included), or null. */
-    async getEventBody(provider: ContractProvider): Promise<Cell | null> {
-        return this.getGetEventBody(provider);
     }
 }

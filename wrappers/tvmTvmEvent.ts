@@ -3,7 +3,8 @@
  * address), proof_data, the out message of a Transaction, the Event message builders.
  * Layouts: contracts/bridge/event.tlb and contracts/bridge/bridge.tlb.
  */
-import { Address, beginCell, Cell, contractAddress, Dictionary, DictionaryValue } from '@ton/core';
+import { Address, beginCell, Cell, contractAddress, Contract, ContractProvider, Dictionary, DictionaryValue, Sender, SendMode, toNano } from '@ton/core';
+import { compile } from '@ton/blueprint';
 import { Op, OpEvent } from './constants';
 import { EventStatus } from './eventStatus';
 
@@ -251,4 +252,72 @@ export function parseTvmEventCancelFailed(body: Cell): { queryId: bigint; errorC
     const s = body.beginParse();
     if (s.remainingBits < 32 || s.loadUint(32) !== EventOp.tvmEventCancelFailed) return null;
     return { queryId: s.loadUintBig(64), errorCode: s.loadUint(16) };
+}
+
+/** The get-methods both Tact-generated TVM Event classes have (contracts/bridge/event_common.tact). */
+interface TactTvmEvent extends Contract {
+    getGetDetails(provider: ContractProvider): Promise<Parameters<typeof toTvmEventDetails>[0]>;
+    getGetStatus(provider: ContractProvider): Promise<bigint>;
+    getGetLastErrorCode(provider: ContractProvider): Promise<bigint>;
+    getGetCancelPending(provider: ContractProvider): Promise<boolean>;
+    getGetTransactionHash(provider: ContractProvider): Promise<bigint>;
+    getGetEventBody(provider: ContractProvider): Promise<Cell | null>;
+}
+
+/**
+ * The part of the MultiVaultTvmTvmEventNative / MultiVaultTvmTvmEventAlien wrappers that is the same
+ * for both (a mixin over the Tact-generated class `Base`, compiled as `name`): createFromAddress,
+ * code, createForEvent, sendDeliveryFailed, getLastErrorCode, getCancelPending, getDetails,
+ * getStatus, getTransactionHash, getEventBody. Each wrapper adds what only its Event has.
+ */
+export function TvmEventWrapper<TBase extends new (...args: any[]) => TactTvmEvent>(Base: TBase, name: string) {
+    return class extends Base {
+        static createFromAddress<T>(this: new (address: Address) => T, address: Address): T {
+            return new this(address);
+        }
+
+        static async code(): Promise<Cell> {
+            return compile(name);
+        }
+
+        /** The Event of (msgHash, configuration, chainId) with its state init (as the configuration derives it). */
+        static createForEvent<T>(this: new (address: Address, init: { code: Cell; data: Cell }) => T, code: Cell, msgHash: bigint, configuration: Address, chainId: number): T {
+            const { init, address } = tvmEventInit(code, msgHash, configuration, chainId);
+            return new this(address, init);
+        }
+
+        /** proxy -> Event: delivery failed; Confirmed only (2316), proxy only (2331). Back to Verified. */
+        async sendDeliveryFailed(provider: ContractProvider, via: Sender, remainingGasTo: Address, value = toNano('0.05'), errorCode = 0) {
+            await provider.internal(via, { value, sendMode: SendMode.PAY_GAS_SEPARATELY, body: tvmEventDeliveryFailedMessage(remainingGasTo, 0n, errorCode) });
+        }
+
+        /** error_code of the last tvm_event_delivery_failed (why the proxy did not deliver), 0 if none. */
+        async getLastErrorCode(provider: ContractProvider): Promise<number> {
+            return Number(await this.getGetLastErrorCode(provider));
+        }
+
+        /** Whether a cancel is on its way (sent, not answered by the proxy yet). */
+        async getCancelPending(provider: ContractProvider): Promise<boolean> {
+            return this.getGetCancelPending(provider);
+        }
+
+        /** getDetails: _eventInitData (msgHash, configuration, chainId), _initializer, _meta, _status. */
+        async getDetails(provider: ContractProvider): Promise<TvmEventDetails> {
+            return toTvmEventDetails(await this.getGetDetails(provider));
+        }
+
+        async getStatus(provider: ContractProvider): Promise<EventStatus> {
+            return Number(await this.getGetStatus(provider)) as EventStatus;
+        }
+
+        /** Hash of the source transaction (the Transfer ID); 0n before process_proof. */
+        async getTransactionHash(provider: ContractProvider): Promise<bigint> {
+            return this.getGetTransactionHash(provider);
+        }
+
+        /** The TvmTvmEvent body (op included), or null. */
+        async getEventBody(provider: ContractProvider): Promise<Cell | null> {
+            return this.getGetEventBody(provider);
+        }
+    };
 }
