@@ -1,4 +1,4 @@
-import { Address, beginCell, Cell, ContractProvider, Dictionary, Sender, SendMode, toNano } from '@ton/core';
+import { Address, beginCell, Cell, ContractProvider, Dictionary, Sender, toNano } from '@ton/core';
 import {
     ProxyMultiVaultAlien as ProxyMultiVaultAlienBase,
     storeDeployMergeRouter,
@@ -10,7 +10,7 @@ import {
 import { JettonMinter } from './JettonMinter';
 import { JettonWallet } from './JettonWallet';
 import { MergeRouter } from './MergeRouter';
-import { sendBody } from './ProxyMultiVaultNative';
+import { commonProxyInit, sendBody } from './ProxyMultiVaultNative';
 
 export {
     emittedEvents,
@@ -62,17 +62,8 @@ export class ProxyMultiVaultAlien extends ProxyMultiVaultAlienBase {
     }
 
     static async createFromConfig(c: ProxyAlienConfig): Promise<ProxyMultiVaultAlien> {
-        const configs = Dictionary.empty(Dictionary.Keys.Address(), Dictionary.Values.Bool());
-        for (const a of c.tvmConfigurations ?? []) configs.set(a, true);
         const base = await ProxyMultiVaultAlienBase.fromInit(
-            c.owner,
-            c.paused ?? false,
-            configs,
-            Dictionary.empty(),
-            { $$type: 'Fee', numerator: c.defaultFee?.numerator ?? 0n, denominator: c.defaultFee?.denominator ?? 1n },
-            Dictionary.empty(),
-            Dictionary.empty(),
-            Dictionary.empty(),
+            ...commonProxyInit(c),
             c.nativeProxy ?? null,
             c.minterCode ?? (await jettonMinterCode()),
             c.walletCode ?? (await JettonWallet.code()),
@@ -129,7 +120,7 @@ export class ProxyMultiVaultAlien extends ProxyMultiVaultAlienBase {
     }
 
     async sendDeploy(provider: ContractProvider, via: Sender, value: bigint = toNano('0.5')) {
-        await provider.internal(via, { value, sendMode: SendMode.PAY_GAS_SEPARATELY, body: Cell.EMPTY });
+        await sendBody(provider, via, Cell.EMPTY, value);
     }
 
     async sendDeployTvmAlienToken(provider: ContractProvider, via: Sender, a: Parameters<typeof ProxyMultiVaultAlien.deployTvmAlienTokenMessage>[0], value = ProxyMultiVaultAlien.DEPLOY_TOKEN_VALUE) {

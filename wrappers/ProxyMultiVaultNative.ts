@@ -1,6 +1,7 @@
 import { Address, beginCell, Cell, ContractProvider, Dictionary, Message, Sender, SendMode, Slice, toNano } from '@ton/core';
 import {
     ProxyMultiVaultNative as ProxyMultiVaultNativeBase,
+    Fee,
     loadTokenMeta,
     loadTransferMeta,
     storeClaimRefund,
@@ -179,6 +180,17 @@ export async function sendBody(provider: ContractProvider, via: Sender, body: Ce
     await provider.internal(via, { value, sendMode: SendMode.PAY_GAS_SEPARATELY, body });
 }
 
+/**
+ * The first init arguments both proxies take (proxy_common.tact, in order): owner, paused,
+ * tvmConfigurations, evmConfigurations (none), defaultFee, tokenFees, accumulatedFees, refunds (none).
+ */
+export function commonProxyInit(c: Pick<ProxyNativeConfig, 'owner' | 'paused' | 'tvmConfigurations' | 'defaultFee'>) {
+    const configs = Dictionary.empty(Dictionary.Keys.Address(), Dictionary.Values.Bool());
+    for (const a of c.tvmConfigurations ?? []) configs.set(a, true);
+    const fee: Fee = { $$type: 'Fee', numerator: c.defaultFee?.numerator ?? 0n, denominator: c.defaultFee?.denominator ?? 1n };
+    return [c.owner, c.paused ?? false, configs, Dictionary.empty<Address, boolean>(), fee, Dictionary.empty<Address, Fee>(), Dictionary.empty<Address, bigint>(), Dictionary.empty<bigint, bigint>()] as const;
+}
+
 export class ProxyMultiVaultNative extends ProxyMultiVaultNativeBase {
     /** TON attached to owner operations by default (the rest comes back). */
     static readonly OWNER_OP_VALUE = toNano('0.05');
@@ -188,17 +200,8 @@ export class ProxyMultiVaultNative extends ProxyMultiVaultNativeBase {
     }
 
     static async createFromConfig(c: ProxyNativeConfig): Promise<ProxyMultiVaultNative> {
-        const configs = Dictionary.empty(Dictionary.Keys.Address(), Dictionary.Values.Bool());
-        for (const a of c.tvmConfigurations ?? []) configs.set(a, true);
         const base = await ProxyMultiVaultNativeBase.fromInit(
-            c.owner,
-            c.paused ?? false,
-            configs,
-            Dictionary.empty(),
-            { $$type: 'Fee', numerator: c.defaultFee?.numerator ?? 0n, denominator: c.defaultFee?.denominator ?? 1n },
-            Dictionary.empty(),
-            Dictionary.empty(),
-            Dictionary.empty(),
+            ...commonProxyInit(c),
             c.alienProxy ?? null,
             Dictionary.empty(),
             Dictionary.empty(),
@@ -230,7 +233,7 @@ export class ProxyMultiVaultNative extends ProxyMultiVaultNativeBase {
     }
 
     async sendDeploy(provider: ContractProvider, via: Sender, value: bigint = toNano('0.5')) {
-        await provider.internal(via, { value, sendMode: SendMode.PAY_GAS_SEPARATELY, body: Cell.EMPTY });
+        await sendBody(provider, via, Cell.EMPTY, value);
     }
 
     /** Owner: register a token; without `wallet` the proxy asks the root (TEP-89). */
