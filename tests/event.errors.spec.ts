@@ -11,7 +11,7 @@ import { EventStatus } from '../wrappers/eventStatus';
 import { TokenType, TvmTvmEventConfiguration } from '../wrappers/TvmTvmEventConfiguration';
 import { EventOp, parseTvmEventRefused, processProofMessage, tvmEventDeliveryFailedMessage, tvmEventInit, tvmTvmEventBody } from '../wrappers/tvmTvmEvent';
 import { TransactionChecker } from '../wrappers/TransactionChecker';
-import { addr, DEPLOY_VALUE, EVENT_INITIAL_BALANCE, eventFields, eventFixture, EventFixture, SRC_CHAIN, T0, T_EMIT } from './event.util';
+import { addr, DEPLOY_VALUE, EVENT_INITIAL_BALANCE, eventFixture, EventFixture, SRC_CHAIN, T0, T_EMIT } from './event.util';
 
 const E = Errors.event;
 const C = Errors.eventConfiguration;
@@ -23,23 +23,8 @@ describe('TVM to TVM events: refusals', () => {
         f = await eventFixture();
     });
 
-    function fields(o?: Parameters<typeof eventFields>[0]) {
-        return eventFields(o, { recipient: f.user.address, sender: f.user.address, token: f.deployer.address });
-    }
-
-    async function sourceEvent(kind: 'native' | 'alien' = 'native', o?: Parameters<typeof eventFields>[0], emitOpts?: Parameters<EventFixture['emit']>[1]) {
-        const body = tvmTvmEventBody(kind, fields(o));
-        const tx = await f.emit(body, emitOpts);
-        const msgHash = TvmTvmEventConfiguration.eventMessageHash(tx.raw, 0);
-        return { body, tx, index: 0, msgHash, proof: f.prove(tx.raw) };
-    }
-
     function deployBody(ev: { msgHash: bigint; index: number; proof: Cell }) {
         return TvmTvmEventConfiguration.deployTvmEventMessage({ msgHash: ev.msgHash, outMsgIndex: ev.index, remainingGasTo: f.user.address, proof: ev.proof });
-    }
-
-    async function deploy(cfg = f.alienConfig, ev: { msgHash: bigint; index: number; proof: Cell }, value = DEPLOY_VALUE) {
-        return cfg.sendDeployTvmEvent(f.user.getSender(), { value, msgHash: ev.msgHash, outMsgIndex: ev.index, remainingGasTo: f.user.address, proof: ev.proof });
     }
 
     function expectConfigRefused(r: { transactions: any[] }, cfg: { address: any }, exitCode: number) {
@@ -50,10 +35,10 @@ describe('TVM to TVM events: refusals', () => {
     }
 
     async function confirmed(kind: 'native' | 'alien' = 'native') {
-        const ev = await sourceEvent(kind);
+        const ev = await f.sourceEvent(kind);
         const cfg = kind === 'native' ? f.alienConfig : f.nativeConfig;
         const event = kind === 'native' ? f.alienEvent(ev.msgHash) : f.nativeEvent(ev.msgHash);
-        const r = await deploy(cfg, ev);
+        const r = await f.deploy(cfg, ev);
         expect(r.transactions).toHaveTransaction({ from: cfg.address, op: Op.bridge.onTvmEventConfirmedExtended, success: true });
         expect(await event.getStatus()).toBe(EventStatus.Confirmed);
         return { ev, cfg, event };
@@ -71,59 +56,59 @@ describe('TVM to TVM events: refusals', () => {
 
     describe('TvmTvmEventConfiguration', () => {
         it('2213: less than eventInitialBalance attached', async () => {
-            const ev = await sourceEvent();
-            expectConfigRefused(await deploy(f.alienConfig, ev, EVENT_INITIAL_BALANCE - 1n), f.alienConfig, C.tooLowDeployValue);
+            const ev = await f.sourceEvent();
+            expectConfigRefused(await f.deploy(f.alienConfig, ev, EVENT_INITIAL_BALANCE - 1n), f.alienConfig, C.tooLowDeployValue);
             // exactly eventInitialBalance is enough
-            const r = await deploy(f.alienConfig, ev, EVENT_INITIAL_BALANCE);
+            const r = await f.deploy(f.alienConfig, ev, EVENT_INITIAL_BALANCE);
             expect(r.transactions).toHaveTransaction({ from: f.alienConfig.address, to: f.alienProxy.address, success: true });
         });
 
         it('2221: the proven block is of another network', async () => {
             const other = new SyntheticChain({ globalId: 7, validators: f.set, startUtime: T0 + 10 });
-            const ev = await sourceEvent();
-            expectConfigRefused(await deploy(f.alienConfig, { ...ev, proof: f.prove(ev.tx.raw, { chain: other }) }), f.alienConfig, C.wrongDispatchChainId);
+            const ev = await f.sourceEvent();
+            expectConfigRefused(await f.deploy(f.alienConfig, { ...ev, proof: f.prove(ev.tx.raw, { chain: other }) }), f.alienConfig, C.wrongDispatchChainId);
         });
 
         it('2222: msg_hash differs from the out message, or no out message at the index', async () => {
-            const ev = await sourceEvent();
-            expectConfigRefused(await deploy(f.alienConfig, { ...ev, msgHash: ev.msgHash ^ 1n }), f.alienConfig, C.wrongMessageHash);
-            expectConfigRefused(await deploy(f.alienConfig, { ...ev, index: 1 }), f.alienConfig, C.wrongMessageHash);
+            const ev = await f.sourceEvent();
+            expectConfigRefused(await f.deploy(f.alienConfig, { ...ev, msgHash: ev.msgHash ^ 1n }), f.alienConfig, C.wrongMessageHash);
+            expectConfigRefused(await f.deploy(f.alienConfig, { ...ev, index: 1 }), f.alienConfig, C.wrongMessageHash);
         });
 
         it('2220: the message is not from the configured emitter, or not an external out message', async () => {
             const other = await f.otherEmitter();
-            const ev = await sourceEvent('native', undefined, { emitter: other });
-            expectConfigRefused(await deploy(f.alienConfig, ev), f.alienConfig, C.senderIsNotEventEmitter);
+            const ev = await f.sourceEvent('native', undefined, { emitter: other });
+            expectConfigRefused(await f.deploy(f.alienConfig, ev), f.alienConfig, C.senderIsNotEventEmitter);
 
             // an internal message of the right emitter
-            const r = await f.emitter.send(f.user.getSender(), { value: toNano('0.2') }, { $$type: 'TestSend', to: f.user.address, value: toNano('0.01'), code: null, data: null, body: tvmTvmEventBody('native', fields()) });
+            const r = await f.emitter.send(f.user.getSender(), { value: toNano('0.2') }, { $$type: 'TestSend', to: f.user.address, value: toNano('0.01'), code: null, data: null, body: tvmTvmEventBody('native', f.fields()) });
             const tx = r.transactions.find((t) => addr(t.inMessage?.info.dest as any) === f.emitter.address.toString())!;
             const msgHash = TvmTvmEventConfiguration.eventMessageHash(tx.raw, 0);
-            expectConfigRefused(await deploy(f.alienConfig, { msgHash, index: 0, proof: f.prove(tx.raw) }), f.alienConfig, C.senderIsNotEventEmitter);
+            expectConfigRefused(await f.deploy(f.alienConfig, { msgHash, index: 0, proof: f.prove(tx.raw) }), f.alienConfig, C.senderIsNotEventEmitter);
         });
 
         it('2211: the event is older than startTimestamp', async () => {
             const cfg = await f.makeConfig({ network: { startTimestamp: T_EMIT + 1 } });
-            const ev = await sourceEvent();
-            expectConfigRefused(await deploy(cfg, ev), cfg, C.eventTimestampLessThanStart);
+            const ev = await f.sourceEvent();
+            expectConfigRefused(await f.deploy(cfg, ev), cfg, C.eventTimestampLessThanStart);
         });
 
         it('2215: the event is newer than endTimestamp (endTimestamp itself is in)', async () => {
             const closed = await f.makeConfig({ network: { endTimestamp: T_EMIT - 1 } });
-            const ev = await sourceEvent();
-            expectConfigRefused(await deploy(closed, ev), closed, C.eventTimestampAfterEnd);
+            const ev = await f.sourceEvent();
+            expectConfigRefused(await f.deploy(closed, ev), closed, C.eventTimestampAfterEnd);
             const edge = await f.makeConfig({ network: { endTimestamp: T_EMIT } });
-            const r = await deploy(edge, ev);
+            const r = await f.deploy(edge, ev);
             expect(r.transactions).toHaveTransaction({ from: edge.address, op: Op.bridge.processProof, success: true });
         });
 
         it('2223: the event is for another network, or of the other kind', async () => {
-            const ev = await sourceEvent('native', { destinationChainId: 1 });
-            expectConfigRefused(await deploy(f.alienConfig, ev), f.alienConfig, C.wrongDestinationChainId);
-            const alienKind = await sourceEvent('alien');
-            expectConfigRefused(await deploy(f.alienConfig, alienKind), f.alienConfig, C.wrongDestinationChainId);
-            const nativeKind = await sourceEvent('native');
-            expectConfigRefused(await deploy(f.nativeConfig, nativeKind), f.nativeConfig, C.wrongDestinationChainId);
+            const ev = await f.sourceEvent('native', { destinationChainId: 1 });
+            expectConfigRefused(await f.deploy(f.alienConfig, ev), f.alienConfig, C.wrongDestinationChainId);
+            const alienKind = await f.sourceEvent('alien');
+            expectConfigRefused(await f.deploy(f.alienConfig, alienKind), f.alienConfig, C.wrongDestinationChainId);
+            const nativeKind = await f.sourceEvent('native');
+            expectConfigRefused(await f.deploy(f.nativeConfig, nativeKind), f.nativeConfig, C.wrongDestinationChainId);
         });
 
         it('set_end_timestamp: owner only (132), 2216 before the start, 2218 once set', async () => {
@@ -137,11 +122,11 @@ describe('TVM to TVM events: refusals', () => {
             r = await f.alienConfig.sendSetEndTimestamp(f.owner.getSender(), T_EMIT + 100);
             expect(r.transactions).toHaveTransaction({ to: f.alienConfig.address, success: false, exitCode: C.endTimestampAlreadySet });
             // and events after it are refused
-            expectConfigRefused(await deploy(f.alienConfig, await sourceEvent()), f.alienConfig, C.eventTimestampAfterEnd);
+            expectConfigRefused(await f.deploy(f.alienConfig, await f.sourceEvent()), f.alienConfig, C.eventTimestampAfterEnd);
         });
 
         it('2212: tvm_event_confirmed not from the derived Event', async () => {
-            const ev = await sourceEvent();
+            const ev = await f.sourceEvent();
             const r = await f.user.send({
                 to: f.alienConfig.address,
                 value: toNano('0.5'),
@@ -161,7 +146,7 @@ describe('TVM to TVM events: refusals', () => {
             const r = await f.user.send({ to: event.address, value: DEPLOY_VALUE, body });
             expect(r.transactions).toHaveTransaction({ from: f.user.address, to: event.address, success: false, exitCode: E.senderNotEventConfiguration });
             // also on an Event that does not exist yet (deployed by the sender with the right state init)
-            const ev2 = await sourceEvent();
+            const ev2 = await f.sourceEvent();
             const ghost = f.alienEvent(ev2.msgHash);
             const r2 = await f.user.send({ to: ghost.address, value: DEPLOY_VALUE, body, init: ghost.init });
             expect(r2.transactions).toHaveTransaction({ to: ghost.address, success: false, exitCode: E.senderNotEventConfiguration });
@@ -169,10 +154,10 @@ describe('TVM to TVM events: refusals', () => {
 
         it('2317: process_proof with too little value (the configuration lets it through): the value comes back (tvm_event_refused)', async () => {
             const cheap = await f.makeConfig({ eventInitialBalance: toNano('0.1') });
-            const ev = await sourceEvent();
+            const ev = await f.sourceEvent();
             const event = f.alienEvent(ev.msgHash, cheap.address);
             const cfg0 = (await f.blockchain.getContract(cheap.address)).balance;
-            const r = await deploy(cheap, ev, toNano('0.1'));
+            const r = await f.deploy(cheap, ev, toNano('0.1'));
             // not thrown: the Event sends the value back to remaining_gas_to with the code
             expect(r.transactions).toHaveTransaction({ from: cheap.address, to: event.address, op: Op.bridge.processProof, success: true });
             expect(refusedCode(r, event)).toBe(E.tooLowMsgValue);
@@ -188,14 +173,14 @@ describe('TVM to TVM events: refusals', () => {
             w = await cheap.sendWithdrawTon(f.owner.getSender(), kept, f.owner.address);
             expect(w.transactions).toHaveTransaction({ to: cheap.address, success: false, exitCode: Errors.proxy.lowMsgValue });
             // the Event is still Initializing: a deploy_tvm_event with enough value goes through
-            const r2 = await deploy(cheap, ev, DEPLOY_VALUE);
+            const r2 = await f.deploy(cheap, ev, DEPLOY_VALUE);
             expect(r2.transactions).toHaveTransaction({ from: cheap.address, to: f.alienProxy.address, success: true });
             expect(await event.getStatus()).toBe(EventStatus.Confirmed);
         });
 
         it('2321: the same source transaction processed again after Confirmed', async () => {
             const { ev, cfg, event } = await confirmed();
-            const r = await deploy(cfg, ev);
+            const r = await f.deploy(cfg, ev);
             expect(r.transactions).toHaveTransaction({ from: cfg.address, to: event.address, op: Op.bridge.processProof, success: true });
             expect(refusedCode(r, event)).toBe(E.eventNotInitializing);
             expect(r.transactions).not.toHaveTransaction({ from: event.address, to: cfg.address });
@@ -214,7 +199,7 @@ describe('TVM to TVM events: refusals', () => {
         });
 
         it('2312: a second checker answer after the Event left Pending', async () => {
-            const ev = await sourceEvent();
+            const ev = await f.sourceEvent();
             const event = f.alienEvent(ev.msgHash);
             // two deploy_tvm_event of the same transaction (two proofs) in one wallet transaction
             const other = { ...ev, proof: f.prove(ev.tx.raw) };
@@ -247,7 +232,7 @@ describe('TVM to TVM events: refusals', () => {
             expect(r.transactions).toHaveTransaction({ to: event.address, success: false, exitCode: E.eventNotConfirmed });
 
             // retry from Verified: the same deploy_tvm_event verifies again and confirms again
-            r = await deploy(cfg, ev);
+            r = await f.deploy(cfg, ev);
             expect(r.transactions).toHaveTransaction({ from: cfg.address, to: f.nativeProxy.address, op: Op.bridge.onTvmEventConfirmedExtended, success: true });
             expect(await event.getStatus()).toBe(EventStatus.Confirmed);
         });
@@ -278,12 +263,12 @@ describe('TVM to TVM events: refusals', () => {
 
     describe('forged proofs', () => {
         it('a block signed by another set: the LiteClient refuses, the Event is Rejected and refunds; a valid proof then confirms', async () => {
-            const ev = await sourceEvent();
+            const ev = await f.sourceEvent();
             const event = f.alienEvent(ev.msgHash);
             const forger = makeValidatorSet({ size: 9, main: 9, seed: 'forger', utimeSince: T0, utimeUntil: T0 + 1_000_000 });
             const forged = { ...ev, proof: f.prove(ev.tx.raw, { signWith: forger }) };
             const before = await f.user.getBalance();
-            const r = await deploy(f.alienConfig, forged);
+            const r = await f.deploy(f.alienConfig, forged);
             expect(r.transactions).toHaveTransaction({ from: f.checker.address, to: f.liteClient.address, success: false });
             expect(r.transactions).toHaveTransaction({ from: f.checker.address, to: event.address, op: Op.transactionChecker.transactionCheckFailed, success: true });
             expect(r.transactions).not.toHaveTransaction({ to: f.alienProxy.address });
@@ -292,18 +277,18 @@ describe('TVM to TVM events: refusals', () => {
             expect(r.transactions).toHaveTransaction({ from: event.address, to: f.user.address, success: true });
             expect(before - (await f.user.getBalance())).toBeLessThan(toNano('0.15'));
 
-            const r2 = await deploy(f.alienConfig, ev);
+            const r2 = await f.deploy(f.alienConfig, ev);
             expect(r2.transactions).toHaveTransaction({ from: f.alienConfig.address, to: f.alienProxy.address, success: true });
             expect(await event.getStatus()).toBe(EventStatus.Confirmed);
         });
 
         it('a proof of another transaction: the TransactionChecker bounces, the Event is Rejected and refunds', async () => {
-            const ev = await sourceEvent();
+            const ev = await f.sourceEvent();
             const event = f.alienEvent(ev.msgHash);
-            const decoy = await sourceEvent('native', { amount: 5n });
+            const decoy = await f.sourceEvent('native', { amount: 5n });
             const b = f.chain.blockWithTransactions([decoy.tx.raw], { shard: true });
             const forgedProof = beginCell().storeRef(ev.tx.raw).storeRef(b.txProof).storeRef(b.currentBlock).endCell();
-            const r = await deploy(f.alienConfig, { ...ev, proof: forgedProof });
+            const r = await f.deploy(f.alienConfig, { ...ev, proof: forgedProof });
             expect(r.transactions).toHaveTransaction({ from: event.address, to: f.checker.address, success: false, exitCode: Errors.transactionChecker.transactionNotFound });
             expect(r.transactions).toHaveTransaction({ from: f.checker.address, to: event.address, inMessageBounced: true, success: true });
             expect(r.transactions).toHaveTransaction({ from: event.address, to: f.user.address, success: true });
@@ -315,7 +300,7 @@ describe('TVM to TVM events: refusals', () => {
 
     it('a bounced tvm_event_confirmed puts the Event back to Verified and returns the value', async () => {
         // the emitter plays a configuration that refuses the confirmation (it has no handler: 130)
-        const ev = await sourceEvent();
+        const ev = await f.sourceEvent();
         const { init, address } = tvmEventInit(f.codes.alien, ev.msgHash, f.emitter.address, SRC_CHAIN);
         const event = f.blockchain.openContract((await import('../wrappers/MultiVaultTvmTvmEventAlien')).MultiVaultTvmTvmEventAlien.createFromAddress(address));
         const body = processProofMessage({ initializer: f.user.address, remainingGasTo: f.user.address, transactionChecker: f.checker.address, proxy: f.alienProxy.address, event: ev.body, proof: ev.proof });

@@ -25,31 +25,14 @@ describe('TVM to TVM events', () => {
         f = await eventFixture();
     });
 
-    function fields(o?: Parameters<typeof eventFields>[0]) {
-        return eventFields(o, { recipient: f.user.address, sender: f.user.address, token: f.deployer.address });
-    }
-
-    /** Emits a TvmTvmNative (for the Alien configuration) and proves it. */
-    async function sourceEvent(kind: 'native' | 'alien' = 'native', o?: Parameters<typeof eventFields>[0], emitOpts?: Parameters<EventFixture['emit']>[1]) {
-        const body = tvmTvmEventBody(kind, fields(o));
-        const tx = await f.emit(body, emitOpts);
-        const index = emitOpts?.first ? 1 : 0;
-        const msgHash = TvmTvmEventConfiguration.eventMessageHash(tx.raw, index);
-        return { body, tx, index, msgHash, proof: f.prove(tx.raw) };
-    }
-
-    async function deploy(cfg = f.alienConfig, ev: { msgHash: bigint; index: number; proof: Cell }, value = DEPLOY_VALUE, via = f.user) {
-        return cfg.sendDeployTvmEvent(via.getSender(), { value, msgHash: ev.msgHash, outMsgIndex: ev.index, remainingGasTo: via.address, proof: ev.proof });
-    }
-
     // ------------------------------------------------------------ happy paths
 
     it('deploys the Alien Event, verifies the transaction and forwards on_tvm_event_confirmed_extended to the proxy', async () => {
-        const ev = await sourceEvent('native');
+        const ev = await f.sourceEvent('native');
         const event = f.alienEvent(ev.msgHash);
         expect((await f.alienConfig.getEventAddress(ev.msgHash)).equals(event.address)).toBe(true);
 
-        const r = await deploy(f.alienConfig, ev);
+        const r = await f.deploy(f.alienConfig, ev);
         expect(r.transactions).toHaveTransaction({ from: f.user.address, to: f.alienConfig.address, op: Op.bridge.deployTvmEvent, success: true });
         expect(r.transactions).toHaveTransaction({ from: f.alienConfig.address, to: event.address, op: Op.bridge.processProof, deploy: true, success: true });
         expect(r.transactions).toHaveTransaction({ from: event.address, to: f.checker.address, op: Op.transactionChecker.checkTransaction, success: true });
@@ -87,7 +70,7 @@ describe('TVM to TVM events', () => {
         expect((await event.getEventBody())!.equals(ev.body)).toBe(true);
 
         const dd = await event.getDecodedData();
-        const ff = fields();
+        const ff = f.fields();
         expect(dd.baseChainId).toBe(BigInt(SRC_CHAIN));
         expect(dd.baseToken.equals(ff.token.token)).toBe(true);
         expect(dd.baseNativeProxyWallet!.equals(ff.token.nativeProxyWallet!)).toBe(true);
@@ -103,15 +86,15 @@ describe('TVM to TVM events', () => {
     });
 
     it('deploys the Native Event from a TvmTvmAlien event and confirms to the native proxy', async () => {
-        const ev = await sourceEvent('alien');
+        const ev = await f.sourceEvent('alien');
         const event = f.nativeEvent(ev.msgHash);
         expect((await f.nativeConfig.getEventAddress(ev.msgHash)).equals(event.address)).toBe(true);
-        const r = await deploy(f.nativeConfig, ev);
+        const r = await f.deploy(f.nativeConfig, ev);
         expect(r.transactions).toHaveTransaction({ from: f.nativeConfig.address, to: f.nativeProxy.address, op: Op.bridge.onTvmEventConfirmedExtended, success: true });
         for (const t of r.transactions) expect(computeGas(t)).toBeLessThan(1_000_000);
         expect(await event.getStatus()).toBe(EventStatus.Confirmed);
         const dd = await event.getDecodedData();
-        const ff = fields();
+        const ff = f.fields();
         expect(dd.token.equals(ff.token.token)).toBe(true);
         expect([dd.name, dd.symbol, dd.decimals]).toEqual(['Tether USD', 'USDT', 6n]);
         expect(dd.sender.equals(f.user.address)).toBe(true);
@@ -126,8 +109,8 @@ describe('TVM to TVM events', () => {
     });
 
     it('takes the out message at out_msg_index, and a masterchain block as well', async () => {
-        const ev = await sourceEvent('native', undefined, { first: beginCell().storeUint(0xdead, 16).endCell() });
-        const r = await deploy(f.alienConfig, { ...ev, proof: f.prove(ev.tx.raw, { shard: false }) });
+        const ev = await f.sourceEvent('native', undefined, { first: beginCell().storeUint(0xdead, 16).endCell() });
+        const r = await f.deploy(f.alienConfig, { ...ev, proof: f.prove(ev.tx.raw, { shard: false }) });
         expect(r.transactions).toHaveTransaction({ from: f.alienConfig.address, to: f.alienProxy.address, success: true });
         expect(await f.alienEvent(ev.msgHash).getStatus()).toBe(EventStatus.Confirmed);
     });

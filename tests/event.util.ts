@@ -81,6 +81,21 @@ export interface EventFixture {
     prove(tx: Cell, o?: { shard?: boolean; chain?: SyntheticChain; signWith?: ValidatorSet; signers?: number[]; keepTransactionCell?: boolean }): Cell;
     alienEvent(msgHash: bigint, configuration?: Address): SandboxContract<MultiVaultTvmTvmEventAlien>;
     nativeEvent(msgHash: bigint, configuration?: Address): SandboxContract<MultiVaultTvmTvmEventNative>;
+    /** eventFields with the fixture's user as recipient and sender, its deployer as token */
+    fields(o?: Partial<TvmTvmEventFields>): TvmTvmEventFields;
+    /** emits a TvmTvm event of `kind` (TvmTvmNative: for the Alien configuration) and proves it */
+    sourceEvent(kind?: 'native' | 'alien', o?: Partial<TvmTvmEventFields>, emitOpts?: Parameters<EventFixture['emit']>[1]): Promise<SourceEvent>;
+    /** deploy_tvm_event of `ev` to `cfg` (the Alien configuration by default) from `via` (the user) */
+    deploy(cfg: SandboxContract<TvmTvmEventConfiguration> | undefined, ev: { msgHash: bigint; index: number; proof: Cell }, value?: bigint, via?: SandboxContract<TreasuryContract>): ReturnType<SandboxContract<TvmTvmEventConfiguration>['sendDeployTvmEvent']>;
+}
+
+/** A proven source event: its body, the emitter's transaction, its out message index and hash, proof_data. */
+export interface SourceEvent {
+    body: Cell;
+    tx: BlockchainTransaction;
+    index: number;
+    msgHash: bigint;
+    proof: Cell;
 }
 
 export function eventFields(o?: Partial<TvmTvmEventFields>, who?: { recipient: Address; sender: Address; token: Address }): TvmTvmEventFields {
@@ -164,6 +179,20 @@ export async function eventFixture(o?: { validators?: number; signers?: number }
         return proofDataCell({ transaction: tx, txProof: b.txProof, currentBlock: b.currentBlock });
     }
 
+    const fields = (fo?: Partial<TvmTvmEventFields>) => eventFields(fo, { recipient: user.address, sender: user.address, token: deployer.address });
+
+    async function sourceEvent(kind: 'native' | 'alien' = 'native', fo?: Partial<TvmTvmEventFields>, emitOpts?: Parameters<EventFixture['emit']>[1]) {
+        const body = tvmTvmEventBody(kind, fields(fo));
+        const tx = await emit(body, emitOpts);
+        const index = emitOpts?.first ? 1 : 0;
+        const msgHash = TvmTvmEventConfiguration.eventMessageHash(tx.raw, index);
+        return { body, tx, index, msgHash, proof: prove(tx.raw) };
+    }
+
+    async function deploy(cfg = alienConfig, ev: { msgHash: bigint; index: number; proof: Cell }, value = DEPLOY_VALUE, via = user) {
+        return cfg.sendDeployTvmEvent(via.getSender(), { value, msgHash: ev.msgHash, outMsgIndex: ev.index, remainingGasTo: via.address, proof: ev.proof });
+    }
+
     return {
         blockchain,
         codes: c,
@@ -185,6 +214,9 @@ export async function eventFixture(o?: { validators?: number; signers?: number }
         prove,
         alienEvent: (h, cfg) => blockchain.openContract(MultiVaultTvmTvmEventAlien.createForEvent(c.alien, h, cfg ?? alienConfig.address, SRC_CHAIN)),
         nativeEvent: (h, cfg) => blockchain.openContract(MultiVaultTvmTvmEventNative.createForEvent(c.native, h, cfg ?? nativeConfig.address, SRC_CHAIN)),
+        fields,
+        sourceEvent,
+        deploy,
     };
 }
 
