@@ -1,11 +1,12 @@
 import fs from 'fs';
 import path from 'path';
 import { Blockchain, loadConfig, SendMessageResult, updateConfig } from '@ton/sandbox';
-import { Address, Cell, Transaction } from '@ton/core';
+import { Address, beginCell, Cell, Transaction } from '@ton/core';
 import { flattenTransaction } from '@ton/test-utils';
+import '@ton/test-utils';
 import { loadJettonTransferInternal } from '../wrappers/JettonWallet';
 import { parseRefundPayload } from '../wrappers/ProxyMultiVaultNative';
-import { Op, OpEvent } from '../wrappers/constants';
+import { Errors, Op, OpEvent } from '../wrappers/constants';
 
 /** Helpers of tests/proxy*.spec.ts and tests/bench/proxy.bench.spec.ts. */
 
@@ -16,6 +17,21 @@ export function proxyGasConstants(): Record<string, number> {
     for (const m of src.matchAll(/^const (GAS_\w+): Int = (\d+);/gm)) out[m[1]] = Number(m[2]);
     return out;
 }
+
+/**
+ * Pins gas constant `name` (of `G`, read from proxy_common.tact) to what a test measured: the
+ * constant must cover it by at most 15% (DBG=1 prints the measurement).
+ */
+export function pinGas(G: Record<string, number>, name: string, measured: number) {
+    expect(G[name]).toEqual(expect.any(Number));
+    if (process.env.DBG) console.log(`gas ${name} measured ${measured}`);
+    if (!(measured <= G[name] && G[name] <= Math.ceil(measured * 1.15))) {
+        throw new Error(`${name} = ${G[name]} in proxy_common.tact, measured ${measured}: set it to about ${Math.ceil(measured * 1.05)}`);
+    }
+}
+
+/** A payload of 2000 bits in two cells (the gas tests' worst case). */
+export const longPayload = () => beginCell().storeUint(1, 1000).storeRef(beginCell().storeUint(2, 1000)).endCell();
 
 export function gasUsed(tx: Transaction): number {
     if (tx.description.type !== 'generic' || tx.description.computePhase.type !== 'vm') throw new Error('no compute phase');
@@ -84,6 +100,20 @@ export function deliveryFailedCode(txs: Transaction[], from: Address): number | 
         }
     }
     return null;
+}
+
+/**
+ * A refused on_tvm_event_confirmed_extended: from an unauthorized sender, or of an event kind the
+ * sender may not send (notTvmConfig), thrown and bounced; from a legitimate one not thrown, the Event (here `config`, playing it) told the code.
+ */
+export function expectDeliveryRefused(txs: Transaction[], proxy: Address, config: Address, code: number) {
+    if (code === Errors.proxy.notTvmConfig) {
+        expect(txs).toHaveTransaction({ to: proxy, success: false, exitCode: code });
+    } else {
+        expect(txs).toHaveTransaction({ to: proxy, success: true });
+        expect(txs).toHaveTransaction({ from: proxy, to: config, op: OpEvent.tvmEventDeliveryFailed });
+        expect(deliveryFailedCode(txs, proxy)).toBe(code);
+    }
 }
 
 /** `target` took the message (compute phase succeeded) and sent no delivery failure. */
