@@ -18,9 +18,10 @@
 import fs from 'fs';
 import path from 'path';
 import { Address, beginCell, toNano } from '@ton/core';
-import { BlockchainTransaction, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
+import { SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import '@ton/test-utils';
 import { GasSection } from '../../harness/bench';
+import { expectAllOk, txOn } from '../../harness/testing';
 import { TvmNetwork } from '../../harness/network';
 import { BridgePair, deployBridgePair, exitCodeOf, gasOf, PairSnapshot, TokenInfo } from '../../harness/bridge';
 import { burnAlien, lockNative } from '../../harness/actors';
@@ -42,17 +43,6 @@ const PROVIDE_FORWARD = toNano('0.5');
 
 const setBounty = (bounty: bigint) => beginCell().storeUint(OpEvent.setBounty, 32).storeUint(0, 64).storeUint(bounty, 128).endCell();
 
-function opOf(t: BlockchainTransaction): number | undefined {
-    const b = t.inMessage?.body.beginParse();
-    return b && b.remainingBits >= 32 ? b.preloadUint(32) : undefined;
-}
-
-const isTo = (t: BlockchainTransaction, a: Address) => !!t.inMessage?.info.dest && Address.isAddress(t.inMessage.info.dest) && t.inMessage.info.dest.equals(a);
-
-function expectAllOk(txs: BlockchainTransaction[]) {
-    for (const t of txs) expect({ to: t.inMessage?.info.dest?.toString(), exit: exitCodeOf(t) ?? 0 }).toEqual({ to: t.inMessage?.info.dest?.toString(), exit: 0 });
-}
-
 /** the GAS_* constants of contracts/bridge/*.tact, by name */
 const GAS: Record<string, number> = {};
 const BRIDGE_DIR = path.resolve(__dirname, '..', '..', 'contracts', 'bridge');
@@ -66,8 +56,7 @@ for (const f of fs.readdirSync(BRIDGE_DIR).filter((x) => x.endsWith('.tact'))) {
  * measured share of it are appended; a measurement above it says so.
  */
 function row(r: SendMessageResult, to: Address, op: number, name: string, notes?: string, exit = 0): number {
-    const t = r.transactions.find((x) => isTo(x, to) && opOf(x) === op);
-    if (!t) throw new Error(`${name}: no transaction on ${to} with op 0x${op.toString(16)}`);
+    const t = txOn(r.transactions, to, op);
     expect(exitCodeOf(t) ?? 0).toBe(exit);
     const gas = Number(gasOf(t));
     expect(gas).toBeGreaterThan(0);
