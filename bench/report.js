@@ -5,7 +5,10 @@ const path = require('path');
 
 const dir = path.join(__dirname, 'results');
 const sections = fs.existsSync(dir)
-    ? fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
+    ? fs
+          .readdirSync(dir)
+          .filter((f) => f.endsWith('.json'))
+          .sort()
           .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')))
     : [];
 if (sections.length === 0) {

@@ -13,7 +13,16 @@ import { SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandb
 import { LiteClient } from '../wrappers/LiteClient';
 import { SignedKeyBlock } from './chain';
 import { TvmNetwork } from './network';
-import { AbiTx, buildProofPayload, BuiltProofPayload, decodeTvmTvmEvent, FoundTransfer, isTvmTvmEvent, TvmTvmEventData, transferFromProxyTransaction } from './transfer';
+import {
+    AbiTx,
+    buildProofPayload,
+    BuiltProofPayload,
+    decodeTvmTvmEvent,
+    FoundTransfer,
+    isTvmTvmEvent,
+    TvmTvmEventData,
+    transferFromProxyTransaction,
+} from './transfer';
 
 // ---------------------------------------------------------------- sync service
 
@@ -64,10 +73,23 @@ export class SyncService {
                 block: k.proof,
                 signatures: k.signatures,
             });
-            const tx = result.transactions.find((t) => t.inMessage?.info.dest?.toString() === this.liteClient.address.toString());
-            if (!tx || tx.description.type !== 'generic' || tx.description.computePhase.type !== 'vm' || tx.description.computePhase.exitCode !== 0 || tx.description.aborted) {
-                const code = tx?.description.type === 'generic' && tx.description.computePhase.type === 'vm' ? tx.description.computePhase.exitCode : undefined;
-                throw new Error(`LiteClient on ${this.destination.name} rejected key block ${k.block.seqno} of ${this.source.name} (exit code ${code})`);
+            const tx = result.transactions.find(
+                (t) => t.inMessage?.info.dest?.toString() === this.liteClient.address.toString(),
+            );
+            if (
+                !tx ||
+                tx.description.type !== 'generic' ||
+                tx.description.computePhase.type !== 'vm' ||
+                tx.description.computePhase.exitCode !== 0 ||
+                tx.description.aborted
+            ) {
+                const code =
+                    tx?.description.type === 'generic' && tx.description.computePhase.type === 'vm'
+                        ? tx.description.computePhase.exitCode
+                        : undefined;
+                throw new Error(
+                    `LiteClient on ${this.destination.name} rejected key block ${k.block.seqno} of ${this.source.name} (exit code ${code})`,
+                );
             }
             this.since = k.set.utimeSince;
             out.push({ keyBlock: k, result });
@@ -137,11 +159,16 @@ export class CreditBackend {
      * The Event of this transfer on the destination (configuration's deriveEventAddress) and its
      * status (0..8), or null when it is not deployed.
      */
-    async eventStatus(found: FoundTransfer, configuration?: Address): Promise<{ address: Address; status: number | null }> {
+    async eventStatus(
+        found: FoundTransfer,
+        configuration?: Address,
+    ): Promise<{ address: Address; status: number | null }> {
         const cfg = configuration ?? this.route(decodeTvmTvmEvent(found.eventBody), found).configuration;
         const bc = this.destination.blockchain;
         const h = BigInt('0x' + found.messageHash.toString('hex'));
-        const address = (await bc.runGetMethod(cfg, 'deriveEventAddress', [{ type: 'int', value: h }])).stackReader.readAddress();
+        const address = (
+            await bc.runGetMethod(cfg, 'deriveEventAddress', [{ type: 'int', value: h }])
+        ).stackReader.readAddress();
         const c = await bc.getContract(address);
         if (c.accountState?.type !== 'active') return { address, status: null };
         return { address, status: (await bc.runGetMethod(address, 'getStatus')).stackReader.readNumber() };
@@ -185,8 +212,15 @@ export class CreditBackend {
 // ---------------------------------------------------------------- non-credit user
 
 /** What an Aggregator API client does with proofPayload.abiTx: one plain transfer with the body. */
-export async function completeWithAbiTx(wallet: SandboxContract<TreasuryContract>, abiTx: AbiTx): Promise<SendMessageResult> {
-    return wallet.send({ to: Address.parse(abiTx.executionAddress), value: BigInt(abiTx.attachedValue), body: Cell.fromBase64(abiTx.tx) });
+export async function completeWithAbiTx(
+    wallet: SandboxContract<TreasuryContract>,
+    abiTx: AbiTx,
+): Promise<SendMessageResult> {
+    return wallet.send({
+        to: Address.parse(abiTx.executionAddress),
+        value: BigInt(abiTx.attachedValue),
+        body: Cell.fromBase64(abiTx.tx),
+    });
 }
 
 // ---------------------------------------------------------------- user, source side
@@ -239,7 +273,9 @@ export const MIN_LOCK_FORWARD_TON = toNano('0.01');
 /** The jetton transfer body of a lock; refuses (throws) a forward_ton_amount below MIN_LOCK_FORWARD_TON. */
 export function lockTransferBody(a: LockArgs): Cell {
     if (a.forwardTonAmount < MIN_LOCK_FORWARD_TON) {
-        throw new Error(`lockNative: forward_ton_amount ${a.forwardTonAmount} is below ${MIN_LOCK_FORWARD_TON} nanoton: the native proxy could not run and the tokens would be stuck (proxy.tlb, known limits)`);
+        throw new Error(
+            `lockNative: forward_ton_amount ${a.forwardTonAmount} is below ${MIN_LOCK_FORWARD_TON} nanoton: the native proxy could not run and the tokens would be stuck (proxy.tlb, known limits)`,
+        );
     }
     return beginCell()
         .storeUint(0x0f8a7ea5, 32)

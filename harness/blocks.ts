@@ -3,7 +3,16 @@
  * full blocks and Merkle proofs of blocks (pruned branches tolerated). Layouts: the TON node's
  * crypto/block/block.tlb.
  */
-import { beginCell, Builder, Cell, CellType, convertToMerkleProof, CurrencyCollection, Dictionary, Slice } from '@ton/core';
+import {
+    beginCell,
+    Builder,
+    Cell,
+    CellType,
+    convertToMerkleProof,
+    CurrencyCollection,
+    Dictionary,
+    Slice,
+} from '@ton/core';
 import {
     AugEntry,
     AugOps,
@@ -197,7 +206,13 @@ export function storeShardAccountBlocks(b: Builder, txs: Cell[]): BlockTransacti
             storeValue: (vb: Builder) => {
                 vb.storeUint(0x5, 4).storeBuffer(acc.account, 32);
                 storeHashmapAugEdge(vb, 64, txEntries, ccAug);
-                vb.storeRef(beginCell().storeUint(0x72, 8).storeBuffer(first.oldHash, 32).storeBuffer(last.newHash, 32).endCell());
+                vb.storeRef(
+                    beginCell()
+                        .storeUint(0x72, 8)
+                        .storeBuffer(first.oldHash, 32)
+                        .storeBuffer(last.newHash, 32)
+                        .endCell(),
+                );
             },
         });
     }
@@ -251,7 +266,12 @@ export function buildBlockInfo(o: BlockInfoOpts): Cell {
         .storeUint(GEN_SOFTWARE.version, 32)
         .storeUint(GEN_SOFTWARE.capabilities, 64);
     const zeroRef: ExtBlkRef = { endLt: 0n, seqno: 0, rootHash: ZERO_HASH, fileHash: ZERO_HASH };
-    if (o.notMaster) b.storeRef(beginCell().store(storeExtBlkRef(o.masterRef ?? zeroRef)).endCell());
+    if (o.notMaster)
+        b.storeRef(
+            beginCell()
+                .store(storeExtBlkRef(o.masterRef ?? zeroRef))
+                .endCell(),
+        );
     const prev = o.prev ?? { ...zeroRef, seqno: Math.max(0, o.seqno - 1) };
     b.storeRef(beginCell().store(storeExtBlkRef(prev)).endCell());
     return b.endCell();
@@ -265,7 +285,12 @@ function buildValueFlow(fees: CurrencyCollection): Cell {
             .store(storeCurrencyCollection(ZERO_CC))
             .store(storeCurrencyCollection(ZERO_CC))
             .endCell();
-    return beginCell().storeUint(TAG_VALUE_FLOW, 32).storeRef(four()).store(storeCurrencyCollection(fees)).storeRef(four()).endCell();
+    return beginCell()
+        .storeUint(TAG_VALUE_FLOW, 32)
+        .storeRef(four())
+        .store(storeCurrencyCollection(fees))
+        .storeRef(four())
+        .endCell();
 }
 
 /** A stand-in ShardStateUnsplit (it is only ever seen as a pruned branch in the state update). */
@@ -283,7 +308,16 @@ function buildShardState(globalId: number, shard: ShardIdent, seqno: number, gen
         .storeRef(empty) // out_msg_queue_info
         .storeBit(false) // before_split
         .storeRef(empty) // accounts
-        .storeRef(beginCell().storeUint(0, 64).storeUint(0, 64).store(storeCurrencyCollection(ZERO_CC)).store(storeCurrencyCollection(ZERO_CC)).storeBit(false).storeBit(false).endCell())
+        .storeRef(
+            beginCell()
+                .storeUint(0, 64)
+                .storeUint(0, 64)
+                .store(storeCurrencyCollection(ZERO_CC))
+                .store(storeCurrencyCollection(ZERO_CC))
+                .storeBit(false)
+                .storeBit(false)
+                .endCell(),
+        )
         .storeBit(false) // custom
         .endCell();
 }
@@ -293,7 +327,12 @@ function buildShardState(globalId: number, shard: ShardIdent, seqno: number, gen
  * stores c's level-0 hash and depth, so its hash(0) equals c.hash(0).
  */
 export function prunedBranch(c: Cell): Cell {
-    return beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(c.hash(0)).storeUint(c.depth(0), 16).endCell({ exotic: true });
+    return beginCell()
+        .storeUint(1, 8)
+        .storeUint(1, 8)
+        .storeBuffer(c.hash(0))
+        .storeUint(c.depth(0), 16)
+        .endCell({ exotic: true });
 }
 
 /** `!merkle_update#02 old_hash new_hash old_depth:uint16 new_depth:uint16 old:^X new:^X` (exotic type 4) of pruned states. */
@@ -343,7 +382,9 @@ export function buildShardDescr(sb: BuiltBlock, opts: { regMcSeqno: number; tag?
     if (tag === 0xb) {
         b.store(storeCurrencyCollection(ZERO_CC)).store(storeCurrencyCollection(ZERO_CC));
     } else {
-        b.storeRef(beginCell().store(storeCurrencyCollection(ZERO_CC)).store(storeCurrencyCollection(ZERO_CC)).endCell());
+        b.storeRef(
+            beginCell().store(storeCurrencyCollection(ZERO_CC)).store(storeCurrencyCollection(ZERO_CC)).endCell(),
+        );
     }
     return b;
 }
@@ -359,12 +400,22 @@ const shardFeeAug: AugOps<[CurrencyCollection, CurrencyCollection]> = {
 export const CONFIG_ADDR = Buffer.alloc(32, 0x55);
 export const ELECTOR_ADDR = Buffer.alloc(32, 0x33);
 
-function buildConfigDict(p: { p32?: ValidatorSetData; p34: ValidatorSetData; p36?: ValidatorSetData }, extra?: Map<number, Cell>): Cell {
+function buildConfigDict(
+    p: { p32?: ValidatorSetData; p34: ValidatorSetData; p36?: ValidatorSetData },
+    extra?: Map<number, Cell>,
+): Cell {
     const d = Dictionary.empty(Dictionary.Keys.Int(32), Dictionary.Values.Cell());
     d.set(0, beginCell().storeBuffer(CONFIG_ADDR).endCell());
     d.set(1, beginCell().storeBuffer(ELECTOR_ADDR).endCell());
     // ConfigParam 8: capabilities#c4 version:uint32 capabilities:uint64
-    d.set(8, beginCell().storeUint(0xc4, 8).storeUint(GEN_SOFTWARE.version, 32).storeUint(GEN_SOFTWARE.capabilities, 64).endCell());
+    d.set(
+        8,
+        beginCell()
+            .storeUint(0xc4, 8)
+            .storeUint(GEN_SOFTWARE.version, 32)
+            .storeUint(GEN_SOFTWARE.capabilities, 64)
+            .endCell(),
+    );
     if (p.p32) d.set(32, beginCell().store(storeValidatorSet(p.p32)).endCell());
     d.set(34, beginCell().store(storeValidatorSet(p.p34)).endCell());
     if (p.p36) d.set(36, beginCell().store(storeValidatorSet(p.p36)).endCell());
@@ -386,7 +437,11 @@ interface CommonOpts {
     info?: Partial<BlockInfoOpts>;
 }
 
-function ltRange(seqno: number, txs: TxFields[], o: { startLt?: bigint; endLt?: bigint }): { startLt: bigint; endLt: bigint } {
+function ltRange(
+    seqno: number,
+    txs: TxFields[],
+    o: { startLt?: bigint; endLt?: bigint },
+): { startLt: bigint; endLt: bigint } {
     let startLt = o.startLt;
     let endLt = o.endLt;
     if (txs.length > 0) {
@@ -417,7 +472,16 @@ function assemble(
         .storeRef(beginCell().store(storeEmptyInMsgDescr).endCell())
         .storeRef(beginCell().store(storeEmptyOutMsgDescr).endCell())
         .storeRef(ab.endCell())
-        .storeBuffer(o.randSeed ?? sha256(Buffer.from('rand'), Buffer.from(String(o.globalId)), Buffer.from(String(o.seqno)), Buffer.from(String(shard.workchain))), 32)
+        .storeBuffer(
+            o.randSeed ??
+                sha256(
+                    Buffer.from('rand'),
+                    Buffer.from(String(o.globalId)),
+                    Buffer.from(String(o.seqno)),
+                    Buffer.from(String(shard.workchain)),
+                ),
+            32,
+        )
         .storeBuffer(o.createdBy ?? ZERO_HASH, 32)
         .storeMaybeRef(mcExtra)
         .endCell();
@@ -459,7 +523,10 @@ export interface KeyBlockOpts extends CommonOpts {
     extraConfig?: Map<number, Cell>;
 }
 
-function buildMc(o: CommonOpts & { transactions?: Cell[]; shardBlocks?: BuiltBlock[]; shardDescrTag?: 0xa | 0xb }, key: KeyBlockOpts | null): BuiltBlock {
+function buildMc(
+    o: CommonOpts & { transactions?: Cell[]; shardBlocks?: BuiltBlock[]; shardDescrTag?: 0xa | 0xb },
+    key: KeyBlockOpts | null,
+): BuiltBlock {
     const txs = o.transactions ?? [];
     const txf = txs.map(readTransactionFields);
     const lts = ltRange(o.seqno, txf, o);
@@ -477,18 +544,23 @@ function buildMc(o: CommonOpts & { transactions?: Cell[]; shardBlocks?: BuiltBlo
         ...o.info,
     });
     // McBlockExtra
-    const mb = beginCell().storeUint(TAG_MC_BLOCK_EXTRA, 16).storeBit(key !== null);
+    const mb = beginCell()
+        .storeUint(TAG_MC_BLOCK_EXTRA, 16)
+        .storeBit(key !== null);
     const shardBlocks = o.shardBlocks ?? [];
     const byWc = new Map<number, BuiltBlock>();
     for (const sb of shardBlocks) {
-        if (byWc.has(sb.workchain)) throw new Error(`two shard blocks for workchain ${sb.workchain} (one shard per workchain supported)`);
+        if (byWc.has(sb.workchain))
+            throw new Error(`two shard blocks for workchain ${sb.workchain} (one shard per workchain supported)`);
         if (sb.shard !== 0x8000000000000000n) throw new Error('only unsplit workchains are supported');
         byWc.set(sb.workchain, sb);
     }
     const sh = Dictionary.empty(Dictionary.Keys.Uint(32), Dictionary.Values.Cell());
     for (const [wc, sb] of byWc) {
         // bt_leaf$0 leaf:ShardDescr
-        const leaf = beginCell().storeBit(false).storeBuilder(buildShardDescr(sb, { regMcSeqno: o.seqno, tag: o.shardDescrTag }));
+        const leaf = beginCell()
+            .storeBit(false)
+            .storeBuilder(buildShardDescr(sb, { regMcSeqno: o.seqno, tag: o.shardDescrTag }));
         sh.set(wc >>> 0, leaf.endCell());
     }
     mb.storeDict(sh);

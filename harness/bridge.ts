@@ -30,7 +30,13 @@ import { MultiVaultTvmTvmEventAlien } from '../wrappers/MultiVaultTvmTvmEventAli
 import { MultiVaultTvmTvmEventNative } from '../wrappers/MultiVaultTvmTvmEventNative';
 import { CreditBackend, SyncService } from './actors';
 import { hashKey, NETWORK_T0, TvmNetwork } from './network';
-import { buildProofPayload, decodeTvmTvmEvent, ProofPayload, transferFromProxyTransaction, TvmTvmEventData } from './transfer';
+import {
+    buildProofPayload,
+    decodeTvmTvmEvent,
+    ProofPayload,
+    transferFromProxyTransaction,
+    TvmTvmEventData,
+} from './transfer';
 import { EventStatus, toTransferStatus, transferStatusName } from '../wrappers/eventStatus';
 import { Op, OpEvent } from '../wrappers/constants';
 
@@ -175,7 +181,10 @@ function expectOk(r: SendMessageResult, what: string): void {
     for (const tx of r.transactions) {
         const d = tx.description;
         if (d.type !== 'generic') continue;
-        const failed = d.aborted || (d.computePhase.type === 'vm' && d.computePhase.exitCode !== 0) || (d.actionPhase && !d.actionPhase.success);
+        const failed =
+            d.aborted ||
+            (d.computePhase.type === 'vm' && d.computePhase.exitCode !== 0) ||
+            (d.actionPhase && !d.actionPhase.success);
         if (failed && !(tx.inMessage?.info.type === 'internal' && tx.inMessage.info.bounced)) {
             const code = d.computePhase.type === 'vm' ? d.computePhase.exitCode : 'skipped';
             throw new Error(`${what}: transaction on ${tx.inMessage?.info.dest?.toString()} failed (exit ${code})`);
@@ -184,22 +193,36 @@ function expectOk(r: SendMessageResult, what: string): void {
 }
 
 function tokenNames(net: TvmNetwork) {
-    return { token: { name: `${net.name} Token`, symbol: `TK${net.name}`, decimals: 9 }, shared: { name: 'Shared USD', symbol: 'SUSD', decimals: 6 } };
+    return {
+        token: { name: `${net.name} Token`, symbol: `TK${net.name}`, decimals: 9 },
+        shared: { name: 'Shared USD', symbol: 'SUSD', decimals: 6 },
+    };
 }
 
 /** Deploys the bridge on both networks (see the file comment). */
-export async function deployBridgePair(netA: TvmNetwork, netB: TvmNetwork, o: DeployBridgePairOptions = {}): Promise<BridgePair> {
+export async function deployBridgePair(
+    netA: TvmNetwork,
+    netB: TvmNetwork,
+    o: DeployBridgePairOptions = {},
+): Promise<BridgePair> {
     const codes = await bridgeCodes();
     const eventInitialBalance = o.eventInitialBalance ?? TvmTvmEventConfiguration.DEFAULT_EVENT_INITIAL_BALANCE;
     const deployValue = o.deployValue ?? toNano('1.2');
     const startTimestamp = o.startTimestamp ?? NETWORK_T0;
 
     // addresses first: each network's configurations name the other's proxies
-    const pre = new Map<TvmNetwork, { owner: SandboxContract<TreasuryContract>; native: ProxyMultiVaultNative; alien: ProxyMultiVaultAlien }>();
+    const pre = new Map<
+        TvmNetwork,
+        { owner: SandboxContract<TreasuryContract>; native: ProxyMultiVaultNative; alien: ProxyMultiVaultAlien }
+    >();
     for (const net of [netA, netB]) {
         const owner = await net.treasury('bridge-owner');
         const native = await ProxyMultiVaultNative.createFromConfig({ owner: owner.address });
-        const alien = await ProxyMultiVaultAlien.createFromConfig({ owner: owner.address, nativeProxy: native.address, routerCode: await contractCode('MergeRouter') });
+        const alien = await ProxyMultiVaultAlien.createFromConfig({
+            owner: owner.address,
+            nativeProxy: native.address,
+            routerCode: await contractCode('MergeRouter'),
+        });
         pre.set(net, { owner, native, alien });
     }
 
@@ -211,9 +234,13 @@ export async function deployBridgePair(netA: TvmNetwork, netB: TvmNetwork, o: De
         const { owner, native, alien } = pre.get(net)!;
         const o2 = pre.get(other)!;
         const via = owner.getSender();
-        const liteClient = net.blockchain.openContract(LiteClient.createFromKeyBlock(other.chain.genesisKeyBlock().proof, codes.liteClient));
+        const liteClient = net.blockchain.openContract(
+            LiteClient.createFromKeyBlock(other.chain.genesisKeyBlock().proof, codes.liteClient),
+        );
         expectOk(await liteClient.sendDeploy(via, toNano('1')), 'LiteClient deploy');
-        const transactionChecker = net.blockchain.openContract(TransactionChecker.createFromConfig({ liteClient: liteClient.address }, codes.transactionChecker));
+        const transactionChecker = net.blockchain.openContract(
+            TransactionChecker.createFromConfig({ liteClient: liteClient.address }, codes.transactionChecker),
+        );
         expectOk(await transactionChecker.sendDeploy(via, toNano('1')), 'TransactionChecker deploy');
 
         const nativeProxy = net.blockchain.openContract(native);
@@ -244,28 +271,56 @@ export async function deployBridgePair(netA: TvmNetwork, netB: TvmNetwork, o: De
         const nativeConfig = await config(TokenType.Native);
         expectOk(await alienConfig.sendDeploy(via, toNano('0.1')), 'alien configuration deploy');
         expectOk(await nativeConfig.sendDeploy(via, toNano('0.1')), 'native configuration deploy');
-        expectOk(await alienProxy.sendBody(via, ProxyMessages.setTvmConfiguration(alienConfig.address, true)), 'alien proxy: set_tvm_configuration');
-        expectOk(await nativeProxy.sendBody(via, ProxyMessages.setTvmConfiguration(nativeConfig.address, true)), 'native proxy: set_tvm_configuration');
+        expectOk(
+            await alienProxy.sendBody(via, ProxyMessages.setTvmConfiguration(alienConfig.address, true)),
+            'alien proxy: set_tvm_configuration',
+        );
+        expectOk(
+            await nativeProxy.sendBody(via, ProxyMessages.setTvmConfiguration(nativeConfig.address, true)),
+            'native proxy: set_tvm_configuration',
+        );
 
         const names = tokenNames(net);
         const makeToken = async (meta: { name: string; symbol: string; decimals: number }): Promise<TokenInfo> => {
-            const minter = net.blockchain.openContract(await JettonMinter.createFromConfig({ owner: owner.address, content: meta }));
+            const minter = net.blockchain.openContract(
+                await JettonMinter.createFromConfig({ owner: owner.address, content: meta }),
+            );
             expectOk(await minter.sendDeploy(via), 'jetton deploy');
             const proxyWallet = (await JettonWallet.createFromOwner(nativeProxy.address, minter.address)).address;
             // TEP-89 discovery: the proxy asks the root for its wallet
-            expectOk(await nativeProxy.sendRegisterNativeToken(via, { token: minter.address, ...meta }, toNano('0.1')), 'register_native_token');
+            expectOk(
+                await nativeProxy.sendRegisterNativeToken(via, { token: minter.address, ...meta }, toNano('0.1')),
+                'register_native_token',
+            );
             const known = await nativeProxy.getWalletOf(minter.address);
-            if (!known || !known.equals(proxyWallet)) throw new Error(`native proxy on ${net.name} did not learn its wallet of ${meta.symbol}`);
+            if (!known || !known.equals(proxyWallet))
+                throw new Error(`native proxy on ${net.name} did not learn its wallet of ${meta.symbol}`);
             return { minter, ...meta, proxyWallet };
         };
         const token = await makeToken(names.token);
         const shared = await makeToken(names.shared);
         // deposited with proxy_add_liquidity, so the proxy counts it as liquidity (liquidity(token))
         expectOk(
-            await shared.minter.sendMint(via, { to: nativeProxy.address, amount: o.sharedLiquidity ?? 10n ** 15n, forwardTonAmount: toNano('0.05'), forwardPayload: ProxyMultiVaultNative.addLiquidityPayload() }),
+            await shared.minter.sendMint(via, {
+                to: nativeProxy.address,
+                amount: o.sharedLiquidity ?? 10n ** 15n,
+                forwardTonAmount: toNano('0.05'),
+                forwardPayload: ProxyMultiVaultNative.addLiquidityPayload(),
+            }),
             'shared liquidity',
         );
-        sides.set(net, { network: net, owner, liteClient, transactionChecker, nativeProxy, alienProxy, alienConfig, nativeConfig, token, shared });
+        sides.set(net, {
+            network: net,
+            owner,
+            liteClient,
+            transactionChecker,
+            nativeProxy,
+            alienProxy,
+            alienConfig,
+            nativeConfig,
+            token,
+            shared,
+        });
     }
 
     const A = sides.get(netA)!;
@@ -320,18 +375,42 @@ export async function deployBridgePair(netA: TvmNetwork, netB: TvmNetwork, o: De
         side: (n) => (n === netA ? A : B),
         route,
         alienEvent: (side, h) =>
-            side.network.blockchain.openContract(MultiVaultTvmTvmEventAlien.createForEvent(codes.alienEvent, toBig(h), side.alienConfig.address, (side === A ? B : A).network.globalId)),
+            side.network.blockchain.openContract(
+                MultiVaultTvmTvmEventAlien.createForEvent(
+                    codes.alienEvent,
+                    toBig(h),
+                    side.alienConfig.address,
+                    (side === A ? B : A).network.globalId,
+                ),
+            ),
         nativeEvent: (side, h) =>
-            side.network.blockchain.openContract(MultiVaultTvmTvmEventNative.createForEvent(codes.nativeEvent, toBig(h), side.nativeConfig.address, (side === A ? B : A).network.globalId)),
+            side.network.blockchain.openContract(
+                MultiVaultTvmTvmEventNative.createForEvent(
+                    codes.nativeEvent,
+                    toBig(h),
+                    side.nativeConfig.address,
+                    (side === A ? B : A).network.globalId,
+                ),
+            ),
         alienMinter: async (side, origin, token) => {
-            const addr = await side.alienProxy.getAlienTokenAddress(BigInt(origin.network.globalId), token.minter.address, token.name, token.symbol, BigInt(token.decimals));
+            const addr = await side.alienProxy.getAlienTokenAddress(
+                BigInt(origin.network.globalId),
+                token.minter.address,
+                token.name,
+                token.symbol,
+                BigInt(token.decimals),
+            );
             return side.network.blockchain.openContract(JettonMinter.createFromAddress(addr));
         },
-        wallet: async (network, minter, owner) => network.blockchain.openContract(await JettonWallet.createFromOwner(owner, minter)),
+        wallet: async (network, minter, owner) =>
+            network.blockchain.openContract(await JettonWallet.createFromOwner(owner, minter)),
         snapshot: () => ({
             a: netA.snapshot(),
             b: netB.snapshot(),
-            credit: [AB.credit, BA.credit].map((c) => ({ ...(c as unknown as Record<string, unknown>), seen: new Set((c as unknown as { seen: Set<string> }).seen) })),
+            credit: [AB.credit, BA.credit].map((c) => ({
+                ...(c as unknown as Record<string, unknown>),
+                seen: new Set((c as unknown as { seen: Set<string> }).seen),
+            })),
             sync: [AB.sync, BA.sync].map((s) => ({ ...(s as unknown as Record<string, unknown>) })),
         }),
         status: async (source, transferId, payer) => {
@@ -343,15 +422,24 @@ export async function deployBridgePair(netA: TvmNetwork, netB: TvmNetwork, o: De
             if (!found) throw new Error(`transaction ${hashKey(transferId)} emits no event`);
             const event = decodeTvmTvmEvent(found.eventBody);
             const config = route(from, event);
-            const built = buildProofPayload(source, found, { configuration: config.address, attachedValue: deployValue, remainingGasTo: payer ?? event.remainingGasTo });
+            const built = buildProofPayload(source, found, {
+                configuration: config.address,
+                attachedValue: deployValue,
+                remainingGasTo: payer ?? event.remainingGasTo,
+            });
             const h = BigInt('0x' + found.messageHash.toString('hex'));
             const eventAddress = await config.getEventAddress(h);
             const c = await to.network.blockchain.getContract(eventAddress);
             let eventStatus: EventStatus | null = null;
             let lastErrorCode: number | null = null;
             if (c.accountState?.type === 'active') {
-                eventStatus = (await to.network.blockchain.runGetMethod(eventAddress, 'getStatus')).stackReader.readNumber() as EventStatus;
-                lastErrorCode = (await to.network.blockchain.runGetMethod(eventAddress, 'getLastErrorCode')).stackReader.readNumber() || null;
+                eventStatus = (
+                    await to.network.blockchain.runGetMethod(eventAddress, 'getStatus')
+                ).stackReader.readNumber() as EventStatus;
+                lastErrorCode =
+                    (
+                        await to.network.blockchain.runGetMethod(eventAddress, 'getLastErrorCode')
+                    ).stackReader.readNumber() || null;
             }
             const proxy = event.tokenType === 'Native' ? to.alienProxy.address : to.nativeProxy.address;
             // a proxy that refuses a confirmation does not throw: it answers tvm_event_delivery_failed
@@ -360,14 +448,30 @@ export async function deployBridgePair(netA: TvmNetwork, netB: TvmNetwork, o: De
                     const b = m.body.beginParse();
                     return b.remainingBits >= 32 && b.preloadUint(32) === OpEvent.tvmEventDeliveryFailed;
                 });
-            const delivery = eventStatus !== EventStatus.Confirmed ? undefined : to.network.transactions.filter((t) => {
-                const i = t.inMessage?.info;
-                if (!i || i.type !== 'internal' || !i.dest.equals(proxy) || exitCodeOf(t) !== 0 || refused(t)) return false;
-                const b = t.inMessage!.body.beginParse();
-                if (b.remainingBits < 32 + 267 + 256 || b.loadUint(32) !== Op.bridge.onTvmEventConfirmedExtended) return false;
-                b.loadAddress();
-                return b.loadUintBig(256) === h;
-            }).pop();
+            const delivery =
+                eventStatus !== EventStatus.Confirmed
+                    ? undefined
+                    : to.network.transactions
+                          .filter((t) => {
+                              const i = t.inMessage?.info;
+                              if (
+                                  !i ||
+                                  i.type !== 'internal' ||
+                                  !i.dest.equals(proxy) ||
+                                  exitCodeOf(t) !== 0 ||
+                                  refused(t)
+                              )
+                                  return false;
+                              const b = t.inMessage!.body.beginParse();
+                              if (
+                                  b.remainingBits < 32 + 267 + 256 ||
+                                  b.loadUint(32) !== Op.bridge.onTvmEventConfirmedExtended
+                              )
+                                  return false;
+                              b.loadAddress();
+                              return b.loadUintBig(256) === h;
+                          })
+                          .pop();
             return {
                 transferStatus: eventStatus === null ? 'Pending' : transferStatusName(toTransferStatus(eventStatus)),
                 eventStatus,
@@ -380,7 +484,9 @@ export async function deployBridgePair(netA: TvmNetwork, netB: TvmNetwork, o: De
         loadFrom: async (s) => {
             await netA.loadFrom(s.a);
             await netB.loadFrom(s.b);
-            [AB.credit, BA.credit].forEach((c, i) => Object.assign(c, s.credit[i] as object, { seen: new Set((s.credit[i] as { seen: Set<string> }).seen) }));
+            [AB.credit, BA.credit].forEach((c, i) =>
+                Object.assign(c, s.credit[i] as object, { seen: new Set((s.credit[i] as { seen: Set<string> }).seen) }),
+            );
             [AB.sync, BA.sync].forEach((x, i) => Object.assign(x, s.sync[i] as object));
         },
     };
@@ -402,7 +508,11 @@ export function gasOf(tx: BlockchainTransaction): bigint {
 }
 
 export function costOf(txs: BlockchainTransaction[]): Cost {
-    return { transactions: txs.length, gas: txs.reduce((a, t) => a + gasOf(t), 0n), fees: txs.reduce((a, t) => a + t.totalFees.coins, 0n) };
+    return {
+        transactions: txs.length,
+        gas: txs.reduce((a, t) => a + gasOf(t), 0n),
+        fees: txs.reduce((a, t) => a + t.totalFees.coins, 0n),
+    };
 }
 
 export function exitCodeOf(tx: BlockchainTransaction): number | undefined {

@@ -98,7 +98,11 @@ export class SyntheticChain {
         return r;
     }
 
-    private sign(block: BuiltBlock, set: ValidatorSet, signers?: number[]): { signatures: Cell; entries: SignatureEntry[] } {
+    private sign(
+        block: BuiltBlock,
+        set: ValidatorSet,
+        signers?: number[],
+    ): { signatures: Cell; entries: SignatureEntry[] } {
         const entries = signBlock(block, set, signers);
         return { signatures: buildSignaturesCell(block.fileHash, entries), entries };
     }
@@ -118,7 +122,14 @@ export class SyntheticChain {
         this.lastKeyBlock = block;
         this.lastBlock = block;
         const { signatures, entries } = this.sign(block, this.current);
-        this.genesis = { block, proof: keyBlockProof(block), signatures, entries, signedBy: this.current, set: this.current };
+        this.genesis = {
+            block,
+            proof: keyBlockProof(block),
+            signatures,
+            entries,
+            signedBy: this.current,
+            set: this.current,
+        };
         return this.genesis;
     }
 
@@ -131,7 +142,10 @@ export class SyntheticChain {
      * the current set's main validators (all, or `signers`). The chain then switches to `newSet`.
      * `p36` puts a ConfigParam 36 in the block; `signWith` overrides the signing set (negative tests).
      */
-    nextKeyBlock(newSet: ValidatorSet, opts?: { signers?: number[]; p36?: ValidatorSet; signWith?: ValidatorSet; globalId?: number }): SignedKeyBlock {
+    nextKeyBlock(
+        newSet: ValidatorSet,
+        opts?: { signers?: number[]; p36?: ValidatorSet; signWith?: ValidatorSet; globalId?: number },
+    ): SignedKeyBlock {
         this.ensureGenesis();
         const { seqno, genUtime } = this.advance();
         const block = buildKeyBlock({
@@ -146,7 +160,14 @@ export class SyntheticChain {
         });
         const signer = opts?.signWith ?? this.current;
         const { signatures, entries } = this.sign(block, signer, opts?.signers);
-        const out: SignedKeyBlock = { block, proof: keyBlockProof(block), signatures, entries, signedBy: signer, set: newSet };
+        const out: SignedKeyBlock = {
+            block,
+            proof: keyBlockProof(block),
+            signatures,
+            entries,
+            signedBy: signer,
+            set: newSet,
+        };
         this.previous = this.current;
         this.current = newSet;
         this.lastKeyBlock = block;
@@ -175,7 +196,14 @@ export class SyntheticChain {
         });
         const signer = opts?.signWith ?? this.current;
         const { signatures, entries } = this.sign(block, signer, opts?.signers);
-        const out: SignedKeyBlock = { block, proof: keyBlockProof(block), signatures, entries, signedBy: signer, set: this.current };
+        const out: SignedKeyBlock = {
+            block,
+            proof: keyBlockProof(block),
+            signatures,
+            entries,
+            signedBy: signer,
+            set: this.current,
+        };
         this.lastKeyBlock = block;
         this.lastBlock = block;
         this.keyBlocks.push(out);
@@ -187,7 +215,10 @@ export class SyntheticChain {
      * into a basechain shard block listed in a new masterchain block's shard_hashes; otherwise
      * into the masterchain block itself. The masterchain block is signed by the current set.
      */
-    blockWithTransactions(txs: Cell[], opts?: { shard?: boolean; signers?: number[]; signWith?: ValidatorSet; keepTransactionCell?: boolean }): BlockWithTransactions {
+    blockWithTransactions(
+        txs: Cell[],
+        opts?: { shard?: boolean; signers?: number[]; signWith?: ValidatorSet; keepTransactionCell?: boolean },
+    ): BlockWithTransactions {
         if (txs.length === 0) throw new Error('no transactions');
         this.ensureGenesis();
         const keep = { keepTransactionCell: opts?.keepTransactionCell };
@@ -245,10 +276,21 @@ export class SyntheticChain {
     }
 
     /** A signed masterchain block without transactions (for check_block). */
-    emptyBlock(opts?: { signers?: number[]; signWith?: ValidatorSet }): { block: BuiltBlock; proof: Cell; signatures: Cell; entries: SignatureEntry[] } {
+    emptyBlock(opts?: { signers?: number[]; signWith?: ValidatorSet }): {
+        block: BuiltBlock;
+        proof: Cell;
+        signatures: Cell;
+        entries: SignatureEntry[];
+    } {
         this.ensureGenesis();
         const { seqno, genUtime } = this.advance();
-        const block = buildMasterchainBlock({ globalId: this.globalId, seqno, genUtime, prevKeyBlockSeqno: this.lastKeyBlock!.seqno, prev: this.prevRef() });
+        const block = buildMasterchainBlock({
+            globalId: this.globalId,
+            seqno,
+            genUtime,
+            prevKeyBlockSeqno: this.lastKeyBlock!.seqno,
+            prev: this.prevRef(),
+        });
         this.lastBlock = block;
         const { signatures, entries } = this.sign(block, opts?.signWith ?? this.current, opts?.signers);
         return { block, proof: blockHeaderProof(block), signatures, entries };

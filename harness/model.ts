@@ -40,7 +40,13 @@ import { internal, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { BridgePair, BridgeSide, Direction, TokenInfo } from './bridge';
 import { burnAlien, completeWithAbiTx, lockNative } from './actors';
 import { TvmNetwork } from './network';
-import { decodeTvmTvmEvent, deployTvmEventBody, FoundTransfer, isTvmTvmEvent, transferFromProxyTransaction } from './transfer';
+import {
+    decodeTvmTvmEvent,
+    deployTvmEventBody,
+    FoundTransfer,
+    isTvmTvmEvent,
+    transferFromProxyTransaction,
+} from './transfer';
 import { EventStatus, toTransferStatus, transferStatusName } from '../wrappers/eventStatus';
 import { JettonMinter } from '../wrappers/JettonMinter';
 import { ProxyMessages, ProxyMultiVaultNative } from '../wrappers/ProxyMultiVaultNative';
@@ -202,7 +208,10 @@ export class BridgeModel {
     /** expected wallet balances: key(net, holding, user) -> amount */
     readonly balances = new Map<string, bigint>();
     /** paused[net][proxy] */
-    readonly paused: Record<Net, { native: boolean; alien: boolean }> = { A: { native: false, alien: false }, B: { native: false, alien: false } };
+    readonly paused: Record<Net, { native: boolean; alien: boolean }> = {
+        A: { native: false, alien: false },
+        B: { native: false, alien: false },
+    };
     /** daily limits the owner set on a destination proxy: `${net}.${native|alien}.${token raw}` -> { limit, day, used } */
     readonly limits = new Map<string, { limit: bigint; day: number; used: bigint }>();
     /** per lane: what the users were given in total (invariant b) */
@@ -306,7 +315,10 @@ export class BridgeModel {
             for (const name of USERS[n]) {
                 for (const h of ['token', 'shared'] as const) {
                     const before = await this.walletBalance(n, h, this.user(n, name).address);
-                    await (h === 'token' ? s.token : s.shared).minter.sendMint(s.owner.getSender(), { to: this.user(n, name).address, amount: USER_FUNDS });
+                    await (h === 'token' ? s.token : s.shared).minter.sendMint(s.owner.getSender(), {
+                        to: this.user(n, name).address,
+                        amount: USER_FUNDS,
+                    });
                     this.balances.set(key(n, h, name), before + USER_FUNDS);
                     this.given[laneOf(n, h)] += before + USER_FUNDS;
                 }
@@ -316,7 +328,8 @@ export class BridgeModel {
             }
         }
         this.sharedLiquidity =
-            (await this.walletBalance('A', 'shared', this.pair.A.nativeProxy.address)) + (await this.walletBalance('B', 'shared', this.pair.B.nativeProxy.address));
+            (await this.walletBalance('A', 'shared', this.pair.A.nativeProxy.address)) +
+            (await this.walletBalance('B', 'shared', this.pair.B.nativeProxy.address));
         await this.startLiquidity();
         this.cursors = { A: this.net('A').transactions.length, B: this.net('B').transactions.length };
     }
@@ -348,9 +361,23 @@ export class BridgeModel {
         if (this.paused[from].native) return; // refunded (2702): no event, the balance stays
         this.addBalance(from, h, sender, -amount);
         this.addLiquidity(from, h, amount);
-        const proxyTx = r.transactions.find((t) => t.inMessage?.info.type === 'internal' && t.inMessage.info.dest.equals(s.nativeProxy.address) && t.outMessages.size > 0 && [...t.outMessages.values()].some((m) => m.info.type === 'external-out'));
+        const proxyTx = r.transactions.find(
+            (t) =>
+                t.inMessage?.info.type === 'internal' &&
+                t.inMessage.info.dest.equals(s.nativeProxy.address) &&
+                t.outMessages.size > 0 &&
+                [...t.outMessages.values()].some((m) => m.info.type === 'external-out'),
+        );
         if (!proxyTx) throw new Error(`lock: the native proxy on ${from} emitted no event`);
-        await this.record(from, h === 'token' ? laneOf(from, 'token') : 'shared', 'lock', amount, sender, recipient, transferFromProxyTransaction(this.net(from), proxyTx)!);
+        await this.record(
+            from,
+            h === 'token' ? laneOf(from, 'token') : 'shared',
+            'lock',
+            amount,
+            sender,
+            recipient,
+            transferFromProxyTransaction(this.net(from), proxyTx)!,
+        );
     }
 
     /** The user burns the alien token of the other network's native token, for a recipient there. */
@@ -371,12 +398,33 @@ export class BridgeModel {
         });
         if (this.paused[from].alien) return; // minted back (2702)
         this.addBalance(from, 'alien', sender, -amount);
-        const proxyTx = r.transactions.find((t) => t.inMessage?.info.type === 'internal' && t.inMessage.info.dest.equals(s.alienProxy.address) && [...t.outMessages.values()].some((m) => m.info.type === 'external-out'));
+        const proxyTx = r.transactions.find(
+            (t) =>
+                t.inMessage?.info.type === 'internal' &&
+                t.inMessage.info.dest.equals(s.alienProxy.address) &&
+                [...t.outMessages.values()].some((m) => m.info.type === 'external-out'),
+        );
         if (!proxyTx) throw new Error(`burn: the alien proxy on ${from} emitted no event`);
-        await this.record(from, laneOf(from, 'alien'), 'burn', amount, sender, recipient, transferFromProxyTransaction(this.net(from), proxyTx)!);
+        await this.record(
+            from,
+            laneOf(from, 'alien'),
+            'burn',
+            amount,
+            sender,
+            recipient,
+            transferFromProxyTransaction(this.net(from), proxyTx)!,
+        );
     }
 
-    private async record(from: Net, lane: Lane, kind: 'lock' | 'burn', amount: bigint, sender: string, recipient: string, found: FoundTransfer) {
+    private async record(
+        from: Net,
+        lane: Lane,
+        kind: 'lock' | 'burn',
+        amount: bigint,
+        sender: string,
+        recipient: string,
+        found: FoundTransfer,
+    ) {
         const ev = decodeTvmTvmEvent(found.eventBody);
         const cfg = this.pair.route(this.side(from), ev);
         const t: ModelTransfer = {
@@ -402,7 +450,8 @@ export class BridgeModel {
 
     /** The daily-limit key of `t` at its destination (native: the root; alien: the minter / local root). */
     private async limitKey(t: ModelTransfer): Promise<string> {
-        if (t.kind === 'burn') return `${t.to}.native.${(await this.minterOf(t.to, t.lane === 'shared' ? 'shared' : 'token')).toRawString()}`;
+        if (t.kind === 'burn')
+            return `${t.to}.native.${(await this.minterOf(t.to, t.lane === 'shared' ? 'shared' : 'token')).toRawString()}`;
         if (t.lane === 'shared') return `${t.to}.alien.${this.side(t.to).shared.minter.address.toRawString()}`;
         return `${t.to}.alien.${(await this.minterOf(t.to, 'alien')).toRawString()}`;
     }
@@ -450,8 +499,14 @@ export class BridgeModel {
             // source native proxy from its shared liquidity)
             const h = t.lane === 'shared' ? 'shared' : 'token';
             if (this.liquidityOf(t.to, h) < t.amount) {
-                if (t.kind === 'burn') t.expected = { ...t.expected, status: EventStatus.LiquidityRequested, finalReject: false };
-                else t.expected = { status: EventStatus.Verified, lastErrorCode: Errors.proxy.notEnoughLiquidity, finalReject: false };
+                if (t.kind === 'burn')
+                    t.expected = { ...t.expected, status: EventStatus.LiquidityRequested, finalReject: false };
+                else
+                    t.expected = {
+                        status: EventStatus.Verified,
+                        lastErrorCode: Errors.proxy.notEnoughLiquidity,
+                        finalReject: false,
+                    };
                 return;
             }
             this.addLiquidity(t.to, h, -t.amount);
@@ -459,13 +514,24 @@ export class BridgeModel {
         await this.passLimit(t, approved, true);
         t.expected = { ...t.expected, status: EventStatus.Confirmed, finalReject: false };
         t.delivered = true;
-        this.addBalance(t.to, t.lane === 'shared' ? 'shared' : t.kind === 'burn' ? 'token' : 'alien', t.recipient, t.amount);
+        this.addBalance(
+            t.to,
+            t.lane === 'shared' ? 'shared' : t.kind === 'burn' ? 'token' : 'alien',
+            t.recipient,
+            t.amount,
+        );
     }
 
     /** Statuses in which the Event takes a new process_proof (event.tlb). */
     private takesProof(t: ModelTransfer): boolean {
         const s = t.expected.status;
-        return s === null || s === EventStatus.Initializing || s === EventStatus.Pending || s === EventStatus.Verified || (s === EventStatus.Rejected && !t.expected.finalReject);
+        return (
+            s === null ||
+            s === EventStatus.Initializing ||
+            s === EventStatus.Pending ||
+            s === EventStatus.Verified ||
+            (s === EventStatus.Rejected && !t.expected.finalReject)
+        );
     }
 
     private async liteClientCurrent(t: ModelTransfer): Promise<boolean> {
@@ -485,7 +551,10 @@ export class BridgeModel {
             const s = t.expected.status;
             const skip = s !== null && s !== EventStatus.Rejected && s !== EventStatus.Verified;
             const r = await d.credit.deliver(t.found);
-            if (skip !== (r === null)) throw new Error(`credit backend: expected ${skip ? 'a skip' : 'a delivery'} of #${t.id}, got ${r === null ? 'a skip' : 'a delivery'}`);
+            if (skip !== (r === null))
+                throw new Error(
+                    `credit backend: expected ${skip ? 'a skip' : 'a delivery'} of #${t.id}, got ${r === null ? 'a skip' : 'a delivery'}`,
+                );
             if (skip || !this.takesProof(t)) return;
             await this.confirmOutcome(t, false);
             return;
@@ -514,7 +583,12 @@ export class BridgeModel {
         this.log(`forge #${t.id}`);
         const src = this.net(t.from);
         const forged = src.proveTransaction(t.found.transaction, { signWith: src.nextValidatorSet() });
-        const body = deployTvmEventBody({ msgHash: t.found.messageHash, outMsgIndex: t.found.outMessageIndex, remainingGasTo: this.forger[t.to].address, proofData: forged.proofData });
+        const body = deployTvmEventBody({
+            msgHash: t.found.messageHash,
+            outMsgIndex: t.found.outMessageIndex,
+            remainingGasTo: this.forger[t.to].address,
+            proofData: forged.proofData,
+        });
         const cfg = this.pair.route(this.side(t.from), decodeTvmTvmEvent(t.found.eventBody));
         await this.forger[t.to].send({ to: cfg.address, value: this.pair.deployValue, body });
         if (this.takesProof(t)) t.expected = { ...t.expected, status: EventStatus.Rejected, finalReject: false };
@@ -549,10 +623,18 @@ export class BridgeModel {
     /** The owner sets the daily limit of the destination token of lane `t`'s kind (limit 0 removes it). */
     async setLimit(to: Net, which: 'native' | 'alien-minter' | 'alien-shared', limit: bigint): Promise<void> {
         const s = this.side(to);
-        const token = which === 'native' ? s.token.minter.address : which === 'alien-shared' ? s.shared.minter.address : await this.minterOf(to, 'alien');
+        const token =
+            which === 'native'
+                ? s.token.minter.address
+                : which === 'alien-shared'
+                  ? s.shared.minter.address
+                  : await this.minterOf(to, 'alien');
         const proxy = which === 'native' ? 'native' : 'alien';
         this.log(`limit ${to}.${proxy} ${fmtAddr(token)} ${limit}`);
-        await (proxy === 'native' ? s.nativeProxy : s.alienProxy).sendBody(s.owner.getSender(), ProxyMessages.setDailyLimit(token, limit));
+        await (proxy === 'native' ? s.nativeProxy : s.alienProxy).sendBody(
+            s.owner.getSender(),
+            ProxyMessages.setDailyLimit(token, limit),
+        );
         const k = `${to}.${proxy}.${token.toRawString()}`;
         if (limit === 0n) this.limits.delete(k);
         else {
@@ -566,7 +648,9 @@ export class BridgeModel {
         this.log(`${action} #${t.id}`);
         const s = this.side(t.to);
         const via = action === 'retry' ? this.user(t.to, t.recipient) : s.owner;
-        const body = limitActionMessage(action === 'approve' ? 'approveLimit' : action === 'reject' ? 'rejectLimit' : 'tvmEventRetry');
+        const body = limitActionMessage(
+            action === 'approve' ? 'approveLimit' : action === 'reject' ? 'rejectLimit' : 'tvmEventRetry',
+        );
         await via.send({ to: t.eventAddress, value: LIMIT_ACTION_VALUE, body });
         if (t.expected.status !== EventStatus.LimitReached) return; // 2324: nothing changes
         if (action === 'reject') {
@@ -583,22 +667,34 @@ export class BridgeModel {
      */
     async drain(): Promise<void> {
         this.log('drain');
-        for (const n of ['A', 'B'] as Net[]) for (const p of ['native', 'alien'] as const) if (this.paused[n][p]) await this.setPaused(n, p, false);
+        for (const n of ['A', 'B'] as Net[])
+            for (const p of ['native', 'alien'] as const) if (this.paused[n][p]) await this.setPaused(n, p, false);
         await this.sync('A');
         await this.sync('B');
         for (const t of this.transfers) {
             // a delivery may meet the daily limit (the approver approves it) or a short native
             // proxy (the owner deposits what is missing, the recipient retries)
-            for (let attempt = 0; attempt < 4 && !t.delivered && !t.expected.finalReject && t.expected.status !== EventStatus.Cancelled; attempt++) {
+            for (
+                let attempt = 0;
+                attempt < 4 && !t.delivered && !t.expected.finalReject && t.expected.status !== EventStatus.Cancelled;
+                attempt++
+            ) {
                 if (t.expected.status === EventStatus.LimitReached) await this.limitAction(t, 'approve');
                 else if (t.expected.status === EventStatus.LiquidityRequested) await this.drainLiquidity(t);
                 else {
                     // a predeployed token the native proxy could not pay (2714): the owner deposits
-                    if (t.expected.status === EventStatus.Verified && t.expected.lastErrorCode === Errors.proxy.notEnoughLiquidity) await this.ensureLiquidity(t);
+                    if (
+                        t.expected.status === EventStatus.Verified &&
+                        t.expected.lastErrorCode === Errors.proxy.notEnoughLiquidity
+                    )
+                        await this.ensureLiquidity(t);
                     await this.deliver(t, 'credit');
                 }
             }
-            if (!t.delivered && !t.expected.finalReject && t.expected.status !== EventStatus.Cancelled) throw new Error(`drain: transfer #${t.id} still open (${t.expected.status === null ? 'not deployed' : EventStatus[t.expected.status]})`);
+            if (!t.delivered && !t.expected.finalReject && t.expected.status !== EventStatus.Cancelled)
+                throw new Error(
+                    `drain: transfer #${t.id} still open (${t.expected.status === null ? 'not deployed' : EventStatus[t.expected.status]})`,
+                );
             // a provider not repaid yet: the owner deposits what is missing, anyone retries
             if (t.provided && !t.repaid) await this.drainLiquidity(t);
             if (t.provided && !t.repaid) throw new Error(`drain: the provider of #${t.id} is not repaid`);
@@ -619,12 +715,21 @@ export class BridgeModel {
      * (same lane and amount, the other direction, the other kind: the reverse of a lock is a
      * TvmTvmAlien, unlocked by the source native proxy; of a burn a TvmTvmNative, minted again).
      */
-    async cancel(t: ModelTransfer, newRecipient: string, by: 'approver' | 'recipient' | 'sender' = 'approver'): Promise<void> {
+    async cancel(
+        t: ModelTransfer,
+        newRecipient: string,
+        by: 'approver' | 'recipient' | 'sender' = 'approver',
+    ): Promise<void> {
         this.log(`cancel #${t.id} by ${by} -> ${t.from}.${newRecipient}`);
         const s = this.side(t.to);
         // the sender of the source transfer acts with the same key (the same address) here: a
         // treasury's address is its seed's (TvmNetwork.treasury seeds it with the network's name)
-        const caller = by === 'approver' ? s.owner : by === 'recipient' ? this.user(t.to, t.recipient) : await this.net(t.to).blockchain.treasury(`${this.net(t.from).name}/${t.sender}`);
+        const caller =
+            by === 'approver'
+                ? s.owner
+                : by === 'recipient'
+                  ? this.user(t.to, t.recipient)
+                  : await this.net(t.to).blockchain.treasury(`${this.net(t.from).name}/${t.sender}`);
         const kind = t.kind === 'burn' ? 'native' : 'alien';
         const body = cancelMessage(kind, {
             newRecipient: this.user(t.from, newRecipient).address,
@@ -636,13 +741,30 @@ export class BridgeModel {
         // LimitReached: the limit approver only (2335); LiquidityRequested: the sender or the
         // recipient (2332); any other status 2324: nothing changes
         const st = t.expected.status;
-        if (!(st === EventStatus.LimitReached && by === 'approver') && !(st === EventStatus.LiquidityRequested && by !== 'approver')) return;
+        if (
+            !(st === EventStatus.LimitReached && by === 'approver') &&
+            !(st === EventStatus.LiquidityRequested && by !== 'approver')
+        )
+            return;
         if (t.kind === 'burn' ? this.paused[t.to].native : this.paused[t.to].alien) return; // 2702: the status stays
         t.expected = { ...t.expected, status: EventStatus.Cancelled, finalReject: false };
         const proxy = t.kind === 'burn' ? s.nativeProxy.address : s.alienProxy.address;
-        const proxyTx = r.transactions.find((x) => x.inMessage?.info.type === 'internal' && x.inMessage.info.dest.equals(proxy) && [...x.outMessages.values()].some((m) => m.info.type === 'external-out'));
+        const proxyTx = r.transactions.find(
+            (x) =>
+                x.inMessage?.info.type === 'internal' &&
+                x.inMessage.info.dest.equals(proxy) &&
+                [...x.outMessages.values()].some((m) => m.info.type === 'external-out'),
+        );
         if (!proxyTx) throw new Error(`cancel #${t.id}: the ${kind} proxy on ${t.to} emitted no reverse event`);
-        await this.record(t.to, t.lane, t.kind === 'burn' ? 'lock' : 'burn', t.amount, t.recipient, newRecipient, transferFromProxyTransaction(this.net(t.to), proxyTx)!);
+        await this.record(
+            t.to,
+            t.lane,
+            t.kind === 'burn' ? 'lock' : 'burn',
+            t.amount,
+            t.recipient,
+            newRecipient,
+            transferFromProxyTransaction(this.net(t.to), proxyTx)!,
+        );
         this.transfers[this.transfers.length - 1].reverses = t.id;
     }
 
@@ -671,13 +793,17 @@ export class BridgeModel {
         }
     }
 
-    async eventStatus(t: ModelTransfer): Promise<{ status: EventStatus | null; lastErrorCode: number; repaid: boolean }> {
+    async eventStatus(
+        t: ModelTransfer,
+    ): Promise<{ status: EventStatus | null; lastErrorCode: number; repaid: boolean }> {
         const bc = this.net(t.to).blockchain;
         const c = await bc.getContract(t.eventAddress);
         if (c.accountState?.type !== 'active') return { status: null, lastErrorCode: 0, repaid: false };
         const status = (await bc.runGetMethod(t.eventAddress, 'getStatus')).stackReader.readNumber() as EventStatus;
         const lastErrorCode = (await bc.runGetMethod(t.eventAddress, 'getLastErrorCode')).stackReader.readNumber();
-        const repaid = status === EventStatus.LiquidityProvided && (await bc.runGetMethod(t.eventAddress, 'getProviderRepaid')).stackReader.readBoolean();
+        const repaid =
+            status === EventStatus.LiquidityProvided &&
+            (await bc.runGetMethod(t.eventAddress, 'getProviderRepaid')).stackReader.readBoolean();
         return { status, lastErrorCode, repaid };
     }
 
@@ -690,10 +816,20 @@ export class BridgeModel {
         const byId = new Map(this.transfers.map((t) => [t.found.transferIdHex, t]));
         for (const [id, e] of this.emitted) {
             const t = byId.get(id);
-            if (!t) out.push({ invariant: 'emitted', message: `the ${e.from} proxy emitted an event the model does not know (${e.lane}, ${e.amount})` });
-            else if (t.amount !== e.amount || t.lane !== e.lane) out.push({ invariant: 'emitted', message: `#${t.id}: emitted ${e.lane} ${e.amount}, model ${t.lane} ${t.amount}` });
+            if (!t)
+                out.push({
+                    invariant: 'emitted',
+                    message: `the ${e.from} proxy emitted an event the model does not know (${e.lane}, ${e.amount})`,
+                });
+            else if (t.amount !== e.amount || t.lane !== e.lane)
+                out.push({
+                    invariant: 'emitted',
+                    message: `#${t.id}: emitted ${e.lane} ${e.amount}, model ${t.lane} ${t.amount}`,
+                });
         }
-        for (const t of this.transfers) if (!this.emitted.has(t.found.transferIdHex)) out.push({ invariant: 'emitted', message: `#${t.id} was not emitted by the chain` });
+        for (const t of this.transfers)
+            if (!this.emitted.has(t.found.transferIdHex))
+                out.push({ invariant: 'emitted', message: `#${t.id} was not emitted by the chain` });
 
         // the Events: observed status, in flight, way forward
         const inFlight: Record<Lane, bigint> = { 'A.token': 0n, 'B.token': 0n, shared: 0n };
@@ -703,18 +839,35 @@ export class BridgeModel {
             const obs = await this.eventStatus(t);
             // paid out by the destination proxy (to the recipient, or to the provider who paid it);
             // Cancelled: the amount travels on as the reverse transfer (its own emitted event)
-            const done = obs.status === EventStatus.Confirmed || (obs.status === EventStatus.LiquidityProvided && obs.repaid) || obs.status === EventStatus.Cancelled;
+            const done =
+                obs.status === EventStatus.Confirmed ||
+                (obs.status === EventStatus.LiquidityProvided && obs.repaid) ||
+                obs.status === EventStatus.Cancelled;
             if (!done) inFlight[e.lane] += e.amount;
             if (obs.status !== t.expected.status) {
-                out.push({ invariant: 'event', message: `#${t.id} (${t.kind} ${t.lane} ${t.from}->${t.to}): Event ${obs.status === null ? 'not deployed' : EventStatus[obs.status]}, model ${t.expected.status === null ? 'not deployed' : EventStatus[t.expected.status]}` });
+                out.push({
+                    invariant: 'event',
+                    message: `#${t.id} (${t.kind} ${t.lane} ${t.from}->${t.to}): Event ${obs.status === null ? 'not deployed' : EventStatus[obs.status]}, model ${t.expected.status === null ? 'not deployed' : EventStatus[t.expected.status]}`,
+                });
             } else if (obs.status === EventStatus.Verified && obs.lastErrorCode !== t.expected.lastErrorCode) {
-                out.push({ invariant: 'event', message: `#${t.id}: Verified with last error ${obs.lastErrorCode}, model ${t.expected.lastErrorCode}` });
+                out.push({
+                    invariant: 'event',
+                    message: `#${t.id}: Verified with last error ${obs.lastErrorCode}, model ${t.expected.lastErrorCode}`,
+                });
             } else if (obs.status === EventStatus.LiquidityProvided && obs.repaid !== t.repaid) {
-                out.push({ invariant: 'event', message: `#${t.id}: LiquidityProvided, provider repaid ${obs.repaid}, model ${t.repaid}` });
+                out.push({
+                    invariant: 'event',
+                    message: `#${t.id}: LiquidityProvided, provider repaid ${obs.repaid}, model ${t.repaid}`,
+                });
             }
-            if (obs.status === EventStatus.Pending) out.push({ invariant: 'way-forward', message: `#${t.id}: Event Pending at rest (no checker answer on its way)` });
+            if (obs.status === EventStatus.Pending)
+                out.push({
+                    invariant: 'way-forward',
+                    message: `#${t.id}: Event Pending at rest (no checker answer on its way)`,
+                });
             // LiquidityRequested (retry, provide) and LiquidityProvided not repaid (retry) have a way forward
-            if (obs.status === EventStatus.LiquidityRequested && t.kind !== 'burn') out.push({ invariant: 'way-forward', message: `#${t.id}: an Alien Event in LiquidityRequested` });
+            if (obs.status === EventStatus.LiquidityRequested && t.kind !== 'burn')
+                out.push({ invariant: 'way-forward', message: `#${t.id}: an Alien Event in LiquidityRequested` });
         }
 
         // the status API (it builds a proof: every third check) of one transfer, a different one
@@ -724,12 +877,18 @@ export class BridgeModel {
             const obs = await this.eventStatus(t);
             const st = await this.pair.status(this.net(t.from), t.found.transferIdHex);
             const want = obs.status === null ? 'Pending' : transferStatusName(toTransferStatus(obs.status));
-            if (st.transferStatus !== want || st.eventStatus !== obs.status) out.push({ invariant: 'status-api', message: `#${t.id}: status API ${st.transferStatus} (Event ${st.eventStatus}), Event ${obs.status} maps to ${want}` });
-            if (!st.proofPayload.abiTx) out.push({ invariant: 'status-api', message: `#${t.id}: status API without proofPayload.abiTx` });
+            if (st.transferStatus !== want || st.eventStatus !== obs.status)
+                out.push({
+                    invariant: 'status-api',
+                    message: `#${t.id}: status API ${st.transferStatus} (Event ${st.eventStatus}), Event ${obs.status} maps to ${want}`,
+                });
+            if (!st.proofPayload.abiTx)
+                out.push({ invariant: 'status-api', message: `#${t.id}: status API without proofPayload.abiTx` });
         }
 
         // (a) conservation per lane
-        const locked = async (n: Net, h: 'token' | 'shared') => this.walletBalance(n, h, this.side(n).nativeProxy.address);
+        const locked = async (n: Net, h: 'token' | 'shared') =>
+            this.walletBalance(n, h, this.side(n).nativeProxy.address);
         for (const [lane, native, alienNet] of [
             ['A.token', 'A', 'B'],
             ['B.token', 'B', 'A'],
@@ -737,11 +896,19 @@ export class BridgeModel {
             const l = await locked(native, 'token');
             const supply = await this.supply(alienNet, await this.minterOf(alienNet, 'alien'));
             const owner = this.ownerNetOf(native, 'token');
-            if (l !== supply + inFlight[lane] + owner) out.push({ invariant: 'conservation', message: `${lane}: locked on ${native} ${l} != alien supply on ${alienNet} ${supply} + in flight ${inFlight[lane]}${owner ? ` + owner ${owner}` : ''}` });
+            if (l !== supply + inFlight[lane] + owner)
+                out.push({
+                    invariant: 'conservation',
+                    message: `${lane}: locked on ${native} ${l} != alien supply on ${alienNet} ${supply} + in flight ${inFlight[lane]}${owner ? ` + owner ${owner}` : ''}`,
+                });
         }
         const held = (await locked('A', 'shared')) + (await locked('B', 'shared'));
         const ownerShared = this.ownerNetOf('A', 'shared') + this.ownerNetOf('B', 'shared');
-        if (held !== this.sharedLiquidity + inFlight.shared + ownerShared) out.push({ invariant: 'conservation', message: `shared: held by both native proxies ${held} != liquidity ${this.sharedLiquidity} + in flight ${inFlight.shared}${ownerShared ? ` + owner ${ownerShared}` : ''}` });
+        if (held !== this.sharedLiquidity + inFlight.shared + ownerShared)
+            out.push({
+                invariant: 'conservation',
+                message: `shared: held by both native proxies ${held} != liquidity ${this.sharedLiquidity} + in flight ${inFlight.shared}${ownerShared ? ` + owner ${ownerShared}` : ''}`,
+            });
         out.push(...(await this.checkLiquidity()));
 
         // (b) every user's wallet, and per lane wallets + in flight = given
@@ -752,7 +919,8 @@ export class BridgeModel {
                     const b = await this.walletBalance(n, h, this.user(n, name).address);
                     inWallets[laneOf(n, h)] += b;
                     const e = this.expectedBalance(n, h, name);
-                    if (b !== e) out.push({ invariant: 'balance', message: `${n}.${h} of ${name}: wallet ${b}, model ${e}` });
+                    if (b !== e)
+                        out.push({ invariant: 'balance', message: `${n}.${h} of ${name}: wallet ${b}, model ${e}` });
                 }
             }
         }
@@ -762,11 +930,16 @@ export class BridgeModel {
             const b = await this.walletBalance(n, 'token', this.user(n, PROVIDER).address);
             inWallets[laneOf(n, 'token')] += b;
             const e = this.expectedBalance(n, 'token', PROVIDER);
-            if (b !== e) out.push({ invariant: 'balance', message: `${n}.token of ${PROVIDER}: wallet ${b}, model ${e}` });
+            if (b !== e)
+                out.push({ invariant: 'balance', message: `${n}.token of ${PROVIDER}: wallet ${b}, model ${e}` });
         }
         for (const lane of ['A.token', 'B.token', 'shared'] as Lane[]) {
             const given = this.given[lane] + this.providerGiven[lane];
-            if (inWallets[lane] + inFlight[lane] !== given) out.push({ invariant: 'balance', message: `${lane}: users' and providers' wallets ${inWallets[lane]} + in flight ${inFlight[lane]} != given ${given}` });
+            if (inWallets[lane] + inFlight[lane] !== given)
+                out.push({
+                    invariant: 'balance',
+                    message: `${lane}: users' and providers' wallets ${inWallets[lane]} + in flight ${inFlight[lane]} != given ${given}`,
+                });
         }
         return out;
     }
@@ -775,7 +948,9 @@ export class BridgeModel {
 
     /** Transfers the model has not delivered (and that are not rejected for good). */
     open(): ModelTransfer[] {
-        return this.transfers.filter((t) => !t.delivered && !t.expected.finalReject && t.expected.status !== EventStatus.Cancelled);
+        return this.transfers.filter(
+            (t) => !t.delivered && !t.expected.finalReject && t.expected.status !== EventStatus.Cancelled,
+        );
     }
 
     /**
@@ -788,7 +963,9 @@ export class BridgeModel {
         const open = this.open();
         const delivered = this.transfers.filter((t) => t.delivered);
         const limited = this.transfers.filter((t) => t.expected.status === EventStatus.LimitReached);
-        const paused = (['A', 'B'] as Net[]).flatMap((n) => (['native', 'alien'] as const).filter((p) => this.paused[n][p]).map((p) => [n, p] as const));
+        const paused = (['A', 'B'] as Net[]).flatMap((n) =>
+            (['native', 'alien'] as const).filter((p) => this.paused[n][p]).map((p) => [n, p] as const),
+        );
         const ops: [number, string, () => Promise<void>][] = [
             [6, 'lock-token', () => this.randomLock('token')],
             [3, 'lock-shared', () => this.randomLock('shared')],
@@ -805,7 +982,11 @@ export class BridgeModel {
         }
         ops.push([1.5, 'rotate', () => this.rotate(r.pick(['A', 'B'] as Net[]), r.chance(0.5))]);
         ops.push([1, 'sync', () => this.sync(r.pick(['A', 'B'] as Net[]))]);
-        ops.push([paused.length ? 1 : 1.5, 'pause', () => this.setPaused(r.pick(['A', 'B'] as Net[]), r.pick(['native', 'alien'] as const), true)]);
+        ops.push([
+            paused.length ? 1 : 1.5,
+            'pause',
+            () => this.setPaused(r.pick(['A', 'B'] as Net[]), r.pick(['native', 'alien'] as const), true),
+        ]);
         if (paused.length) ops.push([3, 'unpause', () => this.setPaused(...r.pick(paused), false)]);
         ops.push([0.5, 'advance', () => this.advance(r.pick([60, 3600, 6 * 3600, 86400]))]);
         if (this.opts.liquidity !== false) this.liquidityOps(ops);
@@ -841,10 +1022,17 @@ export class BridgeModel {
     }
 
     private async randomBurn() {
-        const holders = (['A', 'B'] as Net[]).flatMap((n) => USERS[n].filter((u) => this.expectedBalance(n, 'alien', u) > 0n).map((u) => [n, u] as const));
+        const holders = (['A', 'B'] as Net[]).flatMap((n) =>
+            USERS[n].filter((u) => this.expectedBalance(n, 'alien', u) > 0n).map((u) => [n, u] as const),
+        );
         if (!holders.length) return this.randomLock('token');
         const [from, sender] = this.rng.pick(holders);
-        await this.burn(from, sender, this.rng.pick(USERS[other(from)]), this.randomAmount(this.expectedBalance(from, 'alien', sender)));
+        await this.burn(
+            from,
+            sender,
+            this.rng.pick(USERS[other(from)]),
+            this.randomAmount(this.expectedBalance(from, 'alien', sender)),
+        );
     }
 
     private async randomLimit() {
@@ -893,12 +1081,19 @@ export class BridgeModel {
     /** Reads the proxies' liquidity and funds a provider per network with its native token. */
     private async startLiquidity(): Promise<void> {
         for (const n of ['A', 'B'] as Net[]) {
-            for (const h of ['token', 'shared'] as const) this.liquidity.set(`${n}.${h}`, await this.side(n).nativeProxy.getLiquidity(this.tokenOf(n, h).minter.address));
+            for (const h of ['token', 'shared'] as const)
+                this.liquidity.set(
+                    `${n}.${h}`,
+                    await this.side(n).nativeProxy.getLiquidity(this.tokenOf(n, h).minter.address),
+                );
             if (this.opts.liquidity === false) continue;
             const p = await this.net(n).treasury(PROVIDER);
             this.users.set(`${n}.${PROVIDER}`, p);
             const before = await this.walletBalance(n, 'token', p.address);
-            await this.side(n).token.minter.sendMint(this.side(n).owner.getSender(), { to: p.address, amount: USER_FUNDS });
+            await this.side(n).token.minter.sendMint(this.side(n).owner.getSender(), {
+                to: p.address,
+                amount: USER_FUNDS,
+            });
             this.balances.set(key(n, 'token', PROVIDER), before + USER_FUNDS);
             this.providerGiven[laneOf(n, 'token')] += before + USER_FUNDS;
         }
@@ -910,7 +1105,11 @@ export class BridgeModel {
         for (const n of ['A', 'B'] as Net[]) {
             for (const h of ['token', 'shared'] as const) {
                 const l = await this.side(n).nativeProxy.getLiquidity(this.tokenOf(n, h).minter.address);
-                if (l !== this.liquidityOf(n, h)) out.push({ invariant: 'conservation', message: `liquidity of ${n}.${h} in the native proxy ${l}, model ${this.liquidityOf(n, h)}` });
+                if (l !== this.liquidityOf(n, h))
+                    out.push({
+                        invariant: 'conservation',
+                        message: `liquidity of ${n}.${h} in the native proxy ${l}, model ${this.liquidityOf(n, h)}`,
+                    });
             }
         }
         return out;
@@ -920,7 +1119,11 @@ export class BridgeModel {
     async withdrawLiquidity(n: Net, h: 'token' | 'shared', amount: bigint): Promise<void> {
         this.log(`withdraw-liquidity ${n}.${h} ${amount}`);
         const s = this.side(n);
-        await s.nativeProxy.sendWithdrawLiquidity(s.owner.getSender(), { token: this.tokenOf(n, h).minter.address, amount, recipient: s.owner.address });
+        await s.nativeProxy.sendWithdrawLiquidity(s.owner.getSender(), {
+            token: this.tokenOf(n, h).minter.address,
+            amount,
+            recipient: s.owner.address,
+        });
         if (amount === 0n || amount > this.liquidityOf(n, h)) return; // 2704: nothing changes
         this.addLiquidity(n, h, -amount);
         this.ownerNet.set(`${n}.${h}`, this.ownerNetOf(n, h) - amount);
@@ -930,7 +1133,12 @@ export class BridgeModel {
     async depositLiquidity(n: Net, h: 'token' | 'shared', amount: bigint): Promise<void> {
         this.log(`add-liquidity ${n}.${h} ${amount}`);
         const s = this.side(n);
-        await this.tokenOf(n, h).minter.sendMint(s.owner.getSender(), { to: s.nativeProxy.address, amount, forwardTonAmount: toNano('0.05'), forwardPayload: ProxyMultiVaultNative.addLiquidityPayload() });
+        await this.tokenOf(n, h).minter.sendMint(s.owner.getSender(), {
+            to: s.nativeProxy.address,
+            amount,
+            forwardTonAmount: toNano('0.05'),
+            forwardPayload: ProxyMultiVaultNative.addLiquidityPayload(),
+        });
         this.addLiquidity(n, h, amount);
         this.ownerNet.set(`${n}.${h}`, this.ownerNetOf(n, h) + amount);
     }
@@ -953,7 +1161,12 @@ export class BridgeModel {
         this.log(`provide #${t.id} ${amount}${short ? ` (${short} short)` : ''}`);
         const p = this.user(t.to, PROVIDER);
         const w = await this.pair.wallet(this.net(t.to), this.tokenOf(t.to, 'token').minter.address, p.address);
-        await w.sendTransfer(p.getSender(), { to: t.eventAddress, amount, responseDestination: p.address, forwardTonAmount: toNano('0.5') });
+        await w.sendTransfer(p.getSender(), {
+            to: t.eventAddress,
+            amount,
+            responseDestination: p.address,
+            forwardTonAmount: toNano('0.5'),
+        });
         if (t.expected.status !== EventStatus.LiquidityRequested || short > 0n || t.kind !== 'burn') return; // back to the provider
         t.expected = { ...t.expected, status: EventStatus.LiquidityProvided, finalReject: false };
         t.provided = true;
@@ -1009,33 +1222,60 @@ export class BridgeModel {
         const r = this.rng;
         const requested = this.transfers.filter((t) => t.expected.status === EventStatus.LiquidityRequested);
         const unpaid = this.transfers.filter((t) => t.provided && !t.repaid);
-        const withLiquidity = (['A', 'B'] as Net[]).flatMap((n) => (['token', 'shared'] as const).filter((h) => this.liquidityOf(n, h) > 0n).map((h) => [n, h] as const));
+        const withLiquidity = (['A', 'B'] as Net[]).flatMap((n) =>
+            (['token', 'shared'] as const).filter((h) => this.liquidityOf(n, h) > 0n).map((h) => [n, h] as const),
+        );
         if (withLiquidity.length) {
-            ops.push([2, 'withdraw-liquidity', () => {
-                // mostly aimed at an open burn: all of its destination token, so that its delivery
-                // meets a short proxy (LiquidityRequested)
-                const burns = this.open().filter((t) => t.kind === 'burn' && t.lane !== 'shared' && this.liquidityOf(t.to, 'token') > 0n);
-                if (burns.length && r.chance(0.6)) {
-                    const t = r.pick(burns);
-                    return this.withdrawLiquidity(t.to, 'token', this.liquidityOf(t.to, 'token'));
-                }
-                // else mostly a native test token (its burns then meet a short proxy)
-                const tokens = withLiquidity.filter(([, h]) => h === 'token');
-                const [n, h] = tokens.length && r.chance(0.7) ? r.pick(tokens) : r.pick(withLiquidity);
-                const l = this.liquidityOf(n, h);
-                // mostly all of it (a shortage), else a part
-                return this.withdrawLiquidity(n, h, r.chance(0.6) ? l : r.bigint(1n, l));
-            }]);
+            ops.push([
+                2,
+                'withdraw-liquidity',
+                () => {
+                    // mostly aimed at an open burn: all of its destination token, so that its delivery
+                    // meets a short proxy (LiquidityRequested)
+                    const burns = this.open().filter(
+                        (t) => t.kind === 'burn' && t.lane !== 'shared' && this.liquidityOf(t.to, 'token') > 0n,
+                    );
+                    if (burns.length && r.chance(0.6)) {
+                        const t = r.pick(burns);
+                        return this.withdrawLiquidity(t.to, 'token', this.liquidityOf(t.to, 'token'));
+                    }
+                    // else mostly a native test token (its burns then meet a short proxy)
+                    const tokens = withLiquidity.filter(([, h]) => h === 'token');
+                    const [n, h] = tokens.length && r.chance(0.7) ? r.pick(tokens) : r.pick(withLiquidity);
+                    const l = this.liquidityOf(n, h);
+                    // mostly all of it (a shortage), else a part
+                    return this.withdrawLiquidity(n, h, r.chance(0.6) ? l : r.bigint(1n, l));
+                },
+            ]);
         }
-        ops.push([1, 'add-liquidity', () => this.depositLiquidity(r.pick(['A', 'B'] as Net[]), r.pick(['token', 'shared'] as const), this.randomAmount(2_000_000_000n))]);
+        ops.push([
+            1,
+            'add-liquidity',
+            () =>
+                this.depositLiquidity(
+                    r.pick(['A', 'B'] as Net[]),
+                    r.pick(['token', 'shared'] as const),
+                    this.randomAmount(2_000_000_000n),
+                ),
+        ]);
         if (requested.length) {
             const t = r.pick(requested);
-            ops.push([1.5, 'set-bounty', () => this.setBounty(t, r.chance(0.1) ? t.amount + 1n : r.bigint(0n, t.amount / 10n))]);
+            ops.push([
+                1.5,
+                'set-bounty',
+                () => this.setBounty(t, r.chance(0.1) ? t.amount + 1n : r.bigint(0n, t.amount / 10n)),
+            ]);
             // (the provider holds the native test token; a shared-lane request, the reverse of a
             // cancelled shared lock, waits for liquidity: retry or cancel)
-            if (t.lane !== 'shared') ops.push([3, 'provide', () => this.provide(t, r.chance(0.15) && t.amount - t.bounty > 1n ? 1n : 0n)]);
+            if (t.lane !== 'shared')
+                ops.push([3, 'provide', () => this.provide(t, r.chance(0.15) && t.amount - t.bounty > 1n ? 1n : 0n)]);
             ops.push([2, 'liquidity-retry', () => this.liquidityRetry(t)]);
-            if (this.cancelOn()) ops.push([1.5, 'cancel-liquidity', () => this.cancel(t, r.pick(USERS[t.from]), r.pick(['recipient', 'sender', 'approver'] as const))]);
+            if (this.cancelOn())
+                ops.push([
+                    1.5,
+                    'cancel-liquidity',
+                    () => this.cancel(t, r.pick(USERS[t.from]), r.pick(['recipient', 'sender', 'approver'] as const)),
+                ]);
         }
         if (unpaid.length) ops.push([2, 'repay-retry', () => this.liquidityRetry(r.pick(unpaid))]);
     }
@@ -1055,7 +1295,16 @@ export class BridgeModel {
 export async function fakeAlienMint(m: BridgeModel, net: Net, to: Address, amount: bigint): Promise<void> {
     const s = m.side(net);
     const minter = await m.minterOf(net, 'alien');
-    await m.net(net).blockchain.sendMessage(internal({ from: s.alienProxy.address, to: minter, value: toNano('0.2'), body: JettonMinter.mintMessage({ to, amount }) }));
+    await m
+        .net(net)
+        .blockchain.sendMessage(
+            internal({
+                from: s.alienProxy.address,
+                to: minter,
+                value: toNano('0.2'),
+                body: JettonMinter.mintMessage({ to, amount }),
+            }),
+        );
 }
 
 /** A direct owner mint of a native token into the native proxy's wallet: locked without an event. */

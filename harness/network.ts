@@ -7,7 +7,14 @@
  * another network.
  */
 import { Address, beginCell, Cell, Dictionary } from '@ton/core';
-import { Blockchain, BlockchainSnapshot, BlockchainTransaction, defaultConfig, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import {
+    Blockchain,
+    BlockchainSnapshot,
+    BlockchainTransaction,
+    defaultConfig,
+    SandboxContract,
+    TreasuryContract,
+} from '@ton/sandbox';
 import { BlockWithTransactions, SignedKeyBlock, SyntheticChain } from './chain';
 import { makeValidatorSet, ValidatorSet } from './validators';
 
@@ -143,13 +150,27 @@ export class TvmNetwork {
 
     static async create(o: TvmNetworkOptions): Promise<TvmNetwork> {
         const name = o.name ?? `net${o.globalId}`;
-        const blockchain = await Blockchain.create({ config: withGlobalId(Cell.fromBase64(defaultConfig), o.globalId) });
+        const blockchain = await Blockchain.create({
+            config: withGlobalId(Cell.fromBase64(defaultConfig), o.globalId),
+        });
         const now = o.now ?? NETWORK_T0;
         blockchain.now = now;
         const size = o.validators ?? TvmNetwork.DEFAULT_VALIDATORS;
         const weights = o.weights ?? 'mainnet';
-        const set = makeValidatorSet({ size, main: o.main, weights, seed: `${name}/epoch-0`, utimeSince: now - 100, utimeUntil: now - 100 + EPOCH_SECONDS });
-        const chain = new SyntheticChain({ globalId: o.globalId, validators: set, startUtime: now, startSeqno: o.startSeqno });
+        const set = makeValidatorSet({
+            size,
+            main: o.main,
+            weights,
+            seed: `${name}/epoch-0`,
+            utimeSince: now - 100,
+            utimeUntil: now - 100 + EPOCH_SECONDS,
+        });
+        const chain = new SyntheticChain({
+            globalId: o.globalId,
+            validators: set,
+            startUtime: now,
+            startSeqno: o.startSeqno,
+        });
         chain.genesisKeyBlock();
         return new TvmNetwork(blockchain, chain, { validators: size, weights, main: o.main }, o.globalId, name);
     }
@@ -271,12 +292,20 @@ export class TvmNetwork {
      * The Merkle proof keeps the Transaction cell (keepTransactionCell), so the configuration can read
      * its out messages from the proof as well as from `transaction`.
      */
-    proveTransaction(tx: BlockchainTransaction | Cell, opts?: { shard?: boolean; signers?: number[]; signWith?: ValidatorSet }): ProvenTransactionData {
+    proveTransaction(
+        tx: BlockchainTransaction | Cell,
+        opts?: { shard?: boolean; signers?: number[]; signWith?: ValidatorSet },
+    ): ProvenTransactionData {
         const raw = tx instanceof Cell ? tx : tx.raw;
         let shard = opts?.shard;
         if (shard === undefined) shard = tx instanceof Cell ? true : TvmNetwork.accountOf(tx).workChain !== -1;
         if (!(tx instanceof Cell) && this.chain.utime < tx.now) this.chain.utime = tx.now;
-        const block = this.chain.blockWithTransactions([raw], { shard, keepTransactionCell: true, signers: opts?.signers, signWith: opts?.signWith });
+        const block = this.chain.blockWithTransactions([raw], {
+            shard,
+            keepTransactionCell: true,
+            signers: opts?.signers,
+            signWith: opts?.signWith,
+        });
         return {
             transaction: block.transaction,
             txProof: block.txProof,

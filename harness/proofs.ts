@@ -55,7 +55,8 @@ export function pruneTree(root: Cell, spec: KeepSpec): Cell {
 /** `merkle_proof#03 virtual_hash:bits256 depth:uint16 virtual_root:^Cell` keeping `spec`. */
 export function buildMerkleProof(root: Cell, spec: KeepSpec): Cell {
     const proof = convertToMerkleProof(pruneTree(root, spec));
-    if (!proof.refs[0].hash(0).equals(root.hash(0))) throw new Error('internal: proof virtual hash differs from the root hash');
+    if (!proof.refs[0].hash(0).equals(root.hash(0)))
+        throw new Error('internal: proof virtual hash differs from the root hash');
     return proof;
 }
 
@@ -183,7 +184,8 @@ function transactionCells(root: Cell, tx: Cell | { account: Buffer; lt: bigint }
     // leaf: extra CurrencyCollection, then ^Transaction
     loadCC(s);
     const txCell = s.loadRef();
-    if (tx instanceof Cell && !txCell.hash(0).equals(tx.hash(0))) throw new Error('the block holds another transaction at this account and lt');
+    if (tx instanceof Cell && !txCell.hash(0).equals(tx.hash(0)))
+        throw new Error('the block holds another transaction at this account and lt');
     return { path, tx: txCell };
 }
 
@@ -228,7 +230,8 @@ function shardDescrCells(root: Cell, shardRootHash: Buffer): Cell[] {
         if (s.loadBuffer(32).equals(shardRootHash)) found.push([...trail, c]);
     };
     walkDict(shRoot, 32, []);
-    if (found.length === 0) throw new Error(`no ShardDescr with root hash ${shardRootHash.toString('hex')} in shard_hashes`);
+    if (found.length === 0)
+        throw new Error(`no ShardDescr with root hash ${shardRootHash.toString('hex')} in shard_hashes`);
     return found[0];
 }
 
@@ -297,7 +300,11 @@ export function keyBlockProof(block: BlockLike, params?: number[]): Cell {
 }
 
 /** BlockInfo and the path BlockExtra.account_blocks -> AccountBlock -> transactions(lt) -> ^Transaction. */
-export function transactionProof(block: BlockLike, tx: Cell | { account: Buffer; lt: bigint }, opts?: { keepTransactionCell?: boolean }): Cell {
+export function transactionProof(
+    block: BlockLike,
+    tx: Cell | { account: Buffer; lt: bigint },
+    opts?: { keepTransactionCell?: boolean },
+): Cell {
     return blockProof(block, { info: true, transactions: [tx], keepTransactionCells: opts?.keepTransactionCell });
 }
 

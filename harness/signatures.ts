@@ -24,7 +24,11 @@ export function ed25519Sign(msg: Buffer, secretKey: Buffer): Buffer {
     const k = seed.toString('hex');
     let key = privCache.get(k);
     if (!key) {
-        key = createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]), format: 'der', type: 'pkcs8' });
+        key = createPrivateKey({
+            key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]),
+            format: 'der',
+            type: 'pkcs8',
+        });
         privCache.set(k, key);
     }
     return nodeSign(null, msg, key);
@@ -35,7 +39,11 @@ export function ed25519Verify(msg: Buffer, signature: Buffer, publicKey: Buffer)
     const k = publicKey.toString('hex');
     let key = pubCache.get(k);
     if (!key) {
-        key = createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), publicKey]), format: 'der', type: 'spki' });
+        key = createPublicKey({
+            key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), publicKey]),
+            format: 'der',
+            type: 'spki',
+        });
         pubCache.set(k, key);
     }
     try {
@@ -55,7 +63,11 @@ export function signedMessage(rootHash: Buffer, fileHash: Buffer): Buffer {
  * Signs the block with the validators `signerIndices` of `set` (indices into set.validators; by
  * default all `main` validators). The returned entries keep the order of `signerIndices`.
  */
-export function signBlock(block: { rootHash: Buffer; fileHash: Buffer }, set: ValidatorSet, signerIndices?: number[]): SignatureEntry[] {
+export function signBlock(
+    block: { rootHash: Buffer; fileHash: Buffer },
+    set: ValidatorSet,
+    signerIndices?: number[],
+): SignatureEntry[] {
     const msg = signedMessage(block.rootHash, block.fileHash);
     const idx = signerIndices ?? Array.from({ length: set.main }, (_, i) => i);
     return idx.map((index) => {
@@ -95,7 +107,12 @@ export function parseSignaturesCell(c: Cell): { fileHash: Buffer; entries: Signa
 }
 
 /** Checks each entry with signVerify; returns the entries that verify (against set.validators[index]). */
-export function verifyEntries(rootHash: Buffer, fileHash: Buffer, set: ValidatorSetData, entries: SignatureEntry[]): SignatureEntry[] {
+export function verifyEntries(
+    rootHash: Buffer,
+    fileHash: Buffer,
+    set: ValidatorSetData,
+    entries: SignatureEntry[],
+): SignatureEntry[] {
     const msg = signedMessage(rootHash, fileHash);
     return entries.filter((e) => {
         const v = set.validators[e.index];
@@ -107,7 +124,12 @@ export function verifyEntries(rootHash: Buffer, fileHash: Buffer, set: Validator
  * Weight signed by distinct main validators whose signature verifies (the node's rule: each
  * validator counted once, only the first `main`).
  */
-export function signedWeight(rootHash: Buffer, fileHash: Buffer, set: ValidatorSetData, entries: SignatureEntry[]): bigint {
+export function signedWeight(
+    rootHash: Buffer,
+    fileHash: Buffer,
+    set: ValidatorSetData,
+    entries: SignatureEntry[],
+): bigint {
     const seen = new Set<number>();
     let w = 0n;
     for (const e of verifyEntries(rootHash, fileHash, set, entries)) {
@@ -179,7 +201,10 @@ export interface LiteServerSignatures {
 }
 
 /** lite server `blocks.blockSignatures` JSON; also returns the root and file hash it names. */
-export function entriesFromLiteServer(json: LiteServerSignatures, set: ValidatorSetData): { rootHash: Buffer; fileHash: Buffer; seqno: number; entries: SignatureEntry[] } {
+export function entriesFromLiteServer(
+    json: LiteServerSignatures,
+    set: ValidatorSetData,
+): { rootHash: Buffer; fileHash: Buffer; seqno: number; entries: SignatureEntry[] } {
     return {
         rootHash: decode(json.id.root_hash, 32),
         fileHash: decode(json.id.file_hash, 32),

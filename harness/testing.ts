@@ -17,7 +17,16 @@
 import { Address, Cell, toNano } from '@ton/core';
 import { BlockchainTransaction, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import { TvmNetwork } from './network';
-import { BridgePair, BridgeSide, deployBridgePair, DeployBridgePairOptions, exitCodeOf, gasOf, PairSnapshot, TokenInfo } from './bridge';
+import {
+    BridgePair,
+    BridgeSide,
+    deployBridgePair,
+    DeployBridgePairOptions,
+    exitCodeOf,
+    gasOf,
+    PairSnapshot,
+    TokenInfo,
+} from './bridge';
 import { burnAlien, lockNative } from './actors';
 import { findTransferId, FoundTransfer } from './transfer';
 
@@ -91,8 +100,10 @@ export class BridgeTestbed {
         const pair = await deployBridgePair(A, B, o.pair);
         const userA = await A.treasury('user');
         const userB = await B.treasury('user');
-        if (o.token > 0n) await pair.A.token.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: o.token });
-        if ((o.shared ?? 0n) > 0n) await pair.A.shared.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: o.shared! });
+        if (o.token > 0n)
+            await pair.A.token.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: o.token });
+        if ((o.shared ?? 0n) > 0n)
+            await pair.A.shared.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: o.shared! });
         return new BridgeTestbed(A, B, pair, userA, userB);
     }
 
@@ -164,7 +175,10 @@ export class BridgeTestbed {
     /** userA locks `amount` of `token` on A for userB on B; the event found in A's native proxy. */
     async lockAtoB(token: TokenInfo, amount: bigint, o: Omit<LockOptions, 'amount'> = {}): Promise<SourceTransfer> {
         const { result } = await this.lock(this.pair.A, this.userA, token, this.userB.address, { ...o, amount });
-        return { result, found: findTransferId(this.A, result.transactions[0].hash(), this.pair.A.nativeProxy.address) };
+        return {
+            result,
+            found: findTransferId(this.A, result.transactions[0].hash(), this.pair.A.nativeProxy.address),
+        };
     }
 
     /**
@@ -189,8 +203,10 @@ export class BridgeTestbed {
 
 /** the compute exit code of the first transaction on `to` in `r` (0 when the compute phase was skipped), undefined when none */
 export function exitOn(r: SendMessageResult, to: Address): number | undefined {
-    const t = r.transactions.find((x) => x.inMessage?.info.dest && Address.isAddress(x.inMessage.info.dest) && x.inMessage.info.dest.equals(to));
-    return t ? exitCodeOf(t) ?? 0 : undefined;
+    const t = r.transactions.find(
+        (x) => x.inMessage?.info.dest && Address.isAddress(x.inMessage.info.dest) && x.inMessage.info.dest.equals(to),
+    );
+    return t ? (exitCodeOf(t) ?? 0) : undefined;
 }
 
 /**
@@ -199,10 +215,19 @@ export function exitOn(r: SendMessageResult, to: Address): number | undefined {
  */
 export function expectAllOk(txs: BlockchainTransaction[], o: { notAborted?: boolean } = {}): void {
     if (o.notAborted) {
-        for (const t of txs) expect({ to: t.inMessage?.info.dest?.toString(), exit: exitCodeOf(t) ?? 0, aborted: t.description.type === 'generic' && t.description.aborted }).toEqual({ to: t.inMessage?.info.dest?.toString(), exit: 0, aborted: false });
+        for (const t of txs)
+            expect({
+                to: t.inMessage?.info.dest?.toString(),
+                exit: exitCodeOf(t) ?? 0,
+                aborted: t.description.type === 'generic' && t.description.aborted,
+            }).toEqual({ to: t.inMessage?.info.dest?.toString(), exit: 0, aborted: false });
         return;
     }
-    for (const t of txs) expect({ to: t.inMessage?.info.dest?.toString(), exit: exitCodeOf(t) ?? 0 }).toEqual({ to: t.inMessage?.info.dest?.toString(), exit: 0 });
+    for (const t of txs)
+        expect({ to: t.inMessage?.info.dest?.toString(), exit: exitCodeOf(t) ?? 0 }).toEqual({
+            to: t.inMessage?.info.dest?.toString(),
+            exit: 0,
+        });
 }
 
 /** the op (first 32 bits) of the transaction's in message, undefined when shorter */
@@ -213,7 +238,13 @@ export function opOf(t: BlockchainTransaction): number | undefined {
 
 /** the transaction on `to` whose in message has `op` (throws when there is none) */
 export function txOn(txs: BlockchainTransaction[], to: Address, op: number): BlockchainTransaction {
-    const t = txs.find((x) => x.inMessage?.info.dest && Address.isAddress(x.inMessage.info.dest) && x.inMessage.info.dest.equals(to) && opOf(x) === op);
+    const t = txs.find(
+        (x) =>
+            x.inMessage?.info.dest &&
+            Address.isAddress(x.inMessage.info.dest) &&
+            x.inMessage.info.dest.equals(to) &&
+            opOf(x) === op,
+    );
     if (!t) throw new Error(`no transaction on ${to.toString()} with op 0x${op.toString(16)}`);
     return t;
 }

@@ -3,7 +3,17 @@
  * walker that tolerates pruned branches, a HashmapAug(E) serializer (not in @ton/core),
  * CurrencyCollection arithmetic, ShardIdent and ExtBlkRef.
  */
-import { beginCell, Builder, Cell, CellType, CurrencyCollection, Dictionary, loadCurrencyCollection, Slice, storeCurrencyCollection } from '@ton/core';
+import {
+    beginCell,
+    Builder,
+    Cell,
+    CellType,
+    CurrencyCollection,
+    Dictionary,
+    loadCurrencyCollection,
+    Slice,
+    storeCurrencyCollection,
+} from '@ton/core';
 
 /** bits needed for `#<= n` */
 export function lenBits(n: number): number {
@@ -42,7 +52,9 @@ export function storeLabel(b: Builder, label: string, n: number): void {
     const same = len > 0 && (label === '0'.repeat(len) || label === '1'.repeat(len));
     const sameLen = same ? 3 + k : Infinity;
     if (sameLen < shortLen && sameLen < longLen) {
-        b.storeUint(3, 2).storeBit(label[0] === '1').storeUint(len, k);
+        b.storeUint(3, 2)
+            .storeBit(label[0] === '1')
+            .storeUint(len, k);
     } else if (shortLen <= longLen) {
         b.storeBit(false);
         for (let i = 0; i < len; i++) b.storeBit(true);
@@ -64,7 +76,11 @@ export function isPruned(c: Cell): boolean {
  * just after the label (for HashmapAug: at the extra, then the value). Pruned subtrees are skipped.
  * For HashmapAug forks the extra after the two references is not read (not needed to descend).
  */
-export function forEachHashmapEntry(root: Cell | Slice, n: number, onLeaf: (key: bigint, leaf: Slice, keyBits: string) => void): void {
+export function forEachHashmapEntry(
+    root: Cell | Slice,
+    n: number,
+    onLeaf: (key: bigint, leaf: Slice, keyBits: string) => void,
+): void {
     const walk = (s: Slice, m: number, prefix: string) => {
         const label = loadLabel(s, m);
         const rest = m - label.length;
@@ -87,7 +103,11 @@ export function forEachHashmapEntry(root: Cell | Slice, n: number, onLeaf: (key:
 }
 
 /** Entries of a HashmapE n whose `hme_root$1 root:^(Hashmap n X)` / `hme_empty$0` starts at `s`. */
-export function forEachHashmapEEntry(s: Slice, n: number, onLeaf: (key: bigint, leaf: Slice, keyBits: string) => void): void {
+export function forEachHashmapEEntry(
+    s: Slice,
+    n: number,
+    onLeaf: (key: bigint, leaf: Slice, keyBits: string) => void,
+): void {
     if (!s.loadBit()) return;
     forEachHashmapEntry(s.loadRef(), n, onLeaf);
 }
@@ -176,7 +196,8 @@ export function storeHashmapAugEdge<E>(b: Builder, n: number, entries: AugEntry<
     if (entries.length === 0) throw new Error('HashmapAug must not be empty');
     const items = entries.map((e) => ({ bits: keyBitsOf(e.key, n), e }));
     items.sort((x, y) => (x.bits < y.bits ? -1 : x.bits > y.bits ? 1 : 0));
-    for (let i = 1; i < items.length; i++) if (items[i].bits === items[i - 1].bits) throw new Error(`duplicate key ${items[i].e.key}`);
+    for (let i = 1; i < items.length; i++)
+        if (items[i].bits === items[i - 1].bits) throw new Error(`duplicate key ${items[i].e.key}`);
     return writeEdge(b, n, items, ops);
 }
 

@@ -41,7 +41,9 @@ function snake(s: string): Cell {
 }
 
 /** token_meta$_ token native_proxy_wallet:MsgAddress name:^Cell symbol:^Cell decimals:uint8 */
-export function tokenMetaCell(e: Pick<TvmTvmEventData, 'token' | 'nativeProxyWallet' | 'name' | 'symbol' | 'decimals'>): Cell {
+export function tokenMetaCell(
+    e: Pick<TvmTvmEventData, 'token' | 'nativeProxyWallet' | 'name' | 'symbol' | 'decimals'>,
+): Cell {
     return beginCell()
         .storeAddress(e.token)
         .storeAddress(e.nativeProxyWallet)
@@ -80,7 +82,8 @@ export function isTvmTvmEvent(body: Cell): boolean {
 export function decodeTvmTvmEvent(body: Cell): TvmTvmEventData {
     const s = body.beginParse();
     const op = s.loadUint(32);
-    if (op !== Op.bridge.tvmTvmNative && op !== Op.bridge.tvmTvmAlien) throw new Error(`not a TvmTvm event (op 0x${op.toString(16)})`);
+    if (op !== Op.bridge.tvmTvmNative && op !== Op.bridge.tvmTvmAlien)
+        throw new Error(`not a TvmTvm event (op 0x${op.toString(16)})`);
     const destinationChainId = s.loadInt(32);
     const amount = s.loadUintBig(128);
     const recipient = s.loadAddress();
@@ -136,7 +139,10 @@ export interface FoundTransfer {
 }
 
 /** External outbound messages (no destination) of a transaction: index, cell, parsed. */
-export function externalOutMessages(network: TvmNetwork, tx: BlockchainTransaction): { index: number; cell: Cell; message: Message }[] {
+export function externalOutMessages(
+    network: TvmNetwork,
+    tx: BlockchainTransaction,
+): { index: number; cell: Cell; message: Message }[] {
     const out: { index: number; cell: Cell; message: Message }[] = [];
     for (const [index, cell] of network.messagesOf(tx).outMsgs) {
         const message = loadMessage(cell.beginParse());
@@ -146,8 +152,14 @@ export function externalOutMessages(network: TvmNetwork, tx: BlockchainTransacti
 }
 
 /** A FoundTransfer for a transaction already known to emit the event (e.g. an indexer's find). */
-export function transferFromProxyTransaction(network: TvmNetwork, tx: BlockchainTransaction, root: BlockchainTransaction = tx): FoundTransfer | undefined {
-    const ext = externalOutMessages(network, tx).find((m) => isTvmTvmEvent(m.message.body)) ?? externalOutMessages(network, tx)[0];
+export function transferFromProxyTransaction(
+    network: TvmNetwork,
+    tx: BlockchainTransaction,
+    root: BlockchainTransaction = tx,
+): FoundTransfer | undefined {
+    const ext =
+        externalOutMessages(network, tx).find((m) => isTvmTvmEvent(m.message.body)) ??
+        externalOutMessages(network, tx)[0];
     if (!ext) return undefined;
     const transferId = tx.hash();
     return {
@@ -168,7 +180,11 @@ export function transferFromProxyTransaction(network: TvmNetwork, tx: Blockchain
  * walk its trace recursively, and return the transaction on `sourceProxy` that has an outgoing
  * message without destination. Throws when the start is unknown or no such transaction exists.
  */
-export function findTransferId(network: TvmNetwork, walletTxHashOrMsgHash: Buffer | string | bigint, sourceProxy: Address): FoundTransfer {
+export function findTransferId(
+    network: TvmNetwork,
+    walletTxHashOrMsgHash: Buffer | string | bigint,
+    sourceProxy: Address,
+): FoundTransfer {
     const root = network.findTransaction(walletTxHashOrMsgHash) ?? network.findByInMessageHash(walletTxHashOrMsgHash);
     if (!root) throw new Error(`no transaction or message ${hashKey(walletTxHashOrMsgHash)} on ${network.name}`);
     for (const tx of network.trace(root)) {
@@ -176,7 +192,9 @@ export function findTransferId(network: TvmNetwork, walletTxHashOrMsgHash: Buffe
         const found = transferFromProxyTransaction(network, tx, root);
         if (found) return found;
     }
-    throw new Error(`no transaction of ${sourceProxy.toString()} with an external outbound message in the trace of ${hashKey(walletTxHashOrMsgHash)}`);
+    throw new Error(
+        `no transaction of ${sourceProxy.toString()} with an external outbound message in the trace of ${hashKey(walletTxHashOrMsgHash)}`,
+    );
 }
 
 // ---------------------------------------------------------------- destination call
@@ -257,7 +275,11 @@ export const DEPLOY_EVENT_ABI = JSON.stringify({
         { name: 'msg_hash', type: 'uint256' },
         { name: 'out_msg_index', type: 'uint16' },
         { name: 'remaining_gas_to', type: 'address' },
-        { name: 'proof', type: 'cell', tlb: 'proof_data$_ transaction:^Cell tx_proof:^Cell current_block:^CurrentBlock = ProofData' },
+        {
+            name: 'proof',
+            type: 'cell',
+            tlb: 'proof_data$_ transaction:^Cell tx_proof:^Cell current_block:^CurrentBlock = ProofData',
+        },
     ],
 });
 
@@ -303,12 +325,22 @@ export interface BuiltProofPayload {
     body: Cell;
 }
 
-export function buildProofPayload(source: TvmNetwork, found: FoundTransfer, o: BuildProofPayloadOptions = {}): BuiltProofPayload {
+export function buildProofPayload(
+    source: TvmNetwork,
+    found: FoundTransfer,
+    o: BuildProofPayloadOptions = {},
+): BuiltProofPayload {
     const proven = o.proven ?? source.proveTransaction(found.transaction);
     const event = decodeTvmTvmEvent(found.eventBody);
     const remainingGasTo = o.remainingGasTo ?? event.remainingGasTo;
     const queryId = o.queryId ?? 0n;
-    const body = deployTvmEventBody({ queryId, msgHash: found.messageHash, outMsgIndex: found.outMessageIndex, remainingGasTo, proofData: proven.proofData });
+    const body = deployTvmEventBody({
+        queryId,
+        msgHash: found.messageHash,
+        outMsgIndex: found.outMessageIndex,
+        remainingGasTo,
+        proofData: proven.proofData,
+    });
     const abiTx: AbiTx | null = o.configuration
         ? {
               tx: b64(body),
@@ -321,7 +353,11 @@ export function buildProofPayload(source: TvmNetwork, found: FoundTransfer, o: B
                   msg_hash: found.messageHash.toString('hex'),
                   out_msg_index: found.outMessageIndex,
                   remaining_gas_to: addr(remainingGasTo),
-                  proof: { transaction: b64(proven.transaction), tx_proof: b64(proven.txProof), current_block: b64(proven.currentBlock) },
+                  proof: {
+                      transaction: b64(proven.transaction),
+                      tx_proof: b64(proven.txProof),
+                      current_block: b64(proven.currentBlock),
+                  },
               }),
           }
         : null;

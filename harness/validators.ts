@@ -62,7 +62,11 @@ function u32(n: number): Buffer {
  */
 export function keyPairFromSeedFast(seed32: Buffer): { publicKey: Buffer; secretKey: Buffer } {
     if (seed32.length !== 32) throw new Error('seed must be 32 bytes');
-    const priv = createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed32]), format: 'der', type: 'pkcs8' });
+    const priv = createPrivateKey({
+        key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed32]),
+        format: 'der',
+        type: 'pkcs8',
+    });
     const spki = createPublicKey(priv).export({ format: 'der', type: 'spki' }) as Buffer;
     const publicKey = Buffer.from(spki.subarray(spki.length - 32));
     return { publicKey, secretKey: Buffer.concat([seed32, publicKey]) };
@@ -97,7 +101,12 @@ function mainnetWeights(size: number, seed: Buffer): bigint[] {
 export function makeValidatorSet(opts: MakeValidatorSetOptions): ValidatorSet {
     const { size } = opts;
     if (size < 1 || size > 65535) throw new Error(`bad validator set size ${size}`);
-    const seed = opts.seed === undefined ? Buffer.from('validators') : typeof opts.seed === 'string' ? Buffer.from(opts.seed, 'utf8') : opts.seed;
+    const seed =
+        opts.seed === undefined
+            ? Buffer.from('validators')
+            : typeof opts.seed === 'string'
+              ? Buffer.from(opts.seed, 'utf8')
+              : opts.seed;
     const kind = opts.weights ?? 'equal';
     let weights: bigint[];
     if (Array.isArray(kind)) {
@@ -159,7 +168,11 @@ export function validatorSetData(set: ValidatorSetData): ValidatorSetData {
         main: set.main,
         totalWeight: set.totalWeight ?? set.validators.reduce((a, v) => a + v.weight, 0n),
         tag: set.tag ?? 0x12,
-        validators: set.validators.map((v) => (v.adnlAddr ? { publicKey: v.publicKey, weight: v.weight, adnlAddr: v.adnlAddr } : { publicKey: v.publicKey, weight: v.weight })),
+        validators: set.validators.map((v) =>
+            v.adnlAddr
+                ? { publicKey: v.publicKey, weight: v.weight, adnlAddr: v.adnlAddr }
+                : { publicKey: v.publicKey, weight: v.weight },
+        ),
     };
 }
 
@@ -186,7 +199,8 @@ const validatorDescrValue: DictionaryValue<ValidatorDescr> = {
 
 export function loadValidatorDescr(s: Slice): ValidatorDescr {
     const tag = s.loadUint(8);
-    if (tag !== TAG_VALIDATOR && tag !== TAG_VALIDATOR_ADDR) throw new Error(`bad ValidatorDescr tag 0x${tag.toString(16)}`);
+    if (tag !== TAG_VALIDATOR && tag !== TAG_VALIDATOR_ADDR)
+        throw new Error(`bad ValidatorDescr tag 0x${tag.toString(16)}`);
     const keyTag = s.loadUint(32);
     if (keyTag !== TAG_ED25519_PUBKEY) throw new Error(`bad SigPubKey tag 0x${keyTag.toString(16)}`);
     const publicKey = s.loadBuffer(32);
@@ -203,12 +217,18 @@ export function storeValidatorSet(set: ValidatorSetData) {
     return (b: Builder) => {
         const tag = set.tag ?? TAG_VALIDATORS_EXT;
         const total = set.validators.length;
-        b.storeUint(tag, 8).storeUint(set.utimeSince, 32).storeUint(set.utimeUntil, 32).storeUint(total, 16).storeUint(set.main, 16);
+        b.storeUint(tag, 8)
+            .storeUint(set.utimeSince, 32)
+            .storeUint(set.utimeUntil, 32)
+            .storeUint(total, 16)
+            .storeUint(set.main, 16);
         if (tag === TAG_VALIDATORS_EXT) {
             b.storeUint(set.totalWeight ?? set.validators.reduce((a, v) => a + v.weight, 0n), 64);
         }
         const dict = Dictionary.empty(Dictionary.Keys.Uint(16), validatorDescrValue);
-        set.validators.forEach((v, i) => dict.set(i, { publicKey: v.publicKey, weight: v.weight, adnlAddr: v.adnlAddr }));
+        set.validators.forEach((v, i) =>
+            dict.set(i, { publicKey: v.publicKey, weight: v.weight, adnlAddr: v.adnlAddr }),
+        );
         if (tag === TAG_VALIDATORS_EXT) b.storeDict(dict);
         else {
             // `validators#11 ... list:(Hashmap 16 ValidatorDescr)`: non-empty, the root edge is inline.
@@ -229,7 +249,8 @@ export function validatorSetCell(set: ValidatorSetData): Cell {
 export function parseValidatorSet(src: Cell | Slice): ValidatorSetData {
     const s = src instanceof Cell ? src.beginParse() : src;
     const tag = s.loadUint(8);
-    if (tag !== TAG_VALIDATORS && tag !== TAG_VALIDATORS_EXT) throw new Error(`bad ValidatorSet tag 0x${tag.toString(16)}`);
+    if (tag !== TAG_VALIDATORS && tag !== TAG_VALIDATORS_EXT)
+        throw new Error(`bad ValidatorSet tag 0x${tag.toString(16)}`);
     const utimeSince = s.loadUint(32);
     const utimeUntil = s.loadUint(32);
     const total = s.loadUint(16);
@@ -249,7 +270,14 @@ export function parseValidatorSet(src: Cell | Slice): ValidatorSetData {
             if (e.index !== i) throw new Error(`validator index ${e.index} at position ${i}`);
         });
     }
-    const out: ValidatorSetData = { tag, utimeSince, utimeUntil, main, totalWeight, validators: entries.map((e) => e.v) };
+    const out: ValidatorSetData = {
+        tag,
+        utimeSince,
+        utimeUntil,
+        main,
+        totalWeight,
+        validators: entries.map((e) => e.v),
+    };
     if (entries.length !== total) out.total = total;
     return out;
 }

@@ -9,9 +9,25 @@ import { SyntheticChain } from '../harness/chain';
 import { Errors, Op } from '../wrappers/constants';
 import { EventStatus } from '../wrappers/eventStatus';
 import { TokenType, TvmTvmEventConfiguration } from '../wrappers/TvmTvmEventConfiguration';
-import { EventOp, parseTvmEventRefused, processProofMessage, tvmEventDeliveryFailedMessage, tvmEventInit, tvmTvmEventBody } from '../wrappers/tvmTvmEvent';
+import {
+    EventOp,
+    parseTvmEventRefused,
+    processProofMessage,
+    tvmEventDeliveryFailedMessage,
+    tvmEventInit,
+    tvmTvmEventBody,
+} from '../wrappers/tvmTvmEvent';
 import { TransactionChecker } from '../wrappers/TransactionChecker';
-import { addr, DEPLOY_VALUE, EVENT_INITIAL_BALANCE, eventFixture, EventFixture, SRC_CHAIN, T0, T_EMIT } from './event.util';
+import {
+    addr,
+    DEPLOY_VALUE,
+    EVENT_INITIAL_BALANCE,
+    eventFixture,
+    EventFixture,
+    SRC_CHAIN,
+    T0,
+    T_EMIT,
+} from './event.util';
 
 const E = Errors.event;
 const C = Errors.eventConfiguration;
@@ -24,11 +40,22 @@ describe('TVM to TVM events: refusals', () => {
     });
 
     function deployBody(ev: { msgHash: bigint; index: number; proof: Cell }) {
-        return TvmTvmEventConfiguration.deployTvmEventMessage({ msgHash: ev.msgHash, outMsgIndex: ev.index, remainingGasTo: f.user.address, proof: ev.proof });
+        return TvmTvmEventConfiguration.deployTvmEventMessage({
+            msgHash: ev.msgHash,
+            outMsgIndex: ev.index,
+            remainingGasTo: f.user.address,
+            proof: ev.proof,
+        });
     }
 
     function expectConfigRefused(r: { transactions: any[] }, cfg: { address: any }, exitCode: number) {
-        expect(r.transactions).toHaveTransaction({ from: f.user.address, to: cfg.address, op: Op.bridge.deployTvmEvent, success: false, exitCode });
+        expect(r.transactions).toHaveTransaction({
+            from: f.user.address,
+            to: cfg.address,
+            op: Op.bridge.deployTvmEvent,
+            success: false,
+            exitCode,
+        });
         expect(r.transactions).not.toHaveTransaction({ from: cfg.address, op: Op.bridge.processProof });
         // bounced back to the sender
         expect(r.transactions).toHaveTransaction({ from: cfg.address, to: f.user.address, inMessageBounced: true });
@@ -39,15 +66,24 @@ describe('TVM to TVM events: refusals', () => {
         const cfg = kind === 'native' ? f.alienConfig : f.nativeConfig;
         const event = kind === 'native' ? f.alienEvent(ev.msgHash) : f.nativeEvent(ev.msgHash);
         const r = await f.deploy(cfg, ev);
-        expect(r.transactions).toHaveTransaction({ from: cfg.address, op: Op.bridge.onTvmEventConfirmedExtended, success: true });
+        expect(r.transactions).toHaveTransaction({
+            from: cfg.address,
+            op: Op.bridge.onTvmEventConfirmedExtended,
+            success: true,
+        });
         expect(await event.getStatus()).toBe(EventStatus.Confirmed);
         return { ev, cfg, event };
     }
 
     /** The tvm_event_refused the Event sent to `to` (the error code), asserting there is exactly one. */
     function refusedCode(r: { transactions: any[] }, event: { address: any }, to = f.user.address): number {
-        const found = r.transactions.filter((t) => t.inMessage?.info.type === 'internal' && t.inMessage.info.src.equals(event.address) &&
-            t.inMessage.info.dest.equals(to) && parseTvmEventRefused(t.inMessage.body) !== null);
+        const found = r.transactions.filter(
+            (t) =>
+                t.inMessage?.info.type === 'internal' &&
+                t.inMessage.info.src.equals(event.address) &&
+                t.inMessage.info.dest.equals(to) &&
+                parseTvmEventRefused(t.inMessage.body) !== null,
+        );
         expect(found).toHaveLength(1);
         return parseTvmEventRefused(found[0].inMessage.body)!.errorCode;
     }
@@ -57,21 +93,37 @@ describe('TVM to TVM events: refusals', () => {
     describe('TvmTvmEventConfiguration', () => {
         it('2213: less than eventInitialBalance attached', async () => {
             const ev = await f.sourceEvent();
-            expectConfigRefused(await f.deploy(f.alienConfig, ev, EVENT_INITIAL_BALANCE - 1n), f.alienConfig, C.tooLowDeployValue);
+            expectConfigRefused(
+                await f.deploy(f.alienConfig, ev, EVENT_INITIAL_BALANCE - 1n),
+                f.alienConfig,
+                C.tooLowDeployValue,
+            );
             // exactly eventInitialBalance is enough
             const r = await f.deploy(f.alienConfig, ev, EVENT_INITIAL_BALANCE);
-            expect(r.transactions).toHaveTransaction({ from: f.alienConfig.address, to: f.alienProxy.address, success: true });
+            expect(r.transactions).toHaveTransaction({
+                from: f.alienConfig.address,
+                to: f.alienProxy.address,
+                success: true,
+            });
         });
 
         it('2221: the proven block is of another network', async () => {
             const other = new SyntheticChain({ globalId: 7, validators: f.set, startUtime: T0 + 10 });
             const ev = await f.sourceEvent();
-            expectConfigRefused(await f.deploy(f.alienConfig, { ...ev, proof: f.prove(ev.tx.raw, { chain: other }) }), f.alienConfig, C.wrongDispatchChainId);
+            expectConfigRefused(
+                await f.deploy(f.alienConfig, { ...ev, proof: f.prove(ev.tx.raw, { chain: other }) }),
+                f.alienConfig,
+                C.wrongDispatchChainId,
+            );
         });
 
         it('2222: msg_hash differs from the out message, or no out message at the index', async () => {
             const ev = await f.sourceEvent();
-            expectConfigRefused(await f.deploy(f.alienConfig, { ...ev, msgHash: ev.msgHash ^ 1n }), f.alienConfig, C.wrongMessageHash);
+            expectConfigRefused(
+                await f.deploy(f.alienConfig, { ...ev, msgHash: ev.msgHash ^ 1n }),
+                f.alienConfig,
+                C.wrongMessageHash,
+            );
             expectConfigRefused(await f.deploy(f.alienConfig, { ...ev, index: 1 }), f.alienConfig, C.wrongMessageHash);
         });
 
@@ -81,10 +133,27 @@ describe('TVM to TVM events: refusals', () => {
             expectConfigRefused(await f.deploy(f.alienConfig, ev), f.alienConfig, C.senderIsNotEventEmitter);
 
             // an internal message of the right emitter
-            const r = await f.emitter.send(f.user.getSender(), { value: toNano('0.2') }, { $$type: 'TestSend', to: f.user.address, value: toNano('0.01'), code: null, data: null, body: tvmTvmEventBody('native', f.fields()) });
-            const tx = r.transactions.find((t) => addr(t.inMessage?.info.dest as any) === f.emitter.address.toString())!;
+            const r = await f.emitter.send(
+                f.user.getSender(),
+                { value: toNano('0.2') },
+                {
+                    $$type: 'TestSend',
+                    to: f.user.address,
+                    value: toNano('0.01'),
+                    code: null,
+                    data: null,
+                    body: tvmTvmEventBody('native', f.fields()),
+                },
+            );
+            const tx = r.transactions.find(
+                (t) => addr(t.inMessage?.info.dest as any) === f.emitter.address.toString(),
+            )!;
             const msgHash = TvmTvmEventConfiguration.eventMessageHash(tx.raw, 0);
-            expectConfigRefused(await f.deploy(f.alienConfig, { msgHash, index: 0, proof: f.prove(tx.raw) }), f.alienConfig, C.senderIsNotEventEmitter);
+            expectConfigRefused(
+                await f.deploy(f.alienConfig, { msgHash, index: 0, proof: f.prove(tx.raw) }),
+                f.alienConfig,
+                C.senderIsNotEventEmitter,
+            );
         });
 
         it('2211: the event is older than startTimestamp', async () => {
@@ -115,14 +184,26 @@ describe('TVM to TVM events: refusals', () => {
             let r = await f.alienConfig.sendSetEndTimestamp(f.user.getSender(), T_EMIT);
             expect(r.transactions).toHaveTransaction({ to: f.alienConfig.address, success: false, exitCode: 132 });
             r = await f.alienConfig.sendSetEndTimestamp(f.owner.getSender(), T0 - 1);
-            expect(r.transactions).toHaveTransaction({ to: f.alienConfig.address, success: false, exitCode: C.endTimestampLessThanStart });
+            expect(r.transactions).toHaveTransaction({
+                to: f.alienConfig.address,
+                success: false,
+                exitCode: C.endTimestampLessThanStart,
+            });
             r = await f.alienConfig.sendSetEndTimestamp(f.owner.getSender(), T_EMIT - 1);
             expect(r.transactions).toHaveTransaction({ to: f.alienConfig.address, success: true });
             expect((await f.alienConfig.getDetails()).networkConfiguration.endTimestamp).toBe(T_EMIT - 1);
             r = await f.alienConfig.sendSetEndTimestamp(f.owner.getSender(), T_EMIT + 100);
-            expect(r.transactions).toHaveTransaction({ to: f.alienConfig.address, success: false, exitCode: C.endTimestampAlreadySet });
+            expect(r.transactions).toHaveTransaction({
+                to: f.alienConfig.address,
+                success: false,
+                exitCode: C.endTimestampAlreadySet,
+            });
             // and events after it are refused
-            expectConfigRefused(await f.deploy(f.alienConfig, await f.sourceEvent()), f.alienConfig, C.eventTimestampAfterEnd);
+            expectConfigRefused(
+                await f.deploy(f.alienConfig, await f.sourceEvent()),
+                f.alienConfig,
+                C.eventTimestampAfterEnd,
+            );
         });
 
         it('2212: tvm_event_confirmed not from the derived Event', async () => {
@@ -132,7 +213,12 @@ describe('TVM to TVM events: refusals', () => {
                 value: toNano('0.5'),
                 body: TvmTvmEventConfiguration.tvmEventConfirmedMessage(ev.msgHash, SRC_CHAIN, f.user.address, ev.body),
             });
-            expect(r.transactions).toHaveTransaction({ from: f.user.address, to: f.alienConfig.address, success: false, exitCode: C.senderNotEventContract });
+            expect(r.transactions).toHaveTransaction({
+                from: f.user.address,
+                to: f.alienConfig.address,
+                success: false,
+                exitCode: C.senderNotEventContract,
+            });
             expect(r.transactions).not.toHaveTransaction({ to: f.alienProxy.address });
         });
     });
@@ -142,14 +228,30 @@ describe('TVM to TVM events: refusals', () => {
     describe('Event contracts', () => {
         it('2313: process_proof not from the configuration', async () => {
             const { ev, event } = await confirmed();
-            const body = processProofMessage({ initializer: f.user.address, remainingGasTo: f.user.address, transactionChecker: f.checker.address, proxy: f.user.address, event: ev.body, proof: ev.proof });
+            const body = processProofMessage({
+                initializer: f.user.address,
+                remainingGasTo: f.user.address,
+                transactionChecker: f.checker.address,
+                proxy: f.user.address,
+                event: ev.body,
+                proof: ev.proof,
+            });
             const r = await f.user.send({ to: event.address, value: DEPLOY_VALUE, body });
-            expect(r.transactions).toHaveTransaction({ from: f.user.address, to: event.address, success: false, exitCode: E.senderNotEventConfiguration });
+            expect(r.transactions).toHaveTransaction({
+                from: f.user.address,
+                to: event.address,
+                success: false,
+                exitCode: E.senderNotEventConfiguration,
+            });
             // also on an Event that does not exist yet (deployed by the sender with the right state init)
             const ev2 = await f.sourceEvent();
             const ghost = f.alienEvent(ev2.msgHash);
             const r2 = await f.user.send({ to: ghost.address, value: DEPLOY_VALUE, body, init: ghost.init });
-            expect(r2.transactions).toHaveTransaction({ to: ghost.address, success: false, exitCode: E.senderNotEventConfiguration });
+            expect(r2.transactions).toHaveTransaction({
+                to: ghost.address,
+                success: false,
+                exitCode: E.senderNotEventConfiguration,
+            });
         });
 
         it('2317: process_proof with too little value (the configuration lets it through): the value comes back (tvm_event_refused)', async () => {
@@ -159,7 +261,12 @@ describe('TVM to TVM events: refusals', () => {
             const cfg0 = (await f.blockchain.getContract(cheap.address)).balance;
             const r = await f.deploy(cheap, ev, toNano('0.1'));
             // not thrown: the Event sends the value back to remaining_gas_to with the code
-            expect(r.transactions).toHaveTransaction({ from: cheap.address, to: event.address, op: Op.bridge.processProof, success: true });
+            expect(r.transactions).toHaveTransaction({
+                from: cheap.address,
+                to: event.address,
+                op: Op.bridge.processProof,
+                success: true,
+            });
             expect(refusedCode(r, event)).toBe(E.tooLowMsgValue);
             expect(r.transactions).not.toHaveTransaction({ to: f.checker.address });
             expect(r.transactions).not.toHaveTransaction({ from: event.address, to: cheap.address });
@@ -171,7 +278,11 @@ describe('TVM to TVM events: refusals', () => {
             let w = await cheap.sendWithdrawTon(f.user.getSender(), toNano('0.01'), f.user.address);
             expect(w.transactions).toHaveTransaction({ to: cheap.address, success: false, exitCode: 132 });
             w = await cheap.sendWithdrawTon(f.owner.getSender(), kept, f.owner.address);
-            expect(w.transactions).toHaveTransaction({ to: cheap.address, success: false, exitCode: Errors.proxy.lowMsgValue });
+            expect(w.transactions).toHaveTransaction({
+                to: cheap.address,
+                success: false,
+                exitCode: Errors.proxy.lowMsgValue,
+            });
             // the Event is still Initializing: a deploy_tvm_event with enough value goes through
             const r2 = await f.deploy(cheap, ev, DEPLOY_VALUE);
             expect(r2.transactions).toHaveTransaction({ from: cheap.address, to: f.alienProxy.address, success: true });
@@ -181,7 +292,12 @@ describe('TVM to TVM events: refusals', () => {
         it('2321: the same source transaction processed again after Confirmed', async () => {
             const { ev, cfg, event } = await confirmed();
             const r = await f.deploy(cfg, ev);
-            expect(r.transactions).toHaveTransaction({ from: cfg.address, to: event.address, op: Op.bridge.processProof, success: true });
+            expect(r.transactions).toHaveTransaction({
+                from: cfg.address,
+                to: event.address,
+                op: Op.bridge.processProof,
+                success: true,
+            });
             expect(refusedCode(r, event)).toBe(E.eventNotInitializing);
             expect(r.transactions).not.toHaveTransaction({ from: event.address, to: cfg.address });
             expect(r.transactions).not.toHaveTransaction({ to: f.checker.address });
@@ -191,9 +307,17 @@ describe('TVM to TVM events: refusals', () => {
 
         it('2329: verifier answers not from the TransactionChecker', async () => {
             const { ev, event } = await confirmed();
-            for (const body of [TransactionChecker.transactionCheckedMessage(ev.tx.raw), TransactionChecker.transactionCheckFailedMessage(ev.tx.raw)]) {
+            for (const body of [
+                TransactionChecker.transactionCheckedMessage(ev.tx.raw),
+                TransactionChecker.transactionCheckFailedMessage(ev.tx.raw),
+            ]) {
                 const r = await f.user.send({ to: event.address, value: toNano('0.1'), body });
-                expect(r.transactions).toHaveTransaction({ from: f.user.address, to: event.address, success: false, exitCode: E.senderNotTxChecker });
+                expect(r.transactions).toHaveTransaction({
+                    from: f.user.address,
+                    to: event.address,
+                    success: false,
+                    exitCode: E.senderNotTxChecker,
+                });
             }
             expect(await event.getStatus()).toBe(EventStatus.Confirmed);
         });
@@ -207,33 +331,67 @@ describe('TVM to TVM events: refusals', () => {
                 internal({ to: f.alienConfig.address, value: DEPLOY_VALUE, body: deployBody(ev) }),
                 internal({ to: f.alienConfig.address, value: DEPLOY_VALUE, body: deployBody(other) }),
             ]);
-            expect(r.transactions).toHaveTransaction({ from: f.checker.address, to: event.address, op: Op.transactionChecker.transactionChecked, success: true });
-            expect(r.transactions).toHaveTransaction({ from: f.checker.address, to: event.address, op: Op.transactionChecker.transactionChecked, success: false, exitCode: E.eventNotPending });
-            expect(r.transactions).toHaveTransaction({ from: f.alienConfig.address, to: f.alienProxy.address, success: true });
+            expect(r.transactions).toHaveTransaction({
+                from: f.checker.address,
+                to: event.address,
+                op: Op.transactionChecker.transactionChecked,
+                success: true,
+            });
+            expect(r.transactions).toHaveTransaction({
+                from: f.checker.address,
+                to: event.address,
+                op: Op.transactionChecker.transactionChecked,
+                success: false,
+                exitCode: E.eventNotPending,
+            });
+            expect(r.transactions).toHaveTransaction({
+                from: f.alienConfig.address,
+                to: f.alienProxy.address,
+                success: true,
+            });
             expect(await event.getStatus()).toBe(EventStatus.Confirmed);
         });
 
         it('2331 / 2316: delivery failure only from the proxy and only in Confirmed; back to Verified, then retried', async () => {
             const { ev, cfg, event } = await confirmed('alien');
             let r = await event.sendDeliveryFailed(f.user.getSender(), f.user.address);
-            expect(r.transactions).toHaveTransaction({ from: f.user.address, to: event.address, success: false, exitCode: E.senderNotProxy });
+            expect(r.transactions).toHaveTransaction({
+                from: f.user.address,
+                to: event.address,
+                success: false,
+                exitCode: E.senderNotProxy,
+            });
             // the Alien configuration's proxy is not this Event's proxy
             r = await event.sendDeliveryFailed(f.alienProxy.getSender(), f.user.address);
             expect(r.transactions).toHaveTransaction({ to: event.address, success: false, exitCode: E.senderNotProxy });
 
             expect(await event.getLastErrorCode()).toBe(0);
-            r = await event.sendDeliveryFailed(f.nativeProxy.getSender(), f.nativeProxy.address, toNano('0.05'), Errors.proxy.proxyPaused);
+            r = await event.sendDeliveryFailed(
+                f.nativeProxy.getSender(),
+                f.nativeProxy.address,
+                toNano('0.05'),
+                Errors.proxy.proxyPaused,
+            );
             expect(r.transactions).toHaveTransaction({ from: f.nativeProxy.address, to: event.address, success: true });
             expect(r.transactions).toHaveTransaction({ from: event.address, to: f.nativeProxy.address });
             expect(await event.getStatus()).toBe(EventStatus.Verified);
             expect(await event.getLastErrorCode()).toBe(Errors.proxy.proxyPaused);
 
             r = await event.sendDeliveryFailed(f.nativeProxy.getSender(), f.nativeProxy.address);
-            expect(r.transactions).toHaveTransaction({ to: event.address, success: false, exitCode: E.eventNotConfirmed });
+            expect(r.transactions).toHaveTransaction({
+                to: event.address,
+                success: false,
+                exitCode: E.eventNotConfirmed,
+            });
 
             // retry from Verified: the same deploy_tvm_event verifies again and confirms again
             r = await f.deploy(cfg, ev);
-            expect(r.transactions).toHaveTransaction({ from: cfg.address, to: f.nativeProxy.address, op: Op.bridge.onTvmEventConfirmedExtended, success: true });
+            expect(r.transactions).toHaveTransaction({
+                from: cfg.address,
+                to: f.nativeProxy.address,
+                op: Op.bridge.onTvmEventConfirmedExtended,
+                success: true,
+            });
             expect(await event.getStatus()).toBe(EventStatus.Confirmed);
         });
 
@@ -246,16 +404,35 @@ describe('TVM to TVM events: refusals', () => {
             r = await event.sendDeliveryFailed(f.nativeProxy.getSender(), f.nativeProxy.address);
             expect(r.transactions).toHaveTransaction({ to: event.address, success: false, exitCode: E.senderNotProxy });
 
-            r = await event.sendNativeProxy(f.alienProxy.getSender(), f.nativeProxy.address, wallet, f.alienProxy.address);
-            expect(r.transactions).toHaveTransaction({ from: f.alienProxy.address, to: event.address, op: EventOp.tvmEventNativeProxy, success: true });
+            r = await event.sendNativeProxy(
+                f.alienProxy.getSender(),
+                f.nativeProxy.address,
+                wallet,
+                f.alienProxy.address,
+            );
+            expect(r.transactions).toHaveTransaction({
+                from: f.alienProxy.address,
+                to: event.address,
+                op: EventOp.tvmEventNativeProxy,
+                success: true,
+            });
             expect((await event.getDecodedData()).nativeProxyTokenWallet!.equals(wallet)).toBe(true);
 
             r = await event.sendDeliveryFailed(f.nativeProxy.getSender(), f.nativeProxy.address);
             expect(r.transactions).toHaveTransaction({ from: f.nativeProxy.address, to: event.address, success: true });
             expect(await event.getStatus()).toBe(EventStatus.Verified);
             // 2316: only a Confirmed Event takes it
-            r = await event.sendNativeProxy(f.alienProxy.getSender(), f.nativeProxy.address, wallet, f.alienProxy.address);
-            expect(r.transactions).toHaveTransaction({ to: event.address, success: false, exitCode: E.eventNotConfirmed });
+            r = await event.sendNativeProxy(
+                f.alienProxy.getSender(),
+                f.nativeProxy.address,
+                wallet,
+                f.alienProxy.address,
+            );
+            expect(r.transactions).toHaveTransaction({
+                to: event.address,
+                success: false,
+                exitCode: E.eventNotConfirmed,
+            });
         });
     });
 
@@ -265,12 +442,27 @@ describe('TVM to TVM events: refusals', () => {
         it('a block signed by another set: the LiteClient refuses, the Event is Rejected and refunds; a valid proof then confirms', async () => {
             const ev = await f.sourceEvent();
             const event = f.alienEvent(ev.msgHash);
-            const forger = makeValidatorSet({ size: 9, main: 9, seed: 'forger', utimeSince: T0, utimeUntil: T0 + 1_000_000 });
+            const forger = makeValidatorSet({
+                size: 9,
+                main: 9,
+                seed: 'forger',
+                utimeSince: T0,
+                utimeUntil: T0 + 1_000_000,
+            });
             const forged = { ...ev, proof: f.prove(ev.tx.raw, { signWith: forger }) };
             const before = await f.user.getBalance();
             const r = await f.deploy(f.alienConfig, forged);
-            expect(r.transactions).toHaveTransaction({ from: f.checker.address, to: f.liteClient.address, success: false });
-            expect(r.transactions).toHaveTransaction({ from: f.checker.address, to: event.address, op: Op.transactionChecker.transactionCheckFailed, success: true });
+            expect(r.transactions).toHaveTransaction({
+                from: f.checker.address,
+                to: f.liteClient.address,
+                success: false,
+            });
+            expect(r.transactions).toHaveTransaction({
+                from: f.checker.address,
+                to: event.address,
+                op: Op.transactionChecker.transactionCheckFailed,
+                success: true,
+            });
             expect(r.transactions).not.toHaveTransaction({ to: f.alienProxy.address });
             expect(await event.getStatus()).toBe(EventStatus.Rejected);
             // the value came back (all but the fees and the Event's reserve)
@@ -278,7 +470,11 @@ describe('TVM to TVM events: refusals', () => {
             expect(before - (await f.user.getBalance())).toBeLessThan(toNano('0.15'));
 
             const r2 = await f.deploy(f.alienConfig, ev);
-            expect(r2.transactions).toHaveTransaction({ from: f.alienConfig.address, to: f.alienProxy.address, success: true });
+            expect(r2.transactions).toHaveTransaction({
+                from: f.alienConfig.address,
+                to: f.alienProxy.address,
+                success: true,
+            });
             expect(await event.getStatus()).toBe(EventStatus.Confirmed);
         });
 
@@ -289,8 +485,18 @@ describe('TVM to TVM events: refusals', () => {
             const b = f.chain.blockWithTransactions([decoy.tx.raw], { shard: true });
             const forgedProof = beginCell().storeRef(ev.tx.raw).storeRef(b.txProof).storeRef(b.currentBlock).endCell();
             const r = await f.deploy(f.alienConfig, { ...ev, proof: forgedProof });
-            expect(r.transactions).toHaveTransaction({ from: event.address, to: f.checker.address, success: false, exitCode: Errors.transactionChecker.transactionNotFound });
-            expect(r.transactions).toHaveTransaction({ from: f.checker.address, to: event.address, inMessageBounced: true, success: true });
+            expect(r.transactions).toHaveTransaction({
+                from: event.address,
+                to: f.checker.address,
+                success: false,
+                exitCode: Errors.transactionChecker.transactionNotFound,
+            });
+            expect(r.transactions).toHaveTransaction({
+                from: f.checker.address,
+                to: event.address,
+                inMessageBounced: true,
+                success: true,
+            });
             expect(r.transactions).toHaveTransaction({ from: event.address, to: f.user.address, success: true });
             expect(await event.getStatus()).toBe(EventStatus.Rejected);
         });
@@ -302,11 +508,36 @@ describe('TVM to TVM events: refusals', () => {
         // the emitter plays a configuration that refuses the confirmation (it has no handler: 130)
         const ev = await f.sourceEvent();
         const { init, address } = tvmEventInit(f.codes.alien, ev.msgHash, f.emitter.address, SRC_CHAIN);
-        const event = f.blockchain.openContract((await import('../wrappers/MultiVaultTvmTvmEventAlien')).MultiVaultTvmTvmEventAlien.createFromAddress(address));
-        const body = processProofMessage({ initializer: f.user.address, remainingGasTo: f.user.address, transactionChecker: f.checker.address, proxy: f.alienProxy.address, event: ev.body, proof: ev.proof });
-        const r = await f.emitter.send(f.user.getSender(), { value: DEPLOY_VALUE + toNano('0.1') }, { $$type: 'TestSend', to: address, value: DEPLOY_VALUE, code: init.code, data: init.data, body });
-        expect(r.transactions).toHaveTransaction({ from: event.address, to: f.emitter.address, op: Op.bridge.tvmEventConfirmed, success: false });
-        expect(r.transactions).toHaveTransaction({ from: f.emitter.address, to: event.address, inMessageBounced: true, success: true });
+        const event = f.blockchain.openContract(
+            (await import('../wrappers/MultiVaultTvmTvmEventAlien')).MultiVaultTvmTvmEventAlien.createFromAddress(
+                address,
+            ),
+        );
+        const body = processProofMessage({
+            initializer: f.user.address,
+            remainingGasTo: f.user.address,
+            transactionChecker: f.checker.address,
+            proxy: f.alienProxy.address,
+            event: ev.body,
+            proof: ev.proof,
+        });
+        const r = await f.emitter.send(
+            f.user.getSender(),
+            { value: DEPLOY_VALUE + toNano('0.1') },
+            { $$type: 'TestSend', to: address, value: DEPLOY_VALUE, code: init.code, data: init.data, body },
+        );
+        expect(r.transactions).toHaveTransaction({
+            from: event.address,
+            to: f.emitter.address,
+            op: Op.bridge.tvmEventConfirmed,
+            success: false,
+        });
+        expect(r.transactions).toHaveTransaction({
+            from: f.emitter.address,
+            to: event.address,
+            inMessageBounced: true,
+            success: true,
+        });
         expect(r.transactions).toHaveTransaction({ from: event.address, to: f.user.address, success: true });
         expect(await event.getStatus()).toBe(EventStatus.Verified);
     });

@@ -24,19 +24,42 @@ describe('TVM to TVM events with the real alien proxy', () => {
     });
 
     it('mints the alien token to the recipient; token_ is the minter', async () => {
-        const proxy = f.blockchain.openContract(await ProxyMultiVaultAlien.createFromConfig({ owner: f.owner.address }));
+        const proxy = f.blockchain.openContract(
+            await ProxyMultiVaultAlien.createFromConfig({ owner: f.owner.address }),
+        );
         await proxy.sendDeploy(f.deployer.getSender());
         const cfg = await f.makeConfig({ network: { proxy: proxy.address } });
-        const allow = await f.owner.send({ to: proxy.address, value: toNano('0.05'), body: ProxyMessages.setTvmConfiguration(cfg.address, true) });
+        const allow = await f.owner.send({
+            to: proxy.address,
+            value: toNano('0.05'),
+            body: ProxyMessages.setTvmConfiguration(cfg.address, true),
+        });
         expect(allow.transactions).toHaveTransaction({ to: proxy.address, success: true });
 
         const recipient = await f.blockchain.treasury('recipient');
-        const fields = eventFields({ recipient: recipient.address, transfer: { sender: f.user.address, remainingGasTo: f.user.address, payload: null } }, { recipient: recipient.address, sender: f.user.address, token: f.deployer.address });
+        const fields = eventFields(
+            {
+                recipient: recipient.address,
+                transfer: { sender: f.user.address, remainingGasTo: f.user.address, payload: null },
+            },
+            { recipient: recipient.address, sender: f.user.address, token: f.deployer.address },
+        );
         const tx = await f.emit(tvmTvmEventBody('native', fields));
         const msgHash = TvmTvmEventConfiguration.eventMessageHash(tx.raw, 0);
         const event = f.alienEvent(msgHash, cfg.address);
-        const r = await cfg.sendDeployTvmEvent(f.user.getSender(), { value: DEPLOY_VALUE, msgHash, outMsgIndex: 0, remainingGasTo: f.user.address, proof: f.prove(tx.raw) });
-        expect(r.transactions).toHaveTransaction({ from: cfg.address, to: proxy.address, op: Op.bridge.onTvmEventConfirmedExtended, success: true });
+        const r = await cfg.sendDeployTvmEvent(f.user.getSender(), {
+            value: DEPLOY_VALUE,
+            msgHash,
+            outMsgIndex: 0,
+            remainingGasTo: f.user.address,
+            proof: f.prove(tx.raw),
+        });
+        expect(r.transactions).toHaveTransaction({
+            from: cfg.address,
+            to: proxy.address,
+            op: Op.bridge.onTvmEventConfirmedExtended,
+            success: true,
+        });
         for (const t of r.transactions) expect(computeGas(t)).toBeLessThan(1_000_000);
         expect(await event.getStatus()).toBe(EventStatus.Confirmed);
 
@@ -47,7 +70,9 @@ describe('TVM to TVM events with the real alien proxy', () => {
         expect(d.token!.equals(minter!)).toBe(true);
         expect(r.transactions).toHaveTransaction({ from: proxy.address, to: minter!, deploy: true, success: true });
         const jetton = f.blockchain.openContract(JettonMinter.createFromAddress(minter!));
-        const wallet = f.blockchain.openContract(JettonWallet.createFromAddress(await jetton.getWalletAddress(recipient.address)));
+        const wallet = f.blockchain.openContract(
+            JettonWallet.createFromAddress(await jetton.getWalletAddress(recipient.address)),
+        );
         expect(await wallet.getJettonBalance()).toBe(fields.amount);
     });
 });

@@ -13,7 +13,19 @@ import { EventStatus, toTransferStatus, TransferStatus, transferStatusName } fro
 import { TokenType, TvmTvmEventConfiguration } from '../wrappers/TvmTvmEventConfiguration';
 import { EventOp, parseTvmEventRefused, tvmEventInitData, tvmTvmEventBody } from '../wrappers/tvmTvmEvent';
 import { MultiVaultTvmTvmEventAlien as AlienBase } from '../build/MultiVaultTvmTvmEventAlien/tact_MultiVaultTvmTvmEventAlien';
-import { addr, computeGas, DEPLOY_VALUE, DST_CHAIN, EVENT_INITIAL_BALANCE, eventFields, eventFixture, EventFixture, SRC_CHAIN, T0, T_EMIT } from './event.util';
+import {
+    addr,
+    computeGas,
+    DEPLOY_VALUE,
+    DST_CHAIN,
+    EVENT_INITIAL_BALANCE,
+    eventFields,
+    eventFixture,
+    EventFixture,
+    SRC_CHAIN,
+    T0,
+    T_EMIT,
+} from './event.util';
 
 const E = Errors.event;
 const C = Errors.eventConfiguration;
@@ -33,12 +45,43 @@ describe('TVM to TVM events', () => {
         expect((await f.alienConfig.getEventAddress(ev.msgHash)).equals(event.address)).toBe(true);
 
         const r = await f.deploy(f.alienConfig, ev);
-        expect(r.transactions).toHaveTransaction({ from: f.user.address, to: f.alienConfig.address, op: Op.bridge.deployTvmEvent, success: true });
-        expect(r.transactions).toHaveTransaction({ from: f.alienConfig.address, to: event.address, op: Op.bridge.processProof, deploy: true, success: true });
-        expect(r.transactions).toHaveTransaction({ from: event.address, to: f.checker.address, op: Op.transactionChecker.checkTransaction, success: true });
-        expect(r.transactions).toHaveTransaction({ from: f.checker.address, to: f.liteClient.address, op: Op.liteClient.checkBlock, success: true });
-        expect(r.transactions).toHaveTransaction({ from: f.checker.address, to: event.address, op: Op.transactionChecker.transactionChecked, success: true });
-        expect(r.transactions).toHaveTransaction({ from: event.address, to: f.alienConfig.address, op: Op.bridge.tvmEventConfirmed, success: true });
+        expect(r.transactions).toHaveTransaction({
+            from: f.user.address,
+            to: f.alienConfig.address,
+            op: Op.bridge.deployTvmEvent,
+            success: true,
+        });
+        expect(r.transactions).toHaveTransaction({
+            from: f.alienConfig.address,
+            to: event.address,
+            op: Op.bridge.processProof,
+            deploy: true,
+            success: true,
+        });
+        expect(r.transactions).toHaveTransaction({
+            from: event.address,
+            to: f.checker.address,
+            op: Op.transactionChecker.checkTransaction,
+            success: true,
+        });
+        expect(r.transactions).toHaveTransaction({
+            from: f.checker.address,
+            to: f.liteClient.address,
+            op: Op.liteClient.checkBlock,
+            success: true,
+        });
+        expect(r.transactions).toHaveTransaction({
+            from: f.checker.address,
+            to: event.address,
+            op: Op.transactionChecker.transactionChecked,
+            success: true,
+        });
+        expect(r.transactions).toHaveTransaction({
+            from: event.address,
+            to: f.alienConfig.address,
+            op: Op.bridge.tvmEventConfirmed,
+            success: true,
+        });
         const expected = beginCell()
             .storeUint(Op.bridge.onTvmEventConfirmedExtended, 32)
             .storeAddress(event.address)
@@ -47,14 +90,22 @@ describe('TVM to TVM events', () => {
             .storeAddress(f.alienConfig.address)
             .storeRef(beginCell().storeAddress(f.user.address).storeRef(ev.body).storeBit(false)) // limit_approved
             .endCell();
-        expect(r.transactions).toHaveTransaction({ from: f.alienConfig.address, to: f.alienProxy.address, op: Op.bridge.onTvmEventConfirmedExtended, body: expected, success: true });
+        expect(r.transactions).toHaveTransaction({
+            from: f.alienConfig.address,
+            to: f.alienProxy.address,
+            op: Op.bridge.onTvmEventConfirmedExtended,
+            body: expected,
+            success: true,
+        });
         // nothing fails anywhere, every transaction is far below the basechain gas limit
         for (const t of r.transactions) {
             expect(t.description.type === 'generic' && t.description.aborted).toBe(false);
             expect(computeGas(t)).toBeLessThan(1_000_000);
         }
         // the value reaches the proxy: DEPLOY_VALUE minus fees, minus the Event's reserve
-        const toProxy = r.transactions.find((t) => addr(t.inMessage?.info.dest as any) === f.alienProxy.address.toString())!;
+        const toProxy = r.transactions.find(
+            (t) => addr(t.inMessage?.info.dest as any) === f.alienProxy.address.toString(),
+        )!;
         const carried = toProxy.inMessage!.info.type === 'internal' ? toProxy.inMessage!.info.value.coins : 0n;
         expect(carried).toBeGreaterThan(DEPLOY_VALUE - toNano('0.2'));
 
@@ -90,7 +141,12 @@ describe('TVM to TVM events', () => {
         const event = f.nativeEvent(ev.msgHash);
         expect((await f.nativeConfig.getEventAddress(ev.msgHash)).equals(event.address)).toBe(true);
         const r = await f.deploy(f.nativeConfig, ev);
-        expect(r.transactions).toHaveTransaction({ from: f.nativeConfig.address, to: f.nativeProxy.address, op: Op.bridge.onTvmEventConfirmedExtended, success: true });
+        expect(r.transactions).toHaveTransaction({
+            from: f.nativeConfig.address,
+            to: f.nativeProxy.address,
+            op: Op.bridge.onTvmEventConfirmedExtended,
+            success: true,
+        });
         for (const t of r.transactions) expect(computeGas(t)).toBeLessThan(1_000_000);
         expect(await event.getStatus()).toBe(EventStatus.Confirmed);
         const dd = await event.getDecodedData();
@@ -111,7 +167,11 @@ describe('TVM to TVM events', () => {
     it('takes the out message at out_msg_index, and a masterchain block as well', async () => {
         const ev = await f.sourceEvent('native', undefined, { first: beginCell().storeUint(0xdead, 16).endCell() });
         const r = await f.deploy(f.alienConfig, { ...ev, proof: f.prove(ev.tx.raw, { shard: false }) });
-        expect(r.transactions).toHaveTransaction({ from: f.alienConfig.address, to: f.alienProxy.address, success: true });
+        expect(r.transactions).toHaveTransaction({
+            from: f.alienConfig.address,
+            to: f.alienProxy.address,
+            success: true,
+        });
         expect(await f.alienEvent(ev.msgHash).getStatus()).toBe(EventStatus.Confirmed);
     });
 
@@ -120,7 +180,11 @@ describe('TVM to TVM events', () => {
         const fromTact = await AlienBase.fromInit(h, f.alienConfig.address, BigInt(SRC_CHAIN), 0n, null);
         expect(fromTact.init!.data.equals(tvmEventInitData(h, f.alienConfig.address, SRC_CHAIN))).toBe(true);
         expect((await f.alienConfig.getEventAddress(h)).equals(fromTact.address)).toBe(true);
-        expect(TvmTvmEventConfiguration.eventAddress(f.codes.alien, h, f.alienConfig.address, SRC_CHAIN).equals(fromTact.address)).toBe(true);
+        expect(
+            TvmTvmEventConfiguration.eventAddress(f.codes.alien, h, f.alienConfig.address, SRC_CHAIN).equals(
+                fromTact.address,
+            ),
+        ).toBe(true);
     });
 
     it('shows its configuration (getDetails)', async () => {
@@ -193,8 +257,21 @@ describe('gas constants (contracts/bridge/event_common.tact)', () => {
         const tx = await f.emit(body);
         const msgHash = TvmTvmEventConfiguration.eventMessageHash(tx.raw, 0);
         const event = f.alienEvent(msgHash);
-        const forger = makeValidatorSet({ size: 9, main: 9, seed: 'forger', utimeSince: T0, utimeUntil: T0 + 1_000_000 });
-        const send = (proof: Cell) => f.alienConfig.sendDeployTvmEvent(f.user.getSender(), { value: DEPLOY_VALUE, msgHash, outMsgIndex: 0, remainingGasTo: f.user.address, proof });
+        const forger = makeValidatorSet({
+            size: 9,
+            main: 9,
+            seed: 'forger',
+            utimeSince: T0,
+            utimeUntil: T0 + 1_000_000,
+        });
+        const send = (proof: Cell) =>
+            f.alienConfig.sendDeployTvmEvent(f.user.getSender(), {
+                value: DEPLOY_VALUE,
+                msgHash,
+                outMsgIndex: 0,
+                remainingGasTo: f.user.address,
+                proof,
+            });
         const first = await send(f.prove(tx.raw, { signWith: forger }));
         expect(await event.getStatus()).toBe(EventStatus.Rejected);
         const retry = await send(f.prove(tx.raw));
@@ -203,8 +280,14 @@ describe('gas constants (contracts/bridge/event_common.tact)', () => {
         const processRetry = gasOf(retry, f.alienConfig.address, event.address, Op.bridge.processProof);
         expect(processRetry).toBeGreaterThanOrEqual(processFirst);
         pin('GAS_EVENT_PROCESS_PROOF', processRetry);
-        pin('GAS_EVENT_ON_VERIFY', gasOf(retry, f.checker.address, event.address, Op.transactionChecker.transactionChecked));
-        pin('GAS_CONFIGURATION_ON_CONFIRMED', gasOf(retry, event.address, f.alienConfig.address, Op.bridge.tvmEventConfirmed));
+        pin(
+            'GAS_EVENT_ON_VERIFY',
+            gasOf(retry, f.checker.address, event.address, Op.transactionChecker.transactionChecked),
+        );
+        pin(
+            'GAS_CONFIGURATION_ON_CONFIRMED',
+            gasOf(retry, event.address, f.alienConfig.address, Op.bridge.tvmEventConfirmed),
+        );
         // deploy_tvm_event of the configuration, for the record (not a constant: the sender pays it)
         expect(gasOf(retry, f.user.address, f.alienConfig.address)).toBeLessThan(20_000);
     });
@@ -222,13 +305,24 @@ describe('values', () => {
         const snap = f.blockchain.snapshot();
         const attempt = async (value: bigint) => {
             await f.blockchain.loadFrom(snap);
-            const r = await cfg.sendDeployTvmEvent(f.user.getSender(), { value, msgHash, outMsgIndex: 0, remainingGasTo: f.user.address, proof });
+            const r = await cfg.sendDeployTvmEvent(f.user.getSender(), {
+                value,
+                msgHash,
+                outMsgIndex: 0,
+                remainingGasTo: f.user.address,
+                proof,
+            });
             // below it the Event answers tvm_event_refused with 2317 (event.tlb) instead of going on
-            const refused = r.transactions.some((t) => t.inMessage?.info.type === 'internal' && t.inMessage.info.src.equals(event.address) &&
-                parseTvmEventRefused(t.inMessage.body)?.errorCode === Errors.event.tooLowMsgValue);
+            const refused = r.transactions.some(
+                (t) =>
+                    t.inMessage?.info.type === 'internal' &&
+                    t.inMessage.info.src.equals(event.address) &&
+                    parseTvmEventRefused(t.inMessage.body)?.errorCode === Errors.event.tooLowMsgValue,
+            );
             return { r, accepted: !refused };
         };
-        let lo = toNano('0.1'), hi = toNano('1');
+        let lo = toNano('0.1'),
+            hi = toNano('1');
         expect((await attempt(lo)).accepted).toBe(false);
         expect((await attempt(hi)).accepted).toBe(true);
         while (hi - lo > toNano('0.001')) {
@@ -237,7 +331,12 @@ describe('values', () => {
             else lo = mid;
         }
         const { r } = await attempt(hi);
-        expect(r.transactions).toHaveTransaction({ from: cfg.address, to: f.alienProxy.address, op: Op.bridge.onTvmEventConfirmedExtended, success: true });
+        expect(r.transactions).toHaveTransaction({
+            from: cfg.address,
+            to: f.alienProxy.address,
+            op: Op.bridge.onTvmEventConfirmedExtended,
+            success: true,
+        });
         expect(await event.getStatus()).toBe(EventStatus.Confirmed);
         // about 0.385 TON with this proof (9 validators): 0.3 for the TransactionChecker, 0.02 reserve
         expect(hi).toBeGreaterThan(toNano('0.32'));

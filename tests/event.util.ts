@@ -72,21 +72,43 @@ export interface EventFixture {
     alienConfig: SandboxContract<TvmTvmEventConfiguration>;
     nativeConfig: SandboxContract<TvmTvmEventConfiguration>;
     /** deploys another configuration (overrides on the Alien one) */
-    makeConfig(o?: Partial<Omit<Parameters<typeof TvmTvmEventConfiguration.createFromConfig>[0], 'network'>> & { network?: Partial<TvmTvmNetworkConfiguration> }): Promise<SandboxContract<TvmTvmEventConfiguration>>;
+    makeConfig(
+        o?: Partial<Omit<Parameters<typeof TvmTvmEventConfiguration.createFromConfig>[0], 'network'>> & {
+            network?: Partial<TvmTvmNetworkConfiguration>;
+        },
+    ): Promise<SandboxContract<TvmTvmEventConfiguration>>;
     /** emits `body` (after `first`, if any) from `emitter`; returns the emitter's transaction */
     emit(body: Cell, o?: { first?: Cell; emitter?: SandboxContract<TestEventEmitter> }): Promise<BlockchainTransaction>;
     /** a second emitter (not configured anywhere) */
     otherEmitter(): Promise<SandboxContract<TestEventEmitter>>;
     /** proof_data of a source transaction, in a block of `chain` (basechain shard block by default) */
-    prove(tx: Cell, o?: { shard?: boolean; chain?: SyntheticChain; signWith?: ValidatorSet; signers?: number[]; keepTransactionCell?: boolean }): Cell;
+    prove(
+        tx: Cell,
+        o?: {
+            shard?: boolean;
+            chain?: SyntheticChain;
+            signWith?: ValidatorSet;
+            signers?: number[];
+            keepTransactionCell?: boolean;
+        },
+    ): Cell;
     alienEvent(msgHash: bigint, configuration?: Address): SandboxContract<MultiVaultTvmTvmEventAlien>;
     nativeEvent(msgHash: bigint, configuration?: Address): SandboxContract<MultiVaultTvmTvmEventNative>;
     /** eventFields with the fixture's user as recipient and sender, its deployer as token */
     fields(o?: Partial<TvmTvmEventFields>): TvmTvmEventFields;
     /** emits a TvmTvm event of `kind` (TvmTvmNative: for the Alien configuration) and proves it */
-    sourceEvent(kind?: 'native' | 'alien', o?: Partial<TvmTvmEventFields>, emitOpts?: Parameters<EventFixture['emit']>[1]): Promise<SourceEvent>;
+    sourceEvent(
+        kind?: 'native' | 'alien',
+        o?: Partial<TvmTvmEventFields>,
+        emitOpts?: Parameters<EventFixture['emit']>[1],
+    ): Promise<SourceEvent>;
     /** deploy_tvm_event of `ev` to `cfg` (the Alien configuration by default) from `via` (the user) */
-    deploy(cfg: SandboxContract<TvmTvmEventConfiguration> | undefined, ev: { msgHash: bigint; index: number; proof: Cell }, value?: bigint, via?: SandboxContract<TreasuryContract>): ReturnType<SandboxContract<TvmTvmEventConfiguration>['sendDeployTvmEvent']>;
+    deploy(
+        cfg: SandboxContract<TvmTvmEventConfiguration> | undefined,
+        ev: { msgHash: bigint; index: number; proof: Cell },
+        value?: bigint,
+        via?: SandboxContract<TreasuryContract>,
+    ): ReturnType<SandboxContract<TvmTvmEventConfiguration>['sendDeployTvmEvent']>;
 }
 
 /** A proven source event: its body, the emitter's transaction, its out message index and hash, proof_data. */
@@ -98,7 +120,10 @@ export interface SourceEvent {
     proof: Cell;
 }
 
-export function eventFields(o?: Partial<TvmTvmEventFields>, who?: { recipient: Address; sender: Address; token: Address }): TvmTvmEventFields {
+export function eventFields(
+    o?: Partial<TvmTvmEventFields>,
+    who?: { recipient: Address; sender: Address; token: Address },
+): TvmTvmEventFields {
     const zero = new Address(0, Buffer.alloc(32, 1));
     return {
         destinationChainId: DST_CHAIN,
@@ -106,8 +131,18 @@ export function eventFields(o?: Partial<TvmTvmEventFields>, who?: { recipient: A
         recipient: who?.recipient ?? zero,
         value: toNano('0.3'),
         expectedGas: toNano('0.1'),
-        token: { token: who?.token ?? zero, nativeProxyWallet: new Address(0, Buffer.alloc(32, 7)), name: 'Tether USD', symbol: 'USDT', decimals: 6 },
-        transfer: { sender: who?.sender ?? zero, remainingGasTo: who?.sender ?? zero, payload: beginCell().storeUint(0xabcdef, 24).endCell() },
+        token: {
+            token: who?.token ?? zero,
+            nativeProxyWallet: new Address(0, Buffer.alloc(32, 7)),
+            name: 'Tether USD',
+            symbol: 'USDT',
+            decimals: 6,
+        },
+        transfer: {
+            sender: who?.sender ?? zero,
+            remainingGasTo: who?.sender ?? zero,
+            payload: beginCell().storeUint(0xabcdef, 24).endCell(),
+        },
         ...o,
     };
 }
@@ -126,7 +161,9 @@ export async function eventFixture(o?: { validators?: number; signers?: number }
     const chain = new SyntheticChain({ globalId: SRC_CHAIN, validators: set, startUtime: T0 + 10 });
     const liteClient = blockchain.openContract(LiteClient.createFromKeyBlock(chain.genesisKeyBlock().proof, c.lc));
     await liteClient.sendDeploy(deployer.getSender(), toNano('1'));
-    const checker = blockchain.openContract(TransactionChecker.createFromConfig({ liteClient: liteClient.address }, c.tc));
+    const checker = blockchain.openContract(
+        TransactionChecker.createFromConfig({ liteClient: liteClient.address }, c.tc),
+    );
     await checker.sendDeploy(deployer.getSender(), toNano('1'));
 
     let emitterId = 1n;
@@ -167,21 +204,44 @@ export async function eventFixture(o?: { validators?: number; signers?: number }
 
     async function emit(body: Cell, eo?: { first?: Cell; emitter?: SandboxContract<TestEventEmitter> }) {
         const e = eo?.emitter ?? emitter;
-        const r = await e.send(user.getSender(), { value: toNano('0.1') }, { $$type: 'TestEmit', first: eo?.first ?? null, body });
+        const r = await e.send(
+            user.getSender(),
+            { value: toNano('0.1') },
+            { $$type: 'TestEmit', first: eo?.first ?? null, body },
+        );
         const tx = r.transactions.find((t) => t.inMessage?.info.dest?.toString() === e.address.toString())!;
         expect(externalOutIndices(tx.raw).length).toBeGreaterThan(0);
         return tx;
     }
 
-    function prove(tx: Cell, po?: { shard?: boolean; chain?: SyntheticChain; signWith?: ValidatorSet; signers?: number[]; keepTransactionCell?: boolean }) {
+    function prove(
+        tx: Cell,
+        po?: {
+            shard?: boolean;
+            chain?: SyntheticChain;
+            signWith?: ValidatorSet;
+            signers?: number[];
+            keepTransactionCell?: boolean;
+        },
+    ) {
         const ch = po?.chain ?? chain;
-        const b = ch.blockWithTransactions([tx], { shard: po?.shard ?? true, keepTransactionCell: po?.keepTransactionCell ?? true, signWith: po?.signWith, signers: po?.signers });
+        const b = ch.blockWithTransactions([tx], {
+            shard: po?.shard ?? true,
+            keepTransactionCell: po?.keepTransactionCell ?? true,
+            signWith: po?.signWith,
+            signers: po?.signers,
+        });
         return proofDataCell({ transaction: tx, txProof: b.txProof, currentBlock: b.currentBlock });
     }
 
-    const fields = (fo?: Partial<TvmTvmEventFields>) => eventFields(fo, { recipient: user.address, sender: user.address, token: deployer.address });
+    const fields = (fo?: Partial<TvmTvmEventFields>) =>
+        eventFields(fo, { recipient: user.address, sender: user.address, token: deployer.address });
 
-    async function sourceEvent(kind: 'native' | 'alien' = 'native', fo?: Partial<TvmTvmEventFields>, emitOpts?: Parameters<EventFixture['emit']>[1]) {
+    async function sourceEvent(
+        kind: 'native' | 'alien' = 'native',
+        fo?: Partial<TvmTvmEventFields>,
+        emitOpts?: Parameters<EventFixture['emit']>[1],
+    ) {
         const body = tvmTvmEventBody(kind, fields(fo));
         const tx = await emit(body, emitOpts);
         const index = emitOpts?.first ? 1 : 0;
@@ -189,8 +249,19 @@ export async function eventFixture(o?: { validators?: number; signers?: number }
         return { body, tx, index, msgHash, proof: prove(tx.raw) };
     }
 
-    async function deploy(cfg = alienConfig, ev: { msgHash: bigint; index: number; proof: Cell }, value = DEPLOY_VALUE, via = user) {
-        return cfg.sendDeployTvmEvent(via.getSender(), { value, msgHash: ev.msgHash, outMsgIndex: ev.index, remainingGasTo: via.address, proof: ev.proof });
+    async function deploy(
+        cfg = alienConfig,
+        ev: { msgHash: bigint; index: number; proof: Cell },
+        value = DEPLOY_VALUE,
+        via = user,
+    ) {
+        return cfg.sendDeployTvmEvent(via.getSender(), {
+            value,
+            msgHash: ev.msgHash,
+            outMsgIndex: ev.index,
+            remainingGasTo: via.address,
+            proof: ev.proof,
+        });
     }
 
     return {
@@ -212,8 +283,14 @@ export async function eventFixture(o?: { validators?: number; signers?: number }
         emit,
         otherEmitter: newEmitter,
         prove,
-        alienEvent: (h, cfg) => blockchain.openContract(MultiVaultTvmTvmEventAlien.createForEvent(c.alien, h, cfg ?? alienConfig.address, SRC_CHAIN)),
-        nativeEvent: (h, cfg) => blockchain.openContract(MultiVaultTvmTvmEventNative.createForEvent(c.native, h, cfg ?? nativeConfig.address, SRC_CHAIN)),
+        alienEvent: (h, cfg) =>
+            blockchain.openContract(
+                MultiVaultTvmTvmEventAlien.createForEvent(c.alien, h, cfg ?? alienConfig.address, SRC_CHAIN),
+            ),
+        nativeEvent: (h, cfg) =>
+            blockchain.openContract(
+                MultiVaultTvmTvmEventNative.createForEvent(c.native, h, cfg ?? nativeConfig.address, SRC_CHAIN),
+            ),
         fields,
         sourceEvent,
         deploy,

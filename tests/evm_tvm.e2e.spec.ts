@@ -61,7 +61,10 @@ async function depositErc20(s: EvmTvmProxySetup, amount: bigint, creditGas = 777
     await mined((s.evm.token.connect(user) as Contract).getFunction('approve')(s.evm.vaultAddress, amount));
     const r = await mined(
         s.evm.vaultAs(user).getFunction('deposit')(
-            depositParams(tvmRecipient(s.recipient.address), s.evm.tokenAddress, amount, { expectedGas: EXPECTED_GAS, payload: PAYLOAD }),
+            depositParams(tvmRecipient(s.recipient.address), s.evm.tokenAddress, amount, {
+                expectedGas: EXPECTED_GAS,
+                payload: PAYLOAD,
+            }),
             { value: creditGas },
         ),
     );
@@ -75,11 +78,15 @@ async function depositRepresentation(s: EvmTvmProxySetup, amount: bigint): Promi
     const root = tvmRecipient(s.nativeToken.address);
     const g = s.evm.vaultAs(governance);
     let token: string = await s.evm.vault.getFunction('predictNativeTokenAddress')(root.wid, root.addr);
-    if ((await s.evm.provider.getCode(token)) === '0x') await mined(g.getFunction('deployNativeToken')(root.wid, root.addr, 'Tvm Native', 'TNT', 9));
+    if ((await s.evm.provider.getCode(token)) === '0x')
+        await mined(g.getFunction('deployNativeToken')(root.wid, root.addr, 'Tvm Native', 'TNT', 9));
     await mined(g.getFunction('testMintNative')(token, user.address, amount));
     const r = await mined(
         s.evm.vaultAs(user).getFunction('deposit')(
-            depositParams(tvmRecipient(s.recipient.address), token, amount, { expectedGas: EXPECTED_GAS, payload: PAYLOAD }),
+            depositParams(tvmRecipient(s.recipient.address), token, amount, {
+                expectedGas: EXPECTED_GAS,
+                payload: PAYLOAD,
+            }),
         ),
     );
     await s.evm.mine(2);
@@ -92,7 +99,8 @@ const opOf = (t: BlockchainTransaction) => {
     const b = m.body.beginParse();
     return b.remainingBits >= 32 ? b.loadUint(32) : undefined;
 };
-const isAt = (t: BlockchainTransaction, a: Address) => t.inMessage?.info.dest instanceof Address && (t.inMessage.info.dest as Address).equals(a);
+const isAt = (t: BlockchainTransaction, a: Address) =>
+    t.inMessage?.info.dest instanceof Address && (t.inMessage.info.dest as Address).equals(a);
 
 /** The proxy's transaction that took on_evm_event_confirmed_extended. */
 function proxyTx(r: SendMessageResult, proxy: Address): BlockchainTransaction {
@@ -145,7 +153,13 @@ describe('EVM -> TVM end to end through the proxies', () => {
         const minterAddress = (await s.proxies.alien.getEvmMinter(chainId, token))!;
         expect(minterAddress).not.toBeNull();
         const minter = s.blockchain.openContract(JettonMinter.createFromAddress(minterAddress));
-        const meta = parseOnchainMetadata((await minter.getGetJettonData()).jettonContent, ['name', 'symbol', 'decimals', 'bridge_base_chain_id', 'bridge_base_token']);
+        const meta = parseOnchainMetadata((await minter.getGetJettonData()).jettonContent, [
+            'name',
+            'symbol',
+            'decimals',
+            'bridge_base_chain_id',
+            'bridge_base_token',
+        ]);
         expect(meta.symbol).toBe('TST');
         expect(meta.decimals).toBe('6');
         expect(meta.bridge_base_chain_id).toBe(chainId.toString());
@@ -183,7 +197,11 @@ describe('EVM -> TVM end to end through the proxies', () => {
         const creditGas = 999n;
         await mined(
             s.evm.vaultAs(s.evm.signers.user).getFunction('depositByNativeToken')(
-                depositNativeTokenParams(tvmRecipient(s.recipient.address), { creditGas, expectedGas: 0n, payload: '0x' }),
+                depositNativeTokenParams(tvmRecipient(s.recipient.address), {
+                    creditGas,
+                    expectedGas: 0n,
+                    payload: '0x',
+                }),
                 { value: amount + creditGas },
             ),
         );
@@ -232,12 +250,17 @@ describe('EVM -> TVM end to end through the proxies', () => {
         expect(userSpent).toBeLessThan(EVENT_INITIAL_BALANCE);
         const event = s.blockchain.openContract(MultiVaultEvmTvmEventNative.createFromAddress(d.eventAddress));
         expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.Confirmed);
-        console.log(`[evm->tvm e2e] NativeTransfer ${amount} -> EVM fee ${evmFee(amount)} -> unlocked ${unlocked} (TVM fee ${tvmFee(s, bridged)}); user spent ${userSpent} nanoTON; proxy gas ${computeOf(ptx).gas}`);
+        console.log(
+            `[evm->tvm e2e] NativeTransfer ${amount} -> EVM fee ${evmFee(amount)} -> unlocked ${unlocked} (TVM fee ${tvmFee(s, bridged)}); user spent ${userSpent} nanoTON; proxy gas ${computeOf(ptx).gas}`,
+        );
     });
 
-    it('rejects on_evm_event_confirmed_extended from a configuration that is not in the proxy\'s EVM set (2701)', async () => {
+    it("rejects on_evm_event_confirmed_extended from a configuration that is not in the proxy's EVM set (2701)", async () => {
         const s = await setup();
-        await s.proxies.alien.sendBody(s.proxyOwner.getSender(), ProxyMessages.setEvmConfiguration(s.alienConfiguration.address, false));
+        await s.proxies.alien.sendBody(
+            s.proxyOwner.getSender(),
+            ProxyMessages.setEvmConfiguration(s.alienConfiguration.address, false),
+        );
         expect(await s.proxies.alien.getIsEvmConfiguration(s.alienConfiguration.address)).toBe(false);
         await depositErc20(s, 1_000_000n);
         const [p] = await new EvmRelayService(s.evm, s.blockchain, s.alienConfiguration, s.relays, s.relayer).poll();
@@ -252,8 +275,15 @@ describe('EVM -> TVM end to end through the proxies', () => {
         // the bounce stops at the configuration; nothing minted
         expect(await s.proxies.alien.getEvmMinter(BigInt(s.evm.chainId), BigInt(s.evm.tokenAddress))).toBeNull();
         // anyone else sending the message directly: the same
-        const direct = await s.user.send({ to: s.proxies.alien.address, value: toNano('1'), body: proxyTx(last, s.proxies.alien.address).inMessage!.body });
-        expect(direct.transactions).toHaveTransaction({ to: s.proxies.alien.address, exitCode: Errors.proxy.notEvmConfig });
+        const direct = await s.user.send({
+            to: s.proxies.alien.address,
+            value: toNano('1'),
+            body: proxyTx(last, s.proxies.alien.address).inMessage!.body,
+        });
+        expect(direct.transactions).toHaveTransaction({
+            to: s.proxies.alien.address,
+            exitCode: Errors.proxy.notEvmConfig,
+        });
     });
 
     it('a paused proxy: the Event goes back to Verified with 2702, and a retry after unpause delivers', async () => {
@@ -265,7 +295,9 @@ describe('EVM -> TVM end to end through the proxies', () => {
         const last = lastOf(p.votes);
         const ptx = proxyTx(last, s.proxies.alien.address);
         expect(computeOf(ptx).exitCode).toBe(0);
-        const failed = last.transactions.find((t) => isAt(t, p.eventAddress) && opOf(t) === OpEvm.evmEventDeliveryFailed)!;
+        const failed = last.transactions.find(
+            (t) => isAt(t, p.eventAddress) && opOf(t) === OpEvm.evmEventDeliveryFailed,
+        )!;
         expect(failed).toBeDefined();
         expect(parseEvmEventDeliveryFailed(failed.inMessage!.body)!.errorCode).toBe(Errors.proxy.proxyPaused);
         const event = s.blockchain.openContract(MultiVaultEvmTvmEventAlien.createFromAddress(p.eventAddress));
@@ -275,7 +307,8 @@ describe('EVM -> TVM end to end through the proxies', () => {
         expect(await s.proxies.alien.getEvmMinter(BigInt(s.evm.chainId), BigInt(s.evm.tokenAddress))).toBeNull();
 
         // a retry while paused fails again; after unpause it delivers
-        const retry = () => s.user.send({ to: p.eventAddress, value: toNano('1'), body: evmEventRetryMessage(s.user.address) });
+        const retry = () =>
+            s.user.send({ to: p.eventAddress, value: toNano('1'), body: evmEventRetryMessage(s.user.address) });
         let r = await retry();
         expect(r.transactions).toHaveTransaction({ to: p.eventAddress, op: OpEvm.evmEventDeliveryFailed });
         expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.Verified);
@@ -292,23 +325,46 @@ describe('EVM -> TVM end to end through the proxies', () => {
         const s = await setup();
         expect(await s.proxies.native.getLiquidity(s.nativeToken.address)).toBe(NATIVE_LOCKED);
         // the operator takes all of the liquidity out
-        await s.proxies.native.sendWithdrawLiquidity(s.proxyOwner.getSender(), { token: s.nativeToken.address, amount: NATIVE_LOCKED, recipient: s.proxyOwner.address });
+        await s.proxies.native.sendWithdrawLiquidity(s.proxyOwner.getSender(), {
+            token: s.nativeToken.address,
+            amount: NATIVE_LOCKED,
+            recipient: s.proxyOwner.address,
+        });
         expect(await s.proxies.native.getLiquidity(s.nativeToken.address)).toBe(0n);
         const amount = 4_000_000n;
         const receipt = await depositRepresentation(s, amount);
         const d = await deployEventNonCredit(s.evm, s.nativeConfiguration, s.user, receipt.hash);
-        const votes = await new EvmRelayService(s.evm, s.blockchain, s.nativeConfiguration, s.relays, s.relayer).vote(d.config, d.eventAddress, d.voteData, s.relays.requiredVotes);
-        const failed = lastOf(votes).transactions.find((t) => isAt(t, d.eventAddress) && opOf(t) === OpEvm.evmEventDeliveryFailed)!;
+        const votes = await new EvmRelayService(s.evm, s.blockchain, s.nativeConfiguration, s.relays, s.relayer).vote(
+            d.config,
+            d.eventAddress,
+            d.voteData,
+            s.relays.requiredVotes,
+        );
+        const failed = lastOf(votes).transactions.find(
+            (t) => isAt(t, d.eventAddress) && opOf(t) === OpEvm.evmEventDeliveryFailed,
+        )!;
         expect(parseEvmEventDeliveryFailed(failed.inMessage!.body)!.errorCode).toBe(Errors.proxy.notEnoughLiquidity);
         const event = s.blockchain.openContract(MultiVaultEvmTvmEventNative.createFromAddress(d.eventAddress));
         expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.Verified);
         expect(await s.nativeProxyWallet.getJettonBalance()).toBe(0n);
         expect(await s.proxies.native.getAccumulatedFees(s.nativeToken.address)).toBe(0n);
         // the operator deposits again (proxy_add_liquidity); a retry unlocks
-        const ownerWallet = await JettonWallet.createFromOwner(s.proxyOwner.address, s.nativeToken.address).then((w) => s.blockchain.openContract(w));
-        await ownerWallet.sendTransfer(s.proxyOwner.getSender(), { to: s.proxies.native.address, amount: NATIVE_LOCKED, responseDestination: s.proxyOwner.address, forwardTonAmount: toNano('0.05'), forwardPayload: ProxyMultiVaultNative.addLiquidityPayload() });
+        const ownerWallet = await JettonWallet.createFromOwner(s.proxyOwner.address, s.nativeToken.address).then((w) =>
+            s.blockchain.openContract(w),
+        );
+        await ownerWallet.sendTransfer(s.proxyOwner.getSender(), {
+            to: s.proxies.native.address,
+            amount: NATIVE_LOCKED,
+            responseDestination: s.proxyOwner.address,
+            forwardTonAmount: toNano('0.05'),
+            forwardPayload: ProxyMultiVaultNative.addLiquidityPayload(),
+        });
         expect(await s.proxies.native.getLiquidity(s.nativeToken.address)).toBe(NATIVE_LOCKED);
-        const r = await s.user.send({ to: d.eventAddress, value: toNano('1'), body: evmEventRetryMessage(s.user.address) });
+        const r = await s.user.send({
+            to: d.eventAddress,
+            value: toNano('1'),
+            body: evmEventRetryMessage(s.user.address),
+        });
         expect(computeOf(proxyTx(r, s.proxies.native.address)).exitCode).toBe(0);
         expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.Confirmed);
         const bridged = amount - evmFee(amount);
@@ -319,20 +375,34 @@ describe('EVM -> TVM end to end through the proxies', () => {
     it('the native proxy refuses a NativeTransfer of a token it does not know (2708): Event back to Verified', async () => {
         const s = await setup();
         // a token the native proxy never registered: re-register nothing, use another root
-        const other = s.blockchain.openContract(await JettonMinter.createFromConfig({ owner: s.proxyOwner.address, content: { name: 'X', symbol: 'X', decimals: 9 } }));
+        const other = s.blockchain.openContract(
+            await JettonMinter.createFromConfig({
+                owner: s.proxyOwner.address,
+                content: { name: 'X', symbol: 'X', decimals: 9 },
+            }),
+        );
         const root = tvmRecipient(other.address);
         const g = s.evm.vaultAs(s.evm.signers.governance);
         await mined(g.getFunction('deployNativeToken')(root.wid, root.addr, 'X', 'X', 9));
         const token: string = await s.evm.vault.getFunction('predictNativeTokenAddress')(root.wid, root.addr);
         await mined(g.getFunction('testMintNative')(token, s.evm.signers.user.address, 1000n));
         const receipt = await mined(
-            s.evm.vaultAs(s.evm.signers.user).getFunction('deposit')(depositParams(tvmRecipient(s.recipient.address), token, 1000n)),
+            s.evm.vaultAs(s.evm.signers.user).getFunction('deposit')(
+                depositParams(tvmRecipient(s.recipient.address), token, 1000n),
+            ),
         );
         await s.evm.mine(2);
         const d = await deployEventNonCredit(s.evm, s.nativeConfiguration, s.user, receipt.hash);
         const config = await readConfiguration(s.nativeConfiguration);
-        const votes = await new EvmRelayService(s.evm, s.blockchain, s.nativeConfiguration, s.relays, s.relayer).vote(config, d.eventAddress, d.voteData, s.relays.requiredVotes);
-        const failed = lastOf(votes).transactions.find((t) => isAt(t, d.eventAddress) && opOf(t) === OpEvm.evmEventDeliveryFailed)!;
+        const votes = await new EvmRelayService(s.evm, s.blockchain, s.nativeConfiguration, s.relays, s.relayer).vote(
+            config,
+            d.eventAddress,
+            d.voteData,
+            s.relays.requiredVotes,
+        );
+        const failed = lastOf(votes).transactions.find(
+            (t) => isAt(t, d.eventAddress) && opOf(t) === OpEvm.evmEventDeliveryFailed,
+        )!;
         expect(parseEvmEventDeliveryFailed(failed.inMessage!.body)!.errorCode).toBe(Errors.proxy.wrongTokenRoot);
         const event = s.blockchain.openContract(MultiVaultEvmTvmEventNative.createFromAddress(d.eventAddress));
         expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.Verified);
@@ -365,7 +435,9 @@ describe('EVM -> TVM end to end through the proxies', () => {
         const [p] = await new EvmRelayService(s.evm, s.blockchain, s.alienConfiguration, s.relays, s.relayer).poll();
         const all = [p.deploy, ...p.votes].flatMap((r) => r.transactions);
         const c = costOf(all);
-        console.log(`[evm->tvm e2e] TVM side of one ERC-20 deposit (first mint): ${c.transactions} transactions, gas ${c.gas}, fees ${c.fees} nanoTON`);
+        console.log(
+            `[evm->tvm e2e] TVM side of one ERC-20 deposit (first mint): ${c.transactions} transactions, gas ${c.gas}, fees ${c.fees} nanoTON`,
+        );
         expect(c.fees).toBeLessThan(toNano('0.5'));
     });
 });
@@ -384,7 +456,9 @@ describe('gas constants (contracts/bridge/proxy_evm.tact)', () => {
         expect(G[name]).toEqual(expect.any(Number));
         if (process.env.DBG) console.log(`gas ${name} measured ${measured}`);
         if (!(measured <= G[name] && G[name] <= Math.ceil(measured * 1.15))) {
-            throw new Error(`${name} = ${G[name]} in proxy_evm.tact, measured ${measured}: set it to about ${Math.ceil(measured * 1.05)}`);
+            throw new Error(
+                `${name} = ${G[name]} in proxy_evm.tact, measured ${measured}: set it to about ${Math.ceil(measured * 1.05)}`,
+            );
         }
     };
     const longPayload = () => beginCell().storeUint(1, 1000).storeRef(beginCell().storeUint(2, 1000)).endCell();
@@ -398,7 +472,8 @@ describe('gas constants (contracts/bridge/proxy_evm.tact)', () => {
     async function direct() {
         const s = await setup();
         const via = s.relayer;
-        for (const p of [s.proxies.alien, s.proxies.native]) await p.sendBody(s.proxyOwner.getSender(), ProxyMessages.setEvmConfiguration(via.address, true));
+        for (const p of [s.proxies.alien, s.proxies.native])
+            await p.sendBody(s.proxyOwner.getSender(), ProxyMessages.setEvmConfiguration(via.address, true));
         const send = (to: Address, transfer: Cell) =>
             via.send({
                 to,
@@ -433,25 +508,57 @@ describe('gas constants (contracts/bridge/proxy_evm.tact)', () => {
         pin('GAS_EVM_ALIEN_MINT_FIRST', first);
         const minter = (await s.proxies.alien.getEvmMinter(t.baseChainId, t.baseToken))!;
         await s.proxies.alien.sendBody(s.proxyOwner.getSender(), ProxyMessages.setTokenFee(minter, 1n, 100n));
-        pin('GAS_EVM_ALIEN_MINT', gas(await send(s.proxies.alien.address, alienTransferCell(t)), s.proxies.alien.address));
-        expect(await (await s.walletOf(minter)).getJettonBalance()).toBe(t.amount - t.amount / 1000n + t.amount - t.amount / 100n);
+        pin(
+            'GAS_EVM_ALIEN_MINT',
+            gas(await send(s.proxies.alien.address, alienTransferCell(t)), s.proxies.alien.address),
+        );
+        expect(await (await s.walletOf(minter)).getJettonBalance()).toBe(
+            t.amount - t.amount / 1000n + t.amount - t.amount / 100n,
+        );
     });
 
     it('gas constants: evm native unlock (a token fee and a payload)', async () => {
         const { s, send } = await direct();
-        await s.proxies.native.sendBody(s.proxyOwner.getSender(), ProxyMessages.setTokenFee(s.nativeToken.address, 1n, 100n));
-        const t = { token: s.nativeToken.address, amount: 1000n, recipient: s.recipient.address, value: 0n, expectedGas: toNano('0.05'), payload: longPayload() };
-        pin('GAS_EVM_NATIVE_UNLOCK', gas(await send(s.proxies.native.address, nativeTransferCell(t)), s.proxies.native.address));
+        await s.proxies.native.sendBody(
+            s.proxyOwner.getSender(),
+            ProxyMessages.setTokenFee(s.nativeToken.address, 1n, 100n),
+        );
+        const t = {
+            token: s.nativeToken.address,
+            amount: 1000n,
+            recipient: s.recipient.address,
+            value: 0n,
+            expectedGas: toNano('0.05'),
+            payload: longPayload(),
+        };
+        pin(
+            'GAS_EVM_NATIVE_UNLOCK',
+            gas(await send(s.proxies.native.address, nativeTransferCell(t)), s.proxies.native.address),
+        );
         expect(await (await s.walletOf(s.nativeToken.address)).getJettonBalance()).toBe(990n);
     });
 
     it('too little value for the delivery: 2713 to the Event, nothing sent', async () => {
         const { s } = await direct();
-        const t = { token: s.nativeToken.address, amount: 1000n, recipient: s.recipient.address, value: 0n, expectedGas: toNano('0.5'), payload: null };
+        const t = {
+            token: s.nativeToken.address,
+            amount: 1000n,
+            recipient: s.recipient.address,
+            value: 0n,
+            expectedGas: toNano('0.5'),
+            payload: null,
+        };
         const r = await s.relayer.send({
             to: s.proxies.native.address,
             value: toNano('0.3'),
-            body: onEvmEventConfirmedExtendedMessage({ eventAddress: s.user.address, chainId: 1, eventTransaction: 1n, eventIndex: 0, remainingGasTo: s.user.address, transfer: nativeTransferCell(t) }),
+            body: onEvmEventConfirmedExtendedMessage({
+                eventAddress: s.user.address,
+                chainId: 1,
+                eventTransaction: 1n,
+                eventIndex: 0,
+                remainingGasTo: s.user.address,
+                transfer: nativeTransferCell(t),
+            }),
         });
         const failed = r.transactions.find((x) => isAt(x, s.user.address) && opOf(x) === OpEvm.evmEventDeliveryFailed)!;
         expect(parseEvmEventDeliveryFailed(failed.inMessage!.body)!.errorCode).toBe(Errors.proxy.lowMsgValue);

@@ -25,7 +25,14 @@ import { storeDeployEvmEvent } from '../build/EvmTvmEventConfiguration/tact_EvmT
 import { MultiVaultEvmTvmEventAlien as GeneratedAlien } from '../build/MultiVaultEvmTvmEventAlien/tact_MultiVaultEvmTvmEventAlien';
 import { depositNativeTokenParams, depositParams, evmContractAt } from '../wrappers/evm/MultiVault';
 import { findDepositEvent } from '../wrappers/evm/depositEvents';
-import { EvmRelay, EvmRelayService, readConfiguration, RelaySet, verifyVoteData, voteDataOf } from '../harness/evm/relay';
+import {
+    EvmRelay,
+    EvmRelayService,
+    readConfiguration,
+    RelaySet,
+    verifyVoteData,
+    voteDataOf,
+} from '../harness/evm/relay';
 import { deployEventNonCredit } from '../harness/evm/user';
 import { EVENT_INITIAL_BALANCE, EvmTvmSetup, evmTvmSetup, refusedExternal, tvmRecipient } from '../harness/evm/fixture';
 
@@ -42,12 +49,20 @@ async function mined(tx: Promise<{ wait(): Promise<TransactionReceipt | null> }>
 }
 
 /** ERC-20 deposit (AlienTransfer), 2 blocks mined on top (eventBlocksToConfirm). */
-async function depositAlien(s: EvmTvmSetup, amount = 5_000_000n, creditGas = 777n, confirmations = 2): Promise<TransactionReceipt> {
+async function depositAlien(
+    s: EvmTvmSetup,
+    amount = 5_000_000n,
+    creditGas = 777n,
+    confirmations = 2,
+): Promise<TransactionReceipt> {
     const user = s.evm.signers.user;
     await mined((s.evm.token.connect(user) as Contract).getFunction('approve')(s.evm.vaultAddress, amount));
     const r = await mined(
         s.evm.vaultAs(user).getFunction('deposit')(
-            depositParams(tvmRecipient(s.recipient.address), s.evm.tokenAddress, amount, { expectedGas: 123_456n, payload: PAYLOAD }),
+            depositParams(tvmRecipient(s.recipient.address), s.evm.tokenAddress, amount, {
+                expectedGas: 123_456n,
+                payload: PAYLOAD,
+            }),
             { value: creditGas },
         ),
     );
@@ -97,15 +112,34 @@ function forwardedTo(result: SendMessageResult, proxy: Address) {
 
 async function voteData(s: EvmTvmSetup, receipt: TransactionReceipt, c = s.alienConfiguration): Promise<EventVoteData> {
     const config = await readConfiguration(c);
-    return voteDataOf(findDepositEvent(receipt, [config.eventAbi], { vault: s.evm.vaultAddress, name: config.eventAbi.name as 'AlienTransfer' }), config.eventAbi, config.flags);
+    return voteDataOf(
+        findDepositEvent(receipt, [config.eventAbi], {
+            vault: s.evm.vaultAddress,
+            name: config.eventAbi.name as 'AlienTransfer',
+        }),
+        config.eventAbi,
+        config.flags,
+    );
 }
 
-async function deploy(s: EvmTvmSetup, v: EventVoteData, value = EVENT_INITIAL_BALANCE, c = s.alienConfiguration, via = s.relayer) {
+async function deploy(
+    s: EvmTvmSetup,
+    v: EventVoteData,
+    value = EVENT_INITIAL_BALANCE,
+    c = s.alienConfiguration,
+    via = s.relayer,
+) {
     return via.send({ to: c.address, value, body: EvmTvmEventConfiguration.deployEventMessage(v) });
 }
 
 async function eventOf(s: EvmTvmSetup, v: EventVoteData, c = s.alienConfiguration) {
-    const address = await c.getDeriveEventAddress(v.eventTransaction, BigInt(v.eventIndex), v.eventData, BigInt(v.eventBlockNumber), v.eventBlock);
+    const address = await c.getDeriveEventAddress(
+        v.eventTransaction,
+        BigInt(v.eventIndex),
+        v.eventData,
+        BigInt(v.eventBlockNumber),
+        v.eventBlock,
+    );
     return s.blockchain.openContract(MultiVaultEvmTvmEventAlien.createFromAddress(address));
 }
 
@@ -114,10 +148,22 @@ describe('EVM -> TVM (relay-voted)', () => {
         it('should confirm an ERC-20 deposit in credit mode and forward the decoded AlienTransfer to the alien proxy', async () => {
             const s = await evmTvmSetup(hre);
             const receipt = await depositAlien(s, 5_000_000n, 777n);
-            const service = new EvmRelayService(s.evm, s.blockchain, s.alienConfiguration, s.relays, s.relayer, toNano('0.5'));
+            const service = new EvmRelayService(
+                s.evm,
+                s.blockchain,
+                s.alienConfiguration,
+                s.relays,
+                s.relayer,
+                toNano('0.5'),
+            );
             const [p] = await service.poll();
             expect(p.eventAddress.equals(await (await eventOf(s, p.voteData)).address)).toBe(true);
-            expect(p.deploy.transactions).toHaveTransaction({ from: s.alienConfiguration.address, to: p.eventAddress, deploy: true, success: true });
+            expect(p.deploy.transactions).toHaveTransaction({
+                from: s.alienConfiguration.address,
+                to: p.eventAddress,
+                deploy: true,
+                success: true,
+            });
             expect(p.votes).toHaveLength(s.relays.requiredVotes);
 
             const event = s.blockchain.openContract(MultiVaultEvmTvmEventAlien.createFromAddress(p.eventAddress));
@@ -129,7 +175,11 @@ describe('EVM -> TVM (relay-voted)', () => {
             expect(details.voteData.eventTransaction).toBe(BigInt(receipt.hash));
 
             const last = p.votes[p.votes.length - 1];
-            expect(last.transactions).toHaveTransaction({ from: p.eventAddress, to: s.alienConfiguration.address, success: true });
+            expect(last.transactions).toHaveTransaction({
+                from: p.eventAddress,
+                to: s.alienConfiguration.address,
+                success: true,
+            });
             const f = forwardedTo(last, s.alienProxy.address);
             expect(f.sender.equals(s.alienConfiguration.address)).toBe(true);
             expect(f.msg.eventAddress.equals(p.eventAddress)).toBe(true);
@@ -212,7 +262,11 @@ describe('EVM -> TVM (relay-voted)', () => {
             const receipt = await depositAlien(s, 1_000n, 0n);
             const d = await deployEventNonCredit(s.evm, s.alienConfiguration, s.user, receipt.hash);
             expect(d.event.name).toBe('AlienTransfer');
-            expect(d.result.transactions).toHaveTransaction({ from: s.user.address, to: s.alienConfiguration.address, success: true });
+            expect(d.result.transactions).toHaveTransaction({
+                from: s.user.address,
+                to: s.alienConfiguration.address,
+                success: true,
+            });
             expect(d.result.transactions).toHaveTransaction({ to: d.eventAddress, deploy: true, success: true });
             const event = s.blockchain.openContract(MultiVaultEvmTvmEventAlien.createFromAddress(d.eventAddress));
             expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.Pending);
@@ -237,7 +291,17 @@ describe('EVM -> TVM (relay-voted)', () => {
             const abi = JSON.parse(Buffer.from(d.basicConfiguration.eventABI, 'base64').toString('utf8'));
             expect(abi).toMatchObject({ type: 'event', name: 'AlienTransfer' });
             expect(abi.inputs.map((i: { type: string }) => i.type)).toEqual([
-                'uint256', 'uint160', 'string', 'string', 'uint8', 'uint128', 'int8', 'uint256', 'uint256', 'uint256', 'bytes',
+                'uint256',
+                'uint160',
+                'string',
+                'string',
+                'uint8',
+                'uint128',
+                'int8',
+                'uint256',
+                'uint256',
+                'uint256',
+                'bytes',
             ]);
             expect(d.basicConfiguration.roundDeployer.equals(s.bridge.address)).toBe(true);
             expect(d.basicConfiguration.eventInitialBalance).toBe(EVENT_INITIAL_BALANCE);
@@ -255,7 +319,14 @@ describe('EVM -> TVM (relay-voted)', () => {
             expect(f).toMatchObject({ flags: 3n, addressPairs: true, bytesAsBoc: true, eventType: 0n });
             expect(Number((await s.nativeConfiguration.getGetFlags()).eventType)).toBe(1);
             const st = parseBridgeState((await s.alienConfiguration.getGetBridgeState())!);
-            expect(st).toMatchObject({ round: 1, registered: true, active: true, paused: false, configurationActive: true, requiredVotes: 3 });
+            expect(st).toMatchObject({
+                round: 1,
+                registered: true,
+                active: true,
+                paused: false,
+                configurationActive: true,
+                requiredVotes: 3,
+            });
         });
     });
 
@@ -270,7 +341,9 @@ describe('EVM -> TVM (relay-voted)', () => {
             const s = await evmTvmSetup(hre);
             const { event } = await pending(s);
             const before = (await s.blockchain.getContract(event.address)).balance;
-            expect(await refusedExternal(EvmRelay.fromSeed('intruder').confirm(s.blockchain, event.address))).toBe(ErrorsEvm.notRelay);
+            expect(await refusedExternal(EvmRelay.fromSeed('intruder').confirm(s.blockchain, event.address))).toBe(
+                ErrorsEvm.notRelay,
+            );
             expect((await s.blockchain.getContract(event.address)).balance).toBe(before);
             expect(Number((await event.getGetDetails()).confirms)).toBe(0);
         });
@@ -282,7 +355,9 @@ describe('EVM -> TVM (relay-voted)', () => {
             const body = relay.voteBody(event.address, VoteKind.Confirm, Math.floor(Date.now() / 1000) + 600);
             const { external } = await import('@ton/core');
             await s.blockchain.sendMessage(external({ to: event.address, body }));
-            expect(await refusedExternal(s.blockchain.sendMessage(external({ to: event.address, body })))).toBe(ErrorsEvm.alreadyVoted);
+            expect(await refusedExternal(s.blockchain.sendMessage(external({ to: event.address, body })))).toBe(
+                ErrorsEvm.alreadyVoted,
+            );
             expect(await refusedExternal(relay.confirm(s.blockchain, event.address))).toBe(ErrorsEvm.alreadyVoted);
             expect(await refusedExternal(relay.reject(s.blockchain, event.address))).toBe(ErrorsEvm.alreadyVoted);
             const d = await event.getGetDetails();
@@ -298,18 +373,32 @@ describe('EVM -> TVM (relay-voted)', () => {
             const { external } = await import('@ton/core');
             // signed for another Event, replayed here
             const other = Address.parse('0:' + '11'.repeat(32));
-            expect(await refusedExternal(relay.vote(s.blockchain, event.address, VoteKind.Confirm, { voteReceiver: other }))).toBe(
-                ErrorsEvm.wrongVoteReceiver,
-            );
+            expect(
+                await refusedExternal(
+                    relay.vote(s.blockchain, event.address, VoteKind.Confirm, { voteReceiver: other }),
+                ),
+            ).toBe(ErrorsEvm.wrongVoteReceiver);
             // signed by another key in the relay's name
             const { evmEventVoteBody } = await import('../wrappers/EvmTvmEventConfiguration');
             const forged = evmEventVoteBody(
-                { kind: VoteKind.Confirm, voteReceiver: event.address, validUntil: Math.floor(Date.now() / 1000) + 60, publicKey: relay.keys.publicKey, secretKey: relay.keys.secretKey },
+                {
+                    kind: VoteKind.Confirm,
+                    voteReceiver: event.address,
+                    validUntil: Math.floor(Date.now() / 1000) + 60,
+                    publicKey: relay.keys.publicKey,
+                    secretKey: relay.keys.secretKey,
+                },
                 EvmRelay.fromSeed('intruder').keys.secretKey,
             );
-            expect(await refusedExternal(s.blockchain.sendMessage(external({ to: event.address, body: forged })))).toBe(ErrorsEvm.invalidSignature);
-            expect(await refusedExternal(relay.vote(s.blockchain, event.address, VoteKind.Confirm, { validUntil: 1000 }))).toBe(ErrorsEvm.voteExpired);
-            expect(await refusedExternal(relay.vote(s.blockchain, event.address, 3 as VoteKind))).toBe(ErrorsEvm.wrongVoteKind);
+            expect(await refusedExternal(s.blockchain.sendMessage(external({ to: event.address, body: forged })))).toBe(
+                ErrorsEvm.invalidSignature,
+            );
+            expect(
+                await refusedExternal(relay.vote(s.blockchain, event.address, VoteKind.Confirm, { validUntil: 1000 })),
+            ).toBe(ErrorsEvm.voteExpired);
+            expect(await refusedExternal(relay.vote(s.blockchain, event.address, 3 as VoteKind))).toBe(
+                ErrorsEvm.wrongVoteKind,
+            );
             expect(Number((await event.getGetDetails()).confirms)).toBe(0);
         });
 
@@ -318,7 +407,9 @@ describe('EVM -> TVM (relay-voted)', () => {
             const { event } = await pending(s);
             for (const r of s.relays.relays.slice(0, 3)) await r.confirm(s.blockchain, event.address);
             expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.Confirmed);
-            expect(await refusedExternal(s.relays.relays[3].confirm(s.blockchain, event.address))).toBe(Errors.event.eventNotPending);
+            expect(await refusedExternal(s.relays.relays[3].confirm(s.blockchain, event.address))).toBe(
+                Errors.event.eventNotPending,
+            );
         });
 
         it('should reject forged vote data: the relays check the EVM and vote reject; the balance goes back to the initializer', async () => {
@@ -327,19 +418,27 @@ describe('EVM -> TVM (relay-voted)', () => {
             // the same deposit with a larger amount: a different eventData, so a different Event
             const { convertEventData } = await import('../harness/evm/eventData');
             const config = await readConfiguration(s.alienConfiguration);
-            const log = findDepositEvent(await s.evm.receipt('0x' + real.eventTransaction.toString(16).padStart(64, '0')), [config.eventAbi], { name: 'AlienTransfer' });
+            const log = findDepositEvent(
+                await s.evm.receipt('0x' + real.eventTransaction.toString(16).padStart(64, '0')),
+                [config.eventAbi],
+                { name: 'AlienTransfer' },
+            );
             const values = AbiCoder.defaultAbiCoder().decode(config.eventAbi.inputs, log.data).toArray();
             values[5] = 65_535n; // amount
             const forgedData = AbiCoder.defaultAbiCoder().encode(config.eventAbi.inputs, values);
             expect(forgedData).not.toBe(log.data);
-            const forged: EventVoteData = { ...real, eventData: convertEventData(config.eventAbi, forgedData, config.flags) };
+            const forged: EventVoteData = {
+                ...real,
+                eventData: convertEventData(config.eventAbi, forgedData, config.flags),
+            };
             await deploy(s, forged, EVENT_INITIAL_BALANCE, s.alienConfiguration, s.user);
             const event = await eventOf(s, forged);
             expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.Pending);
             const verdict = await verifyVoteData(s.evm, config, forged);
             expect(verdict).toEqual({ kind: VoteKind.Reject, reason: 'eventData' });
             let last: SendMessageResult | undefined;
-            for (const r of s.relays.relays.slice(0, 3)) last = await r.vote(s.blockchain, event.address, VoteKind.Reject);
+            for (const r of s.relays.relays.slice(0, 3))
+                last = await r.vote(s.blockchain, event.address, VoteKind.Reject);
             expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.Rejected);
             expect(last!.transactions).toHaveTransaction({ from: event.address, to: s.user.address, success: true });
             expect(last!.transactions).not.toHaveTransaction({ to: s.alienConfiguration.address });
@@ -350,7 +449,9 @@ describe('EVM -> TVM (relay-voted)', () => {
             const { event } = await pending(s);
             const c = await s.blockchain.getContract(event.address);
             c.balance = toNano('0.01');
-            expect(await refusedExternal(s.relays.relays[0].confirm(s.blockchain, event.address))).toBe(ErrorsEvm.eventBalanceTooLow);
+            expect(await refusedExternal(s.relays.relays[0].confirm(s.blockchain, event.address))).toBe(
+                ErrorsEvm.eventBalanceTooLow,
+            );
         });
     });
 
@@ -370,30 +471,58 @@ describe('EVM -> TVM (relay-voted)', () => {
             // only the configuration's proxy (2331), only in Confirmed (2316)
             const fail = (via = s.alienProxy, value = toNano('1.5')) =>
                 via.send({ to: event.address, value, body: evmEventDeliveryFailedMessage(s.recipient.address) });
-            expect((await fail(s.user)).transactions).toHaveTransaction({ to: event.address, exitCode: Errors.event.senderNotProxy });
+            expect((await fail(s.user)).transactions).toHaveTransaction({
+                to: event.address,
+                exitCode: Errors.event.senderNotProxy,
+            });
             const r = await fail();
-            expect(r.transactions).toHaveTransaction({ from: event.address, to: s.recipient.address, value: (x) => x! > toNano('1.4') });
+            expect(r.transactions).toHaveTransaction({
+                from: event.address,
+                to: s.recipient.address,
+                value: (x) => x! > toNano('1.4'),
+            });
             expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.Verified);
-            expect((await fail()).transactions).toHaveTransaction({ to: event.address, exitCode: Errors.event.eventNotConfirmed });
+            expect((await fail()).transactions).toHaveTransaction({
+                to: event.address,
+                exitCode: Errors.event.eventNotConfirmed,
+            });
             // votes are over
-            expect(await refusedExternal(s.relays.relays[3].confirm(s.blockchain, event.address))).toBe(Errors.event.eventNotPending);
+            expect(await refusedExternal(s.relays.relays[3].confirm(s.blockchain, event.address))).toBe(
+                Errors.event.eventNotPending,
+            );
 
-            const retry = (value: bigint) => s.user.send({ to: event.address, value, body: evmEventRetryMessage(s.user.address) });
-            expect((await retry(toNano('0.01'))).transactions).toHaveTransaction({ to: event.address, exitCode: Errors.event.tooLowMsgValue });
+            const retry = (value: bigint) =>
+                s.user.send({ to: event.address, value, body: evmEventRetryMessage(s.user.address) });
+            expect((await retry(toNano('0.01'))).transactions).toHaveTransaction({
+                to: event.address,
+                exitCode: Errors.event.tooLowMsgValue,
+            });
             const again = await retry(toNano('1'));
             expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.Confirmed);
             const f = forwardedTo(again, s.alienProxy.address);
             expect(f.msg.remainingGasTo.equals(s.user.address)).toBe(true);
             expect(parseAlienTransfer(f.msg.transfer).amount).toBe(5_000_000n);
-            expect((await retry(toNano('1'))).transactions).toHaveTransaction({ to: event.address, exitCode: Errors.event.wrongStatus });
+            expect((await retry(toNano('1'))).transactions).toHaveTransaction({
+                to: event.address,
+                exitCode: Errors.event.wrongStatus,
+            });
         });
     });
 
     describe('deployEvent', () => {
         it('should take the raw body of the spec: SHA-256 function id, then the fields, eventData as the reference', async () => {
-            const id = createHash('sha256').update('deployEvent((uint256,uint32,cell,uint32,uint256))()').digest().readUInt32BE(0);
+            const id = createHash('sha256')
+                .update('deployEvent((uint256,uint32,cell,uint32,uint256))()')
+                .digest()
+                .readUInt32BE(0);
             expect(OpEvm.deployEvmEvent).toBe(id);
-            const v: EventVoteData = { eventTransaction: 1n, eventIndex: 2, eventData: beginCell().storeUint(3, 8).endCell(), eventBlockNumber: 4, eventBlock: 5n };
+            const v: EventVoteData = {
+                eventTransaction: 1n,
+                eventIndex: 2,
+                eventData: beginCell().storeUint(3, 8).endCell(),
+                eventBlockNumber: 4,
+                eventBlock: 5n,
+            };
             const body = EvmTvmEventConfiguration.deployEventMessage(v);
             const manual = beginCell()
                 .storeUint(id, 32)
@@ -404,7 +533,17 @@ describe('EVM -> TVM (relay-voted)', () => {
                 .storeRef(v.eventData)
                 .endCell();
             expect(body.equals(manual)).toBe(true);
-            expect(beginCell().store(storeDeployEvmEvent({ $$type: 'DeployEvmEvent', voteData: { $$type: 'EvmEventVoteData', ...v, eventIndex: 2n, eventBlockNumber: 4n } })).endCell().equals(manual)).toBe(true);
+            expect(
+                beginCell()
+                    .store(
+                        storeDeployEvmEvent({
+                            $$type: 'DeployEvmEvent',
+                            voteData: { $$type: 'EvmEventVoteData', ...v, eventIndex: 2n, eventBlockNumber: 4n },
+                        }),
+                    )
+                    .endCell()
+                    .equals(manual),
+            ).toBe(true);
         });
 
         it('should derive the Event address from the vote data as the Event itself is built (deriveEventAddress)', async () => {
@@ -413,36 +552,87 @@ describe('EVM -> TVM (relay-voted)', () => {
             const { eventCode } = await readConfiguration(s.alienConfiguration);
             const onChain = (await eventOf(s, v)).address;
             expect(onChain.equals(evmEventAddress(eventCode, s.alienConfiguration.address, v))).toBe(true);
-            const generated = await GeneratedAlien.fromInit(s.alienConfiguration.address, { $$type: 'EvmEventVoteData', ...v, eventIndex: BigInt(v.eventIndex), eventBlockNumber: BigInt(v.eventBlockNumber) }, 0n, null);
+            const generated = await GeneratedAlien.fromInit(
+                s.alienConfiguration.address,
+                {
+                    $$type: 'EvmEventVoteData',
+                    ...v,
+                    eventIndex: BigInt(v.eventIndex),
+                    eventBlockNumber: BigInt(v.eventBlockNumber),
+                },
+                0n,
+                null,
+            );
             expect(generated.address.equals(onChain)).toBe(true);
             // any change of the vote data moves the address
-            expect(evmEventAddress(eventCode, s.alienConfiguration.address, { ...v, eventIndex: v.eventIndex + 1 }).equals(onChain)).toBe(false);
+            expect(
+                evmEventAddress(eventCode, s.alienConfiguration.address, { ...v, eventIndex: v.eventIndex + 1 }).equals(
+                    onChain,
+                ),
+            ).toBe(false);
         });
 
         it('should refuse a value below eventInitialBalance (2213) and return it', async () => {
             const s = await evmTvmSetup(hre);
             const v = await voteData(s, await depositAlien(s));
             const r = await deploy(s, v, EVENT_INITIAL_BALANCE - 1n);
-            expect(r.transactions).toHaveTransaction({ to: s.alienConfiguration.address, success: false, exitCode: EC.tooLowDeployValue });
-            expect(r.transactions).toHaveTransaction({ from: s.alienConfiguration.address, to: s.relayer.address, inMessageBounced: true });
-            expect((await s.blockchain.getContract((await eventOf(s, v)).address)).accountState?.type).not.toBe('active');
+            expect(r.transactions).toHaveTransaction({
+                to: s.alienConfiguration.address,
+                success: false,
+                exitCode: EC.tooLowDeployValue,
+            });
+            expect(r.transactions).toHaveTransaction({
+                from: s.alienConfiguration.address,
+                to: s.relayer.address,
+                inMessageBounced: true,
+            });
+            expect((await s.blockchain.getContract((await eventOf(s, v)).address)).accountState?.type).not.toBe(
+                'active',
+            );
         });
 
         it('should refuse a block below startBlockNumber (2210), and after endBlockNumber once set (2215)', async () => {
             const s = await evmTvmSetup(hre, { startBlockNumber: 1_000_000 });
             const v = await voteData(s, await depositAlien(s));
-            expect((await deploy(s, v)).transactions).toHaveTransaction({ to: s.alienConfiguration.address, exitCode: EC.eventBlockNumberLessThanStart });
+            expect((await deploy(s, v)).transactions).toHaveTransaction({
+                to: s.alienConfiguration.address,
+                exitCode: EC.eventBlockNumberLessThanStart,
+            });
 
             const t = await evmTvmSetup(hre);
             const w = await voteData(t, await depositAlien(t));
             const setEnd = (n: number, via = t.owner) =>
-                via.send({ to: t.alienConfiguration.address, value: toNano('0.1'), body: EvmTvmEventConfiguration.setEndBlockNumberMessage(n) });
-            expect((await setEnd(1, t.user)).transactions).toHaveTransaction({ to: t.alienConfiguration.address, exitCode: ErrorsEvm.notOwner });
-            expect((await setEnd(w.eventBlockNumber - 1)).transactions).toHaveTransaction({ to: t.alienConfiguration.address, success: true });
-            expect((await setEnd(w.eventBlockNumber + 5)).transactions).toHaveTransaction({ to: t.alienConfiguration.address, exitCode: EC.endTimestampAlreadySet });
-            expect((await deploy(t, w)).transactions).toHaveTransaction({ to: t.alienConfiguration.address, exitCode: EC.eventTimestampAfterEnd });
+                via.send({
+                    to: t.alienConfiguration.address,
+                    value: toNano('0.1'),
+                    body: EvmTvmEventConfiguration.setEndBlockNumberMessage(n),
+                });
+            expect((await setEnd(1, t.user)).transactions).toHaveTransaction({
+                to: t.alienConfiguration.address,
+                exitCode: ErrorsEvm.notOwner,
+            });
+            expect((await setEnd(w.eventBlockNumber - 1)).transactions).toHaveTransaction({
+                to: t.alienConfiguration.address,
+                success: true,
+            });
+            expect((await setEnd(w.eventBlockNumber + 5)).transactions).toHaveTransaction({
+                to: t.alienConfiguration.address,
+                exitCode: EC.endTimestampAlreadySet,
+            });
+            expect((await deploy(t, w)).transactions).toHaveTransaction({
+                to: t.alienConfiguration.address,
+                exitCode: EC.eventTimestampAfterEnd,
+            });
             const u = await evmTvmSetup(hre, { startBlockNumber: 50 });
-            expect((await u.owner.send({ to: u.alienConfiguration.address, value: toNano('0.1'), body: EvmTvmEventConfiguration.setEndBlockNumberMessage(49) })).transactions).toHaveTransaction({
+            expect(
+                (
+                    await u.owner.send({
+                        to: u.alienConfiguration.address,
+                        value: toNano('0.1'),
+                        body: EvmTvmEventConfiguration.setEndBlockNumberMessage(49),
+                    })
+                ).transactions,
+            ).toHaveTransaction({
                 to: u.alienConfiguration.address,
                 exitCode: EC.endTimestampLessThanStart,
             });
@@ -452,10 +642,16 @@ describe('EVM -> TVM (relay-voted)', () => {
             const s = await evmTvmSetup(hre);
             const v = await voteData(s, await depositAlien(s));
             const r = await deploy(s, { ...v, eventData: beginCell().storeUint(1, 8).endCell() });
-            expect(r.transactions).toHaveTransaction({ to: s.alienConfiguration.address, exitCode: ErrorsEvm.wrongEventData });
+            expect(r.transactions).toHaveTransaction({
+                to: s.alienConfiguration.address,
+                exitCode: ErrorsEvm.wrongEventData,
+            });
             // an AlienTransfer's data sent to the Native configuration
             const n = await deploy(s, v, EVENT_INITIAL_BALANCE, s.nativeConfiguration);
-            expect(n.transactions).toHaveTransaction({ to: s.nativeConfiguration.address, exitCode: ErrorsEvm.wrongEventData });
+            expect(n.transactions).toHaveTransaction({
+                to: s.nativeConfiguration.address,
+                exitCode: ErrorsEvm.wrongEventData,
+            });
         });
 
         it('should deploy the same deposit once: a second deployEvent changes nothing and gets its value back', async () => {
@@ -465,18 +661,32 @@ describe('EVM -> TVM (relay-voted)', () => {
             const event = await eventOf(s, v);
             await s.relays.relays[0].confirm(s.blockchain, event.address);
             const before = (await s.blockchain.getContract(event.address)).account;
-            const dataBefore = before.account!.storage.state.type === 'active' ? before.account!.storage.state.state.data!.hash() : null;
+            const dataBefore =
+                before.account!.storage.state.type === 'active'
+                    ? before.account!.storage.state.state.data!.hash()
+                    : null;
 
             const r = await deploy(s, v, toNano('1.5'), s.alienConfiguration, s.user);
-            expect(r.transactions).toHaveTransaction({ from: s.alienConfiguration.address, to: event.address, success: true, deploy: false });
-            const back = r.transactions.find((t) => t.inMessage?.info.type === 'internal' && t.inMessage.info.dest.equals(s.user.address) && t.inMessage.info.src.equals(event.address));
+            expect(r.transactions).toHaveTransaction({
+                from: s.alienConfiguration.address,
+                to: event.address,
+                success: true,
+                deploy: false,
+            });
+            const back = r.transactions.find(
+                (t) =>
+                    t.inMessage?.info.type === 'internal' &&
+                    t.inMessage.info.dest.equals(s.user.address) &&
+                    t.inMessage.info.src.equals(event.address),
+            );
             expect(back).toBeDefined();
             const body = back!.inMessage!.body.beginParse();
             expect(body.loadUint(32)).toBe(OpEvm.evmEventAlreadyDeployed);
             expect(body.loadUint(8)).toBe(EvmEventStatus.Pending);
             expect((back!.inMessage!.info as { value: { coins: bigint } }).value.coins).toBeGreaterThan(toNano('1.45')); // less the configuration's and the Event's gas and fees
             const after = (await s.blockchain.getContract(event.address)).account;
-            const dataAfter = after.account!.storage.state.type === 'active' ? after.account!.storage.state.state.data!.hash() : null;
+            const dataAfter =
+                after.account!.storage.state.type === 'active' ? after.account!.storage.state.state.data!.hash() : null;
             expect(dataAfter!.equals(dataBefore!)).toBe(true);
             const d = await event.getGetDetails();
             expect(d.initializer!.equals(s.relayer.address)).toBe(true);
@@ -491,7 +701,10 @@ describe('EVM -> TVM (relay-voted)', () => {
                 value: toNano('1'),
                 body: EvmTvmEventConfiguration.evmEventConfirmedMessage(v, s.user.address),
             });
-            expect(r.transactions).toHaveTransaction({ to: s.alienConfiguration.address, exitCode: EC.senderNotEventContract });
+            expect(r.transactions).toHaveTransaction({
+                to: s.alienConfiguration.address,
+                exitCode: EC.senderNotEventContract,
+            });
             expect(r.transactions).not.toHaveTransaction({ to: s.alienProxy.address });
         });
     });
@@ -506,7 +719,14 @@ describe('EVM -> TVM (relay-voted)', () => {
         it('should compute requiredVotes = keys * 2 / 3 + 1 and push the round to the configurations', async () => {
             const s = await evmTvmSetup(hre);
             expect(Number(await s.bridge.getRequiredVotes())).toBe(3);
-            for (const [n, want] of [[1, 1], [2, 2], [3, 3], [6, 5], [7, 5], [100, 67]] as const) {
+            for (const [n, want] of [
+                [1, 1],
+                [2, 2],
+                [3, 3],
+                [6, 5],
+                [7, 5],
+                [100, 67],
+            ] as const) {
                 await s.ownerSend(Bridge.setRelaysMessage(2, RelaySet.generate(n, `r${n}`).publicKeys), toNano('1'));
                 expect(Number(await s.bridge.getRequiredVotes())).toBe(want);
                 const st = parseBridgeState((await s.alienConfiguration.getGetBridgeState())!);
@@ -522,7 +742,9 @@ describe('EVM -> TVM (relay-voted)', () => {
             const oldEvent = await eventOf(s, v);
             const next = RelaySet.generate(3, 'round2');
             await s.ownerSend(Bridge.setRelaysMessage(2, next.publicKeys));
-            expect(await refusedExternal(next.relays[0].confirm(s.blockchain, oldEvent.address))).toBe(ErrorsEvm.notRelay);
+            expect(await refusedExternal(next.relays[0].confirm(s.blockchain, oldEvent.address))).toBe(
+                ErrorsEvm.notRelay,
+            );
             for (const r of s.relays.relays.slice(0, 3)) await r.confirm(s.blockchain, oldEvent.address);
             expect(Number(await oldEvent.getGetStatus())).toBe(EvmEventStatus.Confirmed);
 
@@ -530,7 +752,9 @@ describe('EVM -> TVM (relay-voted)', () => {
             await deploy(s, w);
             const newEvent = await eventOf(s, w);
             expect(Number((await newEvent.getGetDetails()).round)).toBe(2);
-            expect(await refusedExternal(s.relays.relays[0].confirm(s.blockchain, newEvent.address))).toBe(ErrorsEvm.notRelay);
+            expect(await refusedExternal(s.relays.relays[0].confirm(s.blockchain, newEvent.address))).toBe(
+                ErrorsEvm.notRelay,
+            );
             for (const r of next.relays) await r.confirm(s.blockchain, newEvent.address);
             expect(Number(await newEvent.getGetStatus())).toBe(EvmEventStatus.Confirmed);
         });
@@ -538,8 +762,16 @@ describe('EVM -> TVM (relay-voted)', () => {
         it('should refuse deployEvent while the bridge is not active (2102)', async () => {
             const s = await evmTvmSetup(hre);
             const r = await deployedWith(s, Bridge.setActiveMessage(false));
-            expect(r.transactions).toHaveTransaction({ to: s.alienConfiguration.address, success: false, exitCode: E.bridgeNotActive });
-            expect(r.transactions).toHaveTransaction({ from: s.alienConfiguration.address, to: s.relayer.address, inMessageBounced: true });
+            expect(r.transactions).toHaveTransaction({
+                to: s.alienConfiguration.address,
+                success: false,
+                exitCode: E.bridgeNotActive,
+            });
+            expect(r.transactions).toHaveTransaction({
+                from: s.alienConfiguration.address,
+                to: s.relayer.address,
+                inMessageBounced: true,
+            });
         });
 
         it('should refuse deployEvent while the bridge is paused (2108)', async () => {
@@ -548,30 +780,52 @@ describe('EVM -> TVM (relay-voted)', () => {
             expect(r.transactions).toHaveTransaction({ to: s.alienConfiguration.address, exitCode: E.bridgePaused });
             await s.ownerSend(Bridge.setPausedMessage(false));
             const v = await voteData(s, await depositAlien(s));
-            expect((await deploy(s, v)).transactions).toHaveTransaction({ to: s.alienConfiguration.address, success: true });
+            expect((await deploy(s, v)).transactions).toHaveTransaction({
+                to: s.alienConfiguration.address,
+                success: true,
+            });
         });
 
         it('should refuse deployEvent on a configuration that is not active (2103)', async () => {
             const s = await evmTvmSetup(hre);
             const r = await deployedWith(s, Bridge.setConfigurationMessage(s.alienConfiguration.address, false));
-            expect(r.transactions).toHaveTransaction({ to: s.alienConfiguration.address, exitCode: E.eventConfigurationNotActive });
+            expect(r.transactions).toHaveTransaction({
+                to: s.alienConfiguration.address,
+                exitCode: E.eventConfigurationNotActive,
+            });
             expect(await s.bridge.getGetConfiguration(s.alienConfiguration.address)).toBe(false);
         });
 
         it('should refuse deployEvent on a configuration that is not registered (2105), never or no more', async () => {
             const s = await evmTvmSetup(hre, { unregistered: true });
             const v = await voteData(s, await depositAlien(s));
-            expect((await deploy(s, v)).transactions).toHaveTransaction({ to: s.alienConfiguration.address, exitCode: E.eventConfigurationNotRegistered });
+            expect((await deploy(s, v)).transactions).toHaveTransaction({
+                to: s.alienConfiguration.address,
+                exitCode: E.eventConfigurationNotRegistered,
+            });
             expect(await s.bridge.getGetConfiguration(s.alienConfiguration.address)).toBeNull();
 
             const t = await evmTvmSetup(hre);
             const r = await deployedWith(t, Bridge.removeConfigurationMessage(t.alienConfiguration.address));
-            expect(r.transactions).toHaveTransaction({ to: t.alienConfiguration.address, exitCode: E.eventConfigurationNotRegistered });
-            expect((await t.ownerSend(Bridge.removeConfigurationMessage(t.alienConfiguration.address))).transactions).toHaveTransaction({
+            expect(r.transactions).toHaveTransaction({
+                to: t.alienConfiguration.address,
+                exitCode: E.eventConfigurationNotRegistered,
+            });
+            expect(
+                (await t.ownerSend(Bridge.removeConfigurationMessage(t.alienConfiguration.address))).transactions,
+            ).toHaveTransaction({
                 to: t.bridge.address,
                 exitCode: E.eventConfigurationNotRegistered,
             });
-            expect((await t.user.send({ to: t.bridge.address, value: toNano('0.5'), body: Bridge.syncConfigurationMessage(t.alienConfiguration.address) })).transactions).toHaveTransaction({
+            expect(
+                (
+                    await t.user.send({
+                        to: t.bridge.address,
+                        value: toNano('0.5'),
+                        body: Bridge.syncConfigurationMessage(t.alienConfiguration.address),
+                    })
+                ).transactions,
+            ).toHaveTransaction({
                 to: t.bridge.address,
                 exitCode: E.eventConfigurationNotRegistered,
             });
@@ -580,8 +834,16 @@ describe('EVM -> TVM (relay-voted)', () => {
         it('should refuse a zero address in its setters (2112)', async () => {
             const s = await evmTvmSetup(hre);
             const zero = Address.parse('0:' + '00'.repeat(32));
-            for (const body of [Bridge.setConfigurationMessage(zero, true), Bridge.removeConfigurationMessage(zero), Bridge.transferOwnershipMessage(zero)]) {
-                expect((await s.ownerSend(body)).transactions).toHaveTransaction({ to: s.bridge.address, success: false, exitCode: E.zeroAddress });
+            for (const body of [
+                Bridge.setConfigurationMessage(zero, true),
+                Bridge.removeConfigurationMessage(zero),
+                Bridge.transferOwnershipMessage(zero),
+            ]) {
+                expect((await s.ownerSend(body)).transactions).toHaveTransaction({
+                    to: s.bridge.address,
+                    success: false,
+                    exitCode: E.zeroAddress,
+                });
             }
             expect((await s.bridge.getGetOwner()).equals(s.owner.address)).toBe(true);
         });
@@ -589,27 +851,57 @@ describe('EVM -> TVM (relay-voted)', () => {
         it('should take bridge_push_state only from the bridge (2209), owner operations only from the owner (132), relays of 0 only (2113)', async () => {
             const s = await evmTvmSetup(hre);
             const { beginCell: bc } = await import('@ton/core');
-            const fake = bc().storeUint(OpEvm.bridgePushState, 32).storeUint(9, 32).storeBit(true).storeBit(true).storeBit(false).storeBit(true).storeUint(1, 16).storeBit(false).endCell();
-            expect((await s.user.send({ to: s.alienConfiguration.address, value: toNano('0.1'), body: fake })).transactions).toHaveTransaction({
+            const fake = bc()
+                .storeUint(OpEvm.bridgePushState, 32)
+                .storeUint(9, 32)
+                .storeBit(true)
+                .storeBit(true)
+                .storeBit(false)
+                .storeBit(true)
+                .storeUint(1, 16)
+                .storeBit(false)
+                .endCell();
+            expect(
+                (await s.user.send({ to: s.alienConfiguration.address, value: toNano('0.1'), body: fake }))
+                    .transactions,
+            ).toHaveTransaction({
                 to: s.alienConfiguration.address,
                 exitCode: EC.senderNotBridge,
             });
             expect(parseBridgeState((await s.alienConfiguration.getGetBridgeState())!).round).toBe(1);
-            expect((await s.user.send({ to: s.bridge.address, value: toNano('0.5'), body: Bridge.setPausedMessage(true) })).transactions).toHaveTransaction({
+            expect(
+                (await s.user.send({ to: s.bridge.address, value: toNano('0.5'), body: Bridge.setPausedMessage(true) }))
+                    .transactions,
+            ).toHaveTransaction({
                 to: s.bridge.address,
                 exitCode: ErrorsEvm.notOwner,
             });
             const { relayMap } = await import('../wrappers/Bridge');
             const bad = relayMap([1n, 2n]);
             bad.set(2n, 1);
-            expect((await s.ownerSend(Bridge.setRelaysMessage(2, bad))).transactions).toHaveTransaction({ to: s.bridge.address, exitCode: ErrorsEvm.wrongRelays });
-            expect((await s.ownerSend(Bridge.setRelaysMessage(2, []))).transactions).toHaveTransaction({ to: s.bridge.address, exitCode: ErrorsEvm.wrongRelays });
+            expect((await s.ownerSend(Bridge.setRelaysMessage(2, bad))).transactions).toHaveTransaction({
+                to: s.bridge.address,
+                exitCode: ErrorsEvm.wrongRelays,
+            });
+            expect((await s.ownerSend(Bridge.setRelaysMessage(2, []))).transactions).toHaveTransaction({
+                to: s.bridge.address,
+                exitCode: ErrorsEvm.wrongRelays,
+            });
         });
 
         it('should push again on bridge_sync_configuration (anyone) and return the rest of the value', async () => {
             const s = await evmTvmSetup(hre);
-            const r = await s.user.send({ to: s.bridge.address, value: toNano('0.5'), body: Bridge.syncConfigurationMessage(s.alienConfiguration.address) });
-            expect(r.transactions).toHaveTransaction({ from: s.bridge.address, to: s.alienConfiguration.address, success: true, value: toNano('0.02') });
+            const r = await s.user.send({
+                to: s.bridge.address,
+                value: toNano('0.5'),
+                body: Bridge.syncConfigurationMessage(s.alienConfiguration.address),
+            });
+            expect(r.transactions).toHaveTransaction({
+                from: s.bridge.address,
+                to: s.alienConfiguration.address,
+                success: true,
+                value: toNano('0.02'),
+            });
             expect(r.transactions).toHaveTransaction({ from: s.bridge.address, to: s.user.address });
         });
     });

@@ -18,7 +18,11 @@ import {
 import { evmTvmSetup, tvmRecipient } from '../harness/evm/fixture';
 import { EvmRelayService } from '../harness/evm/relay';
 import { OpEvm } from '../wrappers/constants';
-import { parseAlienTransfer, parseNativeTransfer, parseOnEvmEventConfirmedExtended } from '../wrappers/EvmTvmEventConfiguration';
+import {
+    parseAlienTransfer,
+    parseNativeTransfer,
+    parseOnEvmEventConfirmedExtended,
+} from '../wrappers/EvmTvmEventConfiguration';
 import { depositParams } from '../wrappers/evm/MultiVault';
 
 const coder = AbiCoder.defaultAbiCoder();
@@ -36,7 +40,9 @@ async function mined(tx: Promise<{ wait(): Promise<TransactionReceipt | null> }>
 describe('eventData: EVM log data -> TVM cell', () => {
     describe('types', () => {
         it('should convert integers, address, bool and fixed bytes to their bit widths', () => {
-            const e = event('event T(uint8 a, uint256 b, int16 c, address d, bool e, bytes4 f, uint g, int h, uint256 i)');
+            const e = event(
+                'event T(uint8 a, uint256 b, int16 c, address d, bool e, bytes4 f, uint g, int h, uint256 i)',
+            );
             const addr = '0x00000000000000000000000000000000000000ab';
             const data = coder.encode(e.inputs, [255, 2n ** 255n, -3, addr, true, '0xdeadbeef', 7n, -1n, 9n]);
             const s = convertEventData(e, data, 0).beginParse();
@@ -97,7 +103,9 @@ describe('eventData: EVM log data -> TVM cell', () => {
         });
 
         it('should refuse types it does not convert and indexed parameters', () => {
-            expect(() => convertEventData(event('event T(uint256[] a)'), coder.encode(['uint256[]'], [[1n]]), 0)).toThrow(/not supported/);
+            expect(() =>
+                convertEventData(event('event T(uint256[] a)'), coder.encode(['uint256[]'], [[1n]]), 0),
+            ).toThrow(/not supported/);
             expect(() => convertEventData(event('event T(uint256 indexed a)'), '0x', 0)).toThrow(/indexed/);
         });
     });
@@ -144,19 +152,27 @@ describe('eventData: EVM log data -> TVM cell', () => {
                 await mined((s.evm.token.connect(user) as Contract).getFunction('approve')(s.evm.vaultAddress, 300n));
                 await mined(
                     s.evm.vaultAs(user).getFunction('deposit')(
-                        depositParams(tvmRecipient(s.recipient.address), s.evm.tokenAddress, 300n, { expectedGas: 4n, payload: PAYLOAD }),
+                        depositParams(tvmRecipient(s.recipient.address), s.evm.tokenAddress, 300n, {
+                            expectedGas: 4n,
+                            payload: PAYLOAD,
+                        }),
                         { value: 3n },
                     ),
                 );
                 // native: a representation burned
                 const root = { wid: -1, addr: 0x77n };
                 const { governance } = s.evm.signers;
-                await mined(s.evm.vaultAs(governance).getFunction('deployNativeToken')(root.wid, root.addr, 'N', 'N', 9));
+                await mined(
+                    s.evm.vaultAs(governance).getFunction('deployNativeToken')(root.wid, root.addr, 'N', 'N', 9),
+                );
                 const token: string = await s.evm.vault.getFunction('predictNativeTokenAddress')(root.wid, root.addr);
                 await mined(s.evm.vaultAs(governance).getFunction('testMintNative')(token, user.address, 1000n));
                 await mined(
                     s.evm.vaultAs(user).getFunction('deposit')(
-                        depositParams(tvmRecipient(s.recipient.address), token, 200n, { expectedGas: 6n, payload: PAYLOAD }),
+                        depositParams(tvmRecipient(s.recipient.address), token, 200n, {
+                            expectedGas: 6n,
+                            payload: PAYLOAD,
+                        }),
                     ),
                 );
                 await s.evm.mine(2);
@@ -167,17 +183,38 @@ describe('eventData: EVM log data -> TVM cell', () => {
                 };
                 const forwarded = (r: SendMessageResult) => {
                     const bodies = r.transactions.map((t) => t.inMessage?.body).filter((b): b is Cell => !!b);
-                    const b = bodies.find((x) => x.bits.length >= 32 && x.beginParse().loadUint(32) === OpEvm.onEvmEventConfirmedExtended);
+                    const b = bodies.find(
+                        (x) => x.bits.length >= 32 && x.beginParse().loadUint(32) === OpEvm.onEvmEventConfirmedExtended,
+                    );
                     return parseOnEvmEventConfirmedExtended(b!);
                 };
 
-                const [a] = await new EvmRelayService(s.evm, s.blockchain, s.alienConfiguration, s.relays, s.relayer).poll();
+                const [a] = await new EvmRelayService(
+                    s.evm,
+                    s.blockchain,
+                    s.alienConfiguration,
+                    s.relays,
+                    s.relayer,
+                ).poll();
                 const alien = parseAlienTransfer(forwarded(a.votes[a.votes.length - 1]).transfer);
-                expect(alien).toMatchObject({ amount: 300n, value: 3n, expectedGas: 4n, name: 'Test Token', symbol: 'TST', decimals: 6 });
+                expect(alien).toMatchObject({
+                    amount: 300n,
+                    value: 3n,
+                    expectedGas: 4n,
+                    name: 'Test Token',
+                    symbol: 'TST',
+                    decimals: 6,
+                });
                 expect(alien.recipient.equals(s.recipient.address)).toBe(true);
                 expectPayload(alien.payload);
 
-                const [n] = await new EvmRelayService(s.evm, s.blockchain, s.nativeConfiguration, s.relays, s.relayer).poll();
+                const [n] = await new EvmRelayService(
+                    s.evm,
+                    s.blockchain,
+                    s.nativeConfiguration,
+                    s.relays,
+                    s.relayer,
+                ).poll();
                 const native = parseNativeTransfer(forwarded(n.votes[n.votes.length - 1]).transfer);
                 expect(native).toMatchObject({ amount: 200n, value: 0n, expectedGas: 6n });
                 expect(native.token.equals(Address.parse('-1:' + '77'.padStart(64, '0')))).toBe(true);

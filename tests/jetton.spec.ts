@@ -1,16 +1,24 @@
 import fs from 'fs';
 import path from 'path';
-import { Blockchain, loadConfig, SandboxContract, SendMessageResult, TreasuryContract, updateConfig } from '@ton/sandbox';
+import {
+    Blockchain,
+    loadConfig,
+    SandboxContract,
+    SendMessageResult,
+    TreasuryContract,
+    updateConfig,
+} from '@ton/sandbox';
 import { Address, beginCell, Cell, Message, Transaction, toNano } from '@ton/core';
 import { JettonMaster, JettonWallet as TonJettonWallet } from '@ton/ton';
 import { flattenTransaction } from '@ton/test-utils';
 import '@ton/test-utils';
-import { buildOnchainMetadata, JettonMinter, loadTakeWalletAddress, parseOnchainMetadata } from '../wrappers/JettonMinter';
 import {
-    JettonWallet,
-    loadAcceptTokensBurn,
-    loadJettonNotification,
-} from '../wrappers/JettonWallet';
+    buildOnchainMetadata,
+    JettonMinter,
+    loadTakeWalletAddress,
+    parseOnchainMetadata,
+} from '../wrappers/JettonMinter';
+import { JettonWallet, loadAcceptTokensBurn, loadJettonNotification } from '../wrappers/JettonWallet';
 import { storeJettonTransferInternal } from '../build/JettonWallet/tact_JettonWallet';
 import { Errors, Op } from '../wrappers/constants';
 
@@ -38,7 +46,8 @@ function gasConstants(): Record<string, number> {
 }
 
 function gasUsed(tx: Transaction): number {
-    if (tx.description.type !== 'generic' || tx.description.computePhase.type !== 'vm') throw new Error('no compute phase');
+    if (tx.description.type !== 'generic' || tx.description.computePhase.type !== 'vm')
+        throw new Error('no compute phase');
     return Number(tx.description.computePhase.gasUsed);
 }
 
@@ -67,7 +76,12 @@ function treeStats(roots: Cell[]): { cells: number; bits: number } {
     return { cells: seen.size, bits };
 }
 
-const METADATA = { name: 'Bridge Test Token', symbol: 'BTT', decimals: 9, description: 'Native test token of the bridge' };
+const METADATA = {
+    name: 'Bridge Test Token',
+    symbol: 'BTT',
+    decimals: 9,
+    description: 'Native test token of the bridge',
+};
 
 describe('Jetton (TEP-74 minter and wallet)', () => {
     let blockchain: Blockchain;
@@ -82,7 +96,11 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
 
     const mint = async (to: Address, amount: bigint) => {
         const res = await minter.sendMint(owner.getSender(), { to, amount, responseDestination: owner.address });
-        expect(res.transactions).toHaveTransaction({ from: minter.address, to: (await walletOf(to)).address, success: true });
+        expect(res.transactions).toHaveTransaction({
+            from: minter.address,
+            to: (await walletOf(to)).address,
+            success: true,
+        });
         return res;
     };
 
@@ -91,9 +109,16 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
         owner = await blockchain.treasury('owner');
         alice = await blockchain.treasury('alice');
         bob = await blockchain.treasury('bob');
-        minter = blockchain.openContract(await JettonMinter.createFromConfig({ owner: owner.address, content: METADATA }));
+        minter = blockchain.openContract(
+            await JettonMinter.createFromConfig({ owner: owner.address, content: METADATA }),
+        );
         const res = await minter.sendDeploy(owner.getSender());
-        expect(res.transactions).toHaveTransaction({ from: owner.address, to: minter.address, deploy: true, success: true });
+        expect(res.transactions).toHaveTransaction({
+            from: owner.address,
+            to: minter.address,
+            deploy: true,
+            success: true,
+        });
     });
 
     describe('get-methods and metadata', () => {
@@ -143,7 +168,9 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
 
             const masterchainOwner = new Address(-1, Buffer.alloc(32, 7));
             const res2 = await minter.sendProvideWalletAddress(bob.getSender(), masterchainOwner, false);
-            const body2 = loadTakeWalletAddress(txOf(res2.transactions, bob.address, Op.jetton.takeWalletAddress).inMessage!.body.beginParse());
+            const body2 = loadTakeWalletAddress(
+                txOf(res2.transactions, bob.address, Op.jetton.takeWalletAddress).inMessage!.body.beginParse(),
+            );
             expect(body2.walletAddress).toBeNull(); // addr_none
             expect(body2.ownerAddress).toBeNull();
         });
@@ -153,8 +180,17 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
         it('should mint to a new wallet and send excesses to the response destination', async () => {
             const res = await mint(alice.address, 500n);
             const wallet = await walletOf(alice.address);
-            expect(res.transactions).toHaveTransaction({ from: minter.address, to: wallet.address, deploy: true, success: true });
-            expect(res.transactions).toHaveTransaction({ from: wallet.address, to: owner.address, op: Op.jetton.excesses });
+            expect(res.transactions).toHaveTransaction({
+                from: minter.address,
+                to: wallet.address,
+                deploy: true,
+                success: true,
+            });
+            expect(res.transactions).toHaveTransaction({
+                from: wallet.address,
+                to: owner.address,
+                op: Op.jetton.excesses,
+            });
             expect(res.transactions).not.toHaveTransaction({ op: Op.jetton.transferNotification });
             expect(await wallet.getJettonBalance()).toBe(500n);
             expect(await minter.getTotalSupply()).toBe(500n);
@@ -169,7 +205,9 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
                 forwardPayload: payload,
                 queryId: 42n,
             });
-            const n = loadJettonNotification(txOf(res.transactions, alice.address, Op.jetton.transferNotification).inMessage!.body.beginParse());
+            const n = loadJettonNotification(
+                txOf(res.transactions, alice.address, Op.jetton.transferNotification).inMessage!.body.beginParse(),
+            );
             expect(n.queryId).toBe(42n);
             expect(n.amount).toBe(7n);
             expect(n.sender.equals(minter.address)).toBe(true);
@@ -179,15 +217,35 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
 
         it('should let only the owner mint', async () => {
             const res = await minter.sendMint(alice.getSender(), { to: alice.address, amount: 1n });
-            expect(res.transactions).toHaveTransaction({ from: alice.address, to: minter.address, success: false, exitCode: Errors.jetton.notMinterOwner });
+            expect(res.transactions).toHaveTransaction({
+                from: alice.address,
+                to: minter.address,
+                success: false,
+                exitCode: Errors.jetton.notMinterOwner,
+            });
             expect(await minter.getTotalSupply()).toBe(0n);
         });
 
         it('should refuse a masterchain receiver and too little value', async () => {
-            const res = await minter.sendMint(owner.getSender(), { to: new Address(-1, Buffer.alloc(32, 1)), amount: 1n });
-            expect(res.transactions).toHaveTransaction({ to: minter.address, success: false, exitCode: Errors.jetton.wrongWorkchain });
-            const res2 = await minter.sendMint(owner.getSender(), { to: alice.address, amount: 1n, value: toNano('0.005') });
-            expect(res2.transactions).toHaveTransaction({ to: minter.address, success: false, exitCode: Errors.jetton.notEnoughTon });
+            const res = await minter.sendMint(owner.getSender(), {
+                to: new Address(-1, Buffer.alloc(32, 1)),
+                amount: 1n,
+            });
+            expect(res.transactions).toHaveTransaction({
+                to: minter.address,
+                success: false,
+                exitCode: Errors.jetton.wrongWorkchain,
+            });
+            const res2 = await minter.sendMint(owner.getSender(), {
+                to: alice.address,
+                amount: 1n,
+                value: toNano('0.005'),
+            });
+            expect(res2.transactions).toHaveTransaction({
+                to: minter.address,
+                success: false,
+                exitCode: Errors.jetton.notEnoughTon,
+            });
             expect(await minter.getTotalSupply()).toBe(0n);
         });
     });
@@ -209,7 +267,13 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
                 forwardPayload: payload,
                 queryId: 9n,
             });
-            expect(res.transactions).toHaveTransaction({ from: aliceWallet.address, to: bobWallet.address, deploy: true, success: true, op: Op.jetton.internalTransfer });
+            expect(res.transactions).toHaveTransaction({
+                from: aliceWallet.address,
+                to: bobWallet.address,
+                deploy: true,
+                success: true,
+                op: Op.jetton.internalTransfer,
+            });
             const tx = txOf(res.transactions, bob.address, Op.jetton.transferNotification);
             const inMsg = tx.inMessage!;
             expect(inMsg.info.type === 'internal' && inMsg.info.value.coins).toBe(toNano('0.02'));
@@ -219,7 +283,11 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
             expect(n.sender.equals(alice.address)).toBe(true);
             expect(n.forwardPayload.loadBit()).toBe(true);
             expect(n.forwardPayload.loadRef().equals(payload)).toBe(true);
-            expect(res.transactions).toHaveTransaction({ from: bobWallet.address, to: alice.address, op: Op.jetton.excesses });
+            expect(res.transactions).toHaveTransaction({
+                from: bobWallet.address,
+                to: alice.address,
+                op: Op.jetton.excesses,
+            });
             expect(await aliceWallet.getJettonBalance()).toBe(700n);
             expect(await bobWallet.getJettonBalance()).toBe(300n);
             expect(await minter.getTotalSupply()).toBe(1000n);
@@ -230,8 +298,15 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
             const bobWallet = await walletOf(bob.address);
             const payload = beginCell().storeUint(0xc0ffee, 24).endCell();
             const transfer = beginCell()
-                .storeUint(0x0f8a7ea5, 32).storeUint(5, 64).storeCoins(12n).storeAddress(bob.address).storeAddress(alice.address)
-                .storeMaybeRef(null).storeCoins(3n).storeBit(true).storeRef(payload)
+                .storeUint(0x0f8a7ea5, 32)
+                .storeUint(5, 64)
+                .storeCoins(12n)
+                .storeAddress(bob.address)
+                .storeAddress(alice.address)
+                .storeMaybeRef(null)
+                .storeCoins(3n)
+                .storeBit(true)
+                .storeRef(payload)
                 .endCell();
             const res = await alice.send({ to: aliceWallet.address, value: toNano('0.1'), body: transfer });
 
@@ -264,7 +339,11 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
             // burn#595f07bc query_id amount response_destination custom_payload
             const custom = beginCell().storeUint(1, 8).endCell();
             const burn = beginCell()
-                .storeUint(0x595f07bc, 32).storeUint(6, 64).storeCoins(2n).storeAddress(alice.address).storeMaybeRef(custom)
+                .storeUint(0x595f07bc, 32)
+                .storeUint(6, 64)
+                .storeCoins(2n)
+                .storeAddress(alice.address)
+                .storeMaybeRef(custom)
                 .endCell();
             const res2 = await alice.send({ to: aliceWallet.address, value: toNano('0.1'), body: burn });
             // burn_notification#7bdd97de query_id amount sender response_destination custom_payload
@@ -297,7 +376,9 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
                 forwardPayload: payload,
                 forwardPayloadInline: true,
             });
-            const n = loadJettonNotification(txOf(res.transactions, bob.address, Op.jetton.transferNotification).inMessage!.body.beginParse());
+            const n = loadJettonNotification(
+                txOf(res.transactions, bob.address, Op.jetton.transferNotification).inMessage!.body.beginParse(),
+            );
             expect(n.forwardPayload.loadBit()).toBe(false);
             expect(n.forwardPayload.loadUint(32)).toBe(0);
             expect(n.forwardPayload.loadStringTail()).toBe('memo');
@@ -314,18 +395,43 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
         it('should refuse a transfer not sent by the owner, above the balance, or with a bad forward payload', async () => {
             const aliceWallet = await walletOf(alice.address);
             let res = await aliceWallet.sendTransfer(bob.getSender(), { to: bob.address, amount: 1n });
-            expect(res.transactions).toHaveTransaction({ to: aliceWallet.address, success: false, exitCode: Errors.jetton.notWalletOwner });
+            expect(res.transactions).toHaveTransaction({
+                to: aliceWallet.address,
+                success: false,
+                exitCode: Errors.jetton.notWalletOwner,
+            });
             res = await aliceWallet.sendTransfer(alice.getSender(), { to: bob.address, amount: 1001n });
-            expect(res.transactions).toHaveTransaction({ to: aliceWallet.address, success: false, exitCode: Errors.jetton.balanceTooLow });
-            res = await aliceWallet.sendTransfer(alice.getSender(), { to: new Address(-1, Buffer.alloc(32, 3)), amount: 1n });
-            expect(res.transactions).toHaveTransaction({ to: aliceWallet.address, success: false, exitCode: Errors.jetton.wrongWorkchain });
+            expect(res.transactions).toHaveTransaction({
+                to: aliceWallet.address,
+                success: false,
+                exitCode: Errors.jetton.balanceTooLow,
+            });
+            res = await aliceWallet.sendTransfer(alice.getSender(), {
+                to: new Address(-1, Buffer.alloc(32, 3)),
+                amount: 1n,
+            });
+            expect(res.transactions).toHaveTransaction({
+                to: aliceWallet.address,
+                success: false,
+                exitCode: Errors.jetton.wrongWorkchain,
+            });
             // right side of Either without its reference
             const bad = beginCell()
-                .storeUint(Op.jetton.transfer, 32).storeUint(0, 64).storeCoins(1n).storeAddress(bob.address).storeAddress(null)
-                .storeBit(false).storeCoins(0n).storeBit(true)
+                .storeUint(Op.jetton.transfer, 32)
+                .storeUint(0, 64)
+                .storeCoins(1n)
+                .storeAddress(bob.address)
+                .storeAddress(null)
+                .storeBit(false)
+                .storeCoins(0n)
+                .storeBit(true)
                 .endCell();
             res = await alice.send({ to: aliceWallet.address, value: toNano('0.1'), body: bad });
-            expect(res.transactions).toHaveTransaction({ to: aliceWallet.address, success: false, exitCode: Errors.jetton.invalidForwardPayload });
+            expect(res.transactions).toHaveTransaction({
+                to: aliceWallet.address,
+                success: false,
+                exitCode: Errors.jetton.invalidForwardPayload,
+            });
             expect(await aliceWallet.getJettonBalance()).toBe(1000n);
         });
 
@@ -337,21 +443,40 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
                 forwardTonAmount: toNano('0.05'),
                 value: toNano('0.055'),
             });
-            expect(res.transactions).toHaveTransaction({ to: aliceWallet.address, success: false, exitCode: Errors.jetton.notEnoughTon });
-            expect(res.transactions).not.toHaveTransaction({ from: aliceWallet.address, op: Op.jetton.internalTransfer });
+            expect(res.transactions).toHaveTransaction({
+                to: aliceWallet.address,
+                success: false,
+                exitCode: Errors.jetton.notEnoughTon,
+            });
+            expect(res.transactions).not.toHaveTransaction({
+                from: aliceWallet.address,
+                op: Op.jetton.internalTransfer,
+            });
             expect(await aliceWallet.getJettonBalance()).toBe(1000n);
         });
 
         it('should refuse internal_transfer from anyone but the minter or a sibling wallet', async () => {
             const aliceWallet = await walletOf(alice.address);
             const forged = beginCell()
-                .store(storeJettonTransferInternal({
-                    $$type: 'JettonTransferInternal', queryId: 0n, amount: 1_000_000n, from: bob.address,
-                    responseDestination: null, forwardTonAmount: 0n, forwardPayload: JettonWallet.forwardPayload(null),
-                }))
+                .store(
+                    storeJettonTransferInternal({
+                        $$type: 'JettonTransferInternal',
+                        queryId: 0n,
+                        amount: 1_000_000n,
+                        from: bob.address,
+                        responseDestination: null,
+                        forwardTonAmount: 0n,
+                        forwardPayload: JettonWallet.forwardPayload(null),
+                    }),
+                )
                 .endCell();
             const res = await bob.send({ to: aliceWallet.address, value: toNano('0.1'), body: forged });
-            expect(res.transactions).toHaveTransaction({ from: bob.address, to: aliceWallet.address, success: false, exitCode: Errors.jetton.unauthorizedTransfer });
+            expect(res.transactions).toHaveTransaction({
+                from: bob.address,
+                to: aliceWallet.address,
+                success: false,
+                exitCode: Errors.jetton.unauthorizedTransfer,
+            });
             expect(await aliceWallet.getJettonBalance()).toBe(1000n);
         });
     });
@@ -363,9 +488,21 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
 
         it('should burn plainly: supply down, excesses to the response destination, owner not notified', async () => {
             const aliceWallet = await walletOf(alice.address);
-            const res = await aliceWallet.sendBurn(alice.getSender(), { amount: 400n, responseDestination: alice.address });
-            expect(res.transactions).toHaveTransaction({ from: aliceWallet.address, to: minter.address, op: Op.jetton.burnNotification, success: true });
-            expect(res.transactions).toHaveTransaction({ from: minter.address, to: alice.address, op: Op.jetton.excesses });
+            const res = await aliceWallet.sendBurn(alice.getSender(), {
+                amount: 400n,
+                responseDestination: alice.address,
+            });
+            expect(res.transactions).toHaveTransaction({
+                from: aliceWallet.address,
+                to: minter.address,
+                op: Op.jetton.burnNotification,
+                success: true,
+            });
+            expect(res.transactions).toHaveTransaction({
+                from: minter.address,
+                to: alice.address,
+                op: Op.jetton.excesses,
+            });
             expect(res.transactions).not.toHaveTransaction({ op: Op.jetton.acceptTokensBurn });
             expect(await aliceWallet.getJettonBalance()).toBe(600n);
             expect(await minter.getTotalSupply()).toBe(600n);
@@ -373,7 +510,10 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
 
         it('should notify the minter owner (accept_tokens_burn) when the burn carries a custom payload', async () => {
             const aliceWallet = await walletOf(alice.address);
-            const destination = beginCell().storeUint(0x1234, 32).storeUint(1n << 159n, 160).endCell(); // e.g. chain and recipient
+            const destination = beginCell()
+                .storeUint(0x1234, 32)
+                .storeUint(1n << 159n, 160)
+                .endCell(); // e.g. chain and recipient
             const res = await aliceWallet.sendBurn(alice.getSender(), {
                 amount: 250n,
                 responseDestination: bob.address,
@@ -399,11 +539,23 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
         it('should refuse a burn not sent by the owner, above the balance, or with too little value', async () => {
             const aliceWallet = await walletOf(alice.address);
             let res = await aliceWallet.sendBurn(bob.getSender(), { amount: 1n });
-            expect(res.transactions).toHaveTransaction({ to: aliceWallet.address, success: false, exitCode: Errors.jetton.notWalletOwner });
+            expect(res.transactions).toHaveTransaction({
+                to: aliceWallet.address,
+                success: false,
+                exitCode: Errors.jetton.notWalletOwner,
+            });
             res = await aliceWallet.sendBurn(alice.getSender(), { amount: 1001n });
-            expect(res.transactions).toHaveTransaction({ to: aliceWallet.address, success: false, exitCode: Errors.jetton.balanceTooLow });
+            expect(res.transactions).toHaveTransaction({
+                to: aliceWallet.address,
+                success: false,
+                exitCode: Errors.jetton.balanceTooLow,
+            });
             res = await aliceWallet.sendBurn(alice.getSender(), { amount: 1n, value: toNano('0.003') });
-            expect(res.transactions).toHaveTransaction({ to: aliceWallet.address, success: false, exitCode: Errors.jetton.notEnoughTon });
+            expect(res.transactions).toHaveTransaction({
+                to: aliceWallet.address,
+                success: false,
+                exitCode: Errors.jetton.notEnoughTon,
+            });
             expect(await aliceWallet.getJettonBalance()).toBe(1000n);
             expect(await minter.getTotalSupply()).toBe(1000n);
         });
@@ -422,9 +574,23 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
         it('should restore the balance when the receiving wallet refuses internal_transfer', async () => {
             const forged = await forgedWallet(alice.address, 1000n);
             const bobWallet = await walletOf(bob.address);
-            const res = await forged.sendTransfer(alice.getSender(), { to: bob.address, amount: 400n, responseDestination: alice.address });
-            expect(res.transactions).toHaveTransaction({ from: forged.address, to: bobWallet.address, success: false, exitCode: Errors.jetton.unauthorizedTransfer });
-            expect(res.transactions).toHaveTransaction({ from: bobWallet.address, to: forged.address, inMessageBounced: true, success: true });
+            const res = await forged.sendTransfer(alice.getSender(), {
+                to: bob.address,
+                amount: 400n,
+                responseDestination: alice.address,
+            });
+            expect(res.transactions).toHaveTransaction({
+                from: forged.address,
+                to: bobWallet.address,
+                success: false,
+                exitCode: Errors.jetton.unauthorizedTransfer,
+            });
+            expect(res.transactions).toHaveTransaction({
+                from: bobWallet.address,
+                to: forged.address,
+                inMessageBounced: true,
+                success: true,
+            });
             expect(await forged.getJettonBalance()).toBe(1000n);
             expect(await bobWallet.getJettonBalance()).toBe(0n);
         });
@@ -433,8 +599,18 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
             await mint(bob.address, 10n);
             const forged = await forgedWallet(alice.address, 1000n);
             const res = await forged.sendBurn(alice.getSender(), { amount: 600n, responseDestination: alice.address });
-            expect(res.transactions).toHaveTransaction({ from: forged.address, to: minter.address, success: false, exitCode: Errors.jetton.unauthorizedBurn });
-            expect(res.transactions).toHaveTransaction({ from: minter.address, to: forged.address, inMessageBounced: true, success: true });
+            expect(res.transactions).toHaveTransaction({
+                from: forged.address,
+                to: minter.address,
+                success: false,
+                exitCode: Errors.jetton.unauthorizedBurn,
+            });
+            expect(res.transactions).toHaveTransaction({
+                from: minter.address,
+                to: forged.address,
+                inMessageBounced: true,
+                success: true,
+            });
             expect(await forged.getJettonBalance()).toBe(1000n);
             expect(await minter.getTotalSupply()).toBe(10n);
         });
@@ -443,19 +619,37 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
             await mint(alice.address, 100n);
             const aliceWallet = await walletOf(alice.address);
             const sent = beginCell()
-                .store(storeJettonTransferInternal({
-                    $$type: 'JettonTransferInternal', queryId: 0n, amount: 40n, from: minter.address,
-                    responseDestination: owner.address, forwardTonAmount: 0n, forwardPayload: JettonWallet.forwardPayload(null),
-                }))
+                .store(
+                    storeJettonTransferInternal({
+                        $$type: 'JettonTransferInternal',
+                        queryId: 0n,
+                        amount: 40n,
+                        from: minter.address,
+                        responseDestination: owner.address,
+                        forwardTonAmount: 0n,
+                        forwardPayload: JettonWallet.forwardPayload(null),
+                    }),
+                )
                 .endCell();
             // A bounced message holds 0xffffffff and the first 256 bits of the refused body.
             const s = sent.beginParse();
-            const bouncedBody = beginCell().storeUint(0xffffffff, 32).storeBits(s.loadBits(Math.min(256, s.remainingBits))).endCell();
+            const bouncedBody = beginCell()
+                .storeUint(0xffffffff, 32)
+                .storeBits(s.loadBits(Math.min(256, s.remainingBits)))
+                .endCell();
             const bounced: Message = {
                 info: {
-                    type: 'internal', ihrDisabled: true, bounce: false, bounced: true,
-                    src: aliceWallet.address, dest: minter.address, value: { coins: toNano('0.01') },
-                    ihrFee: 0n, forwardFee: 0n, createdLt: 0n, createdAt: 0,
+                    type: 'internal',
+                    ihrDisabled: true,
+                    bounce: false,
+                    bounced: true,
+                    src: aliceWallet.address,
+                    dest: minter.address,
+                    value: { coins: toNano('0.01') },
+                    ihrFee: 0n,
+                    forwardFee: 0n,
+                    createdLt: 0n,
+                    createdAt: 0,
                 },
                 body: bouncedBody,
             };
@@ -468,19 +662,31 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
     describe('owner operations', () => {
         it('should hand the minter to a new owner, who alone can then mint and change content', async () => {
             let res = await minter.sendChangeOwner(alice.getSender(), alice.address);
-            expect(res.transactions).toHaveTransaction({ to: minter.address, success: false, exitCode: Errors.jetton.notMinterOwner });
+            expect(res.transactions).toHaveTransaction({
+                to: minter.address,
+                success: false,
+                exitCode: Errors.jetton.notMinterOwner,
+            });
             res = await minter.sendChangeOwner(owner.getSender(), alice.address);
             expect(res.transactions).toHaveTransaction({ to: minter.address, success: true });
             expect((await minter.getOwner()).equals(alice.address)).toBe(true);
 
             res = await minter.sendMint(owner.getSender(), { to: bob.address, amount: 1n });
-            expect(res.transactions).toHaveTransaction({ to: minter.address, success: false, exitCode: Errors.jetton.notMinterOwner });
+            expect(res.transactions).toHaveTransaction({
+                to: minter.address,
+                success: false,
+                exitCode: Errors.jetton.notMinterOwner,
+            });
             res = await minter.sendMint(alice.getSender(), { to: bob.address, amount: 1n });
             expect(res.transactions).toHaveTransaction({ to: minter.address, success: true });
 
             const content = buildOnchainMetadata({ name: 'Renamed', symbol: 'RN', decimals: 9 });
             res = await minter.sendChangeContent(owner.getSender(), content);
-            expect(res.transactions).toHaveTransaction({ to: minter.address, success: false, exitCode: Errors.jetton.notMinterOwner });
+            expect(res.transactions).toHaveTransaction({
+                to: minter.address,
+                success: false,
+                exitCode: Errors.jetton.notMinterOwner,
+            });
             await minter.sendChangeContent(alice.getSender(), content);
             expect((await minter.getMetadata()).name).toBe('Renamed');
         });
@@ -490,13 +696,16 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
         /** Multiplies the basechain gas price in the sandbox's config (fees are read from the live config). */
         const scaleGasPrice = (factor: bigint) => {
             const p = loadConfig(blockchain.config)[21].anon0;
-            if (p.kind !== 'GasLimitsPrices_gas_flat_pfx' || p.other.kind !== 'GasLimitsPrices_gas_prices_ext') throw new Error('unexpected config 21');
+            if (p.kind !== 'GasLimitsPrices_gas_flat_pfx' || p.other.kind !== 'GasLimitsPrices_gas_prices_ext')
+                throw new Error('unexpected config 21');
             const scaled = {
                 ...p,
                 flat_gas_price: p.flat_gas_price * factor,
                 other: { ...p.other, gas_price: p.other.gas_price * factor },
             };
-            blockchain.setConfig(updateConfig(blockchain.config, { kind: 'ConfigParam_config_gas_prices', anon0: scaled }));
+            blockchain.setConfig(
+                updateConfig(blockchain.config, { kind: 'ConfigParam_config_gas_prices', anon0: scaled }),
+            );
         };
 
         /** Smallest value (to 1,000 nanoton) for which `send` is accepted by the first contract it reaches. */
@@ -530,13 +739,29 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
                 const aliceWallet = await walletOf(alice.address);
                 const bobWallet = await walletOf(bob.address);
                 const args = {
-                    to: bob.address, amount: 100n, responseDestination: alice.address,
-                    forwardTonAmount: toNano('0.01'), forwardPayload: beginCell().storeUint(7, 64).endCell(),
+                    to: bob.address,
+                    amount: 100n,
+                    responseDestination: alice.address,
+                    forwardTonAmount: toNano('0.01'),
+                    forwardPayload: beginCell().storeUint(7, 64).endCell(),
                 };
-                const value = await smallestAccepted((v) => aliceWallet.sendTransfer(alice.getSender(), { ...args, value: v }), aliceWallet.address);
+                const value = await smallestAccepted(
+                    (v) => aliceWallet.sendTransfer(alice.getSender(), { ...args, value: v }),
+                    aliceWallet.address,
+                );
                 const res = await aliceWallet.sendTransfer(alice.getSender(), { ...args, value });
-                expect(res.transactions).toHaveTransaction({ from: aliceWallet.address, to: bobWallet.address, success: true, deploy: true });
-                expect(res.transactions).toHaveTransaction({ from: bobWallet.address, to: bob.address, op: Op.jetton.transferNotification, value: toNano('0.01') });
+                expect(res.transactions).toHaveTransaction({
+                    from: aliceWallet.address,
+                    to: bobWallet.address,
+                    success: true,
+                    deploy: true,
+                });
+                expect(res.transactions).toHaveTransaction({
+                    from: bobWallet.address,
+                    to: bob.address,
+                    op: Op.jetton.transferNotification,
+                    value: toNano('0.01'),
+                });
                 expect(await aliceWallet.getJettonBalance()).toBe(900n);
                 expect(await bobWallet.getJettonBalance()).toBe(100n);
                 expect((await blockchain.getContract(bobWallet.address)).balance).toBeGreaterThan(0n);
@@ -544,8 +769,17 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
 
             it(`mint with a notification (gas price x${factor})`, async () => {
                 scaleGasPrice(factor);
-                const args = { to: alice.address, amount: 5n, responseDestination: owner.address, forwardTonAmount: 1n, forwardPayload: beginCell().storeUint(7, 64).endCell() };
-                const value = await smallestAccepted((v) => minter.sendMint(owner.getSender(), { ...args, value: v }), minter.address);
+                const args = {
+                    to: alice.address,
+                    amount: 5n,
+                    responseDestination: owner.address,
+                    forwardTonAmount: 1n,
+                    forwardPayload: beginCell().storeUint(7, 64).endCell(),
+                };
+                const value = await smallestAccepted(
+                    (v) => minter.sendMint(owner.getSender(), { ...args, value: v }),
+                    minter.address,
+                );
                 const res = await minter.sendMint(owner.getSender(), { ...args, value });
                 expect(res.transactions).toHaveTransaction({ from: minter.address, success: true, deploy: true });
                 expect(res.transactions).toHaveTransaction({ to: alice.address, op: Op.jetton.transferNotification });
@@ -557,11 +791,26 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
                 await mint(alice.address, 1000n);
                 scaleGasPrice(factor);
                 const aliceWallet = await walletOf(alice.address);
-                const args = { amount: 10n, responseDestination: alice.address, customPayload: beginCell().storeUint(7, 256).endCell() };
-                const value = await smallestAccepted((v) => aliceWallet.sendBurn(alice.getSender(), { ...args, value: v }), aliceWallet.address);
+                const args = {
+                    amount: 10n,
+                    responseDestination: alice.address,
+                    customPayload: beginCell().storeUint(7, 256).endCell(),
+                };
+                const value = await smallestAccepted(
+                    (v) => aliceWallet.sendBurn(alice.getSender(), { ...args, value: v }),
+                    aliceWallet.address,
+                );
                 const res = await aliceWallet.sendBurn(alice.getSender(), { ...args, value });
-                expect(res.transactions).toHaveTransaction({ from: aliceWallet.address, to: minter.address, success: true });
-                expect(res.transactions).toHaveTransaction({ from: minter.address, to: owner.address, op: Op.jetton.acceptTokensBurn });
+                expect(res.transactions).toHaveTransaction({
+                    from: aliceWallet.address,
+                    to: minter.address,
+                    success: true,
+                });
+                expect(res.transactions).toHaveTransaction({
+                    from: minter.address,
+                    to: owner.address,
+                    op: Op.jetton.acceptTokensBurn,
+                });
                 expect(await aliceWallet.getJettonBalance()).toBe(990n);
                 expect(await minter.getTotalSupply()).toBe(990n);
             });
@@ -574,7 +823,9 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
         const pin = (name: string, measured: number) => {
             expect(G[name]).toEqual(expect.any(Number));
             if (!(measured <= G[name] && G[name] <= Math.ceil(measured * 1.15))) {
-                throw new Error(`${name} = ${G[name]} in gas.tact, measured ${measured}: set it to about ${Math.ceil(measured * 1.05)}`);
+                throw new Error(
+                    `${name} = ${G[name]} in gas.tact, measured ${measured}: set it to about ${Math.ceil(measured * 1.05)}`,
+                );
             }
         };
 
@@ -601,7 +852,10 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
             const { res, aliceWallet, bobWallet } = await worstTransfer();
             const first = gasUsed(txOf(res.transactions, bobWallet.address));
             const again = await aliceWallet.sendTransfer(alice.getSender(), {
-                to: bob.address, amount: 1n, responseDestination: alice.address, forwardTonAmount: 1n,
+                to: bob.address,
+                amount: 1n,
+                responseDestination: alice.address,
+                forwardTonAmount: 1n,
                 forwardPayload: beginCell().storeUint(5, 64).endCell(),
             });
             pin('GAS_WALLET_INTERNAL_TRANSFER', Math.max(first, gasUsed(txOf(again.transactions, bobWallet.address))));
@@ -610,17 +864,37 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
         it('gas constants: wallet burn and minter burn_notification', async () => {
             await mint(alice.address, 1000n);
             const aliceWallet = await walletOf(alice.address);
-            const plain = await aliceWallet.sendBurn(alice.getSender(), { amount: 1n, responseDestination: alice.address });
-            const custom = await aliceWallet.sendBurn(alice.getSender(), {
-                amount: 1n, responseDestination: alice.address, customPayload: beginCell().storeUint(1, 256).endCell(),
+            const plain = await aliceWallet.sendBurn(alice.getSender(), {
+                amount: 1n,
+                responseDestination: alice.address,
             });
-            pin('GAS_WALLET_BURN', Math.max(gasUsed(txOf(plain.transactions, aliceWallet.address)), gasUsed(txOf(custom.transactions, aliceWallet.address))));
-            pin('GAS_MINTER_BURN_NOTIFICATION', Math.max(gasUsed(txOf(plain.transactions, minter.address)), gasUsed(txOf(custom.transactions, minter.address))));
+            const custom = await aliceWallet.sendBurn(alice.getSender(), {
+                amount: 1n,
+                responseDestination: alice.address,
+                customPayload: beginCell().storeUint(1, 256).endCell(),
+            });
+            pin(
+                'GAS_WALLET_BURN',
+                Math.max(
+                    gasUsed(txOf(plain.transactions, aliceWallet.address)),
+                    gasUsed(txOf(custom.transactions, aliceWallet.address)),
+                ),
+            );
+            pin(
+                'GAS_MINTER_BURN_NOTIFICATION',
+                Math.max(
+                    gasUsed(txOf(plain.transactions, minter.address)),
+                    gasUsed(txOf(custom.transactions, minter.address)),
+                ),
+            );
         });
 
         it('gas constants: minter mint', async () => {
             const res = await minter.sendMint(owner.getSender(), {
-                to: alice.address, amount: 1n, responseDestination: owner.address, forwardTonAmount: 1n,
+                to: alice.address,
+                amount: 1n,
+                responseDestination: owner.address,
+                forwardTonAmount: 1n,
                 forwardPayload: beginCell().storeUint(5, 64).endCell(),
             });
             pin('GAS_MINTER_MINT', gasUsed(txOf(res.transactions, minter.address)));
@@ -642,7 +916,10 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
             expect(G.WALLET_STORAGE_BITS - Number(used.bits)).toBeGreaterThanOrEqual(120);
             expect(G.WALLET_STORAGE_BITS - Number(used.bits)).toBeLessThanOrEqual(250);
             // state init of a first transfer: code and data with balance 0
-            expect(treeStats([init.code, init.data])).toEqual({ cells: G.WALLET_STATE_INIT_CELLS, bits: G.WALLET_STATE_INIT_BITS });
+            expect(treeStats([init.code, init.data])).toEqual({
+                cells: G.WALLET_STATE_INIT_CELLS,
+                bits: G.WALLET_STATE_INIT_BITS,
+            });
         });
     });
 });

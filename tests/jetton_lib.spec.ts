@@ -45,7 +45,9 @@ async function compileProbe(): Promise<Cell> {
     };
     for (const f of fs.readdirSync(path.join(root, 'contracts', 'jetton'))) {
         if (f.endsWith('.tact')) {
-            files[`contracts/jetton/${f}`] = fs.readFileSync(path.join(root, 'contracts', 'jetton', f)).toString('base64');
+            files[`contracts/jetton/${f}`] = fs
+                .readFileSync(path.join(root, 'contracts', 'jetton', f))
+                .toString('base64');
         }
     }
     const project = createVirtualFileSystem('/', files, false);
@@ -83,7 +85,9 @@ describe('Jetton lib (contracts/jetton/lib.tact)', () => {
 
     it('jettonWalletStateInit should give the wallet address the minter and the wallet give', async () => {
         const owner = deployer.address;
-        const minter = blockchain.openContract(await JettonMinter.createFromConfig({ owner, content: { name: 'A', symbol: 'A', decimals: 9 } }));
+        const minter = blockchain.openContract(
+            await JettonMinter.createFromConfig({ owner, content: { name: 'A', symbol: 'A', decimals: 9 } }),
+        );
         await minter.sendDeploy(deployer.getSender());
         const walletCode = await JettonWallet.code();
         const r = await get('wallet_address', (t) => {

@@ -37,7 +37,16 @@ import { BridgeTestbed, exitOn, expectAllOk, gasOn, opOf, Treasury } from '../ha
 import { EventStatus, toTransferStatus, TransferStatus } from '../wrappers/eventStatus';
 import { ProxyMessages } from '../wrappers/ProxyMultiVaultNative';
 import { Errors, Op, OpEvent } from '../wrappers/constants';
-import { cancelAnswerMessage, cancelMessage, CancelArgs, dailyLimitReachedMessage, limitActionMessage, parseTvmEventCancelFailed, tvmEventNativeProxyMessage, tvmTvmEventBody } from '../wrappers/tvmTvmEvent';
+import {
+    cancelAnswerMessage,
+    cancelMessage,
+    CancelArgs,
+    dailyLimitReachedMessage,
+    limitActionMessage,
+    parseTvmEventCancelFailed,
+    tvmEventNativeProxyMessage,
+    tvmTvmEventBody,
+} from '../wrappers/tvmTvmEvent';
 import { TvmTvmEventConfiguration } from '../wrappers/TvmTvmEventConfiguration';
 import { DEPLOY_VALUE, eventFields, eventFixture } from './event.util';
 
@@ -71,10 +80,16 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
         // alien tokens on B for the burns
         alienMinterB = await testbed.alienTokensToUserB(AMOUNT);
         // limits and approvers: A's native proxy (its token), B's alien proxy (the alien minter, the shared token)
-        await pair.A.nativeProxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setDailyLimit(pair.A.token.minter.address, LIMIT));
+        await pair.A.nativeProxy.sendBody(
+            pair.A.owner.getSender(),
+            ProxyMessages.setDailyLimit(pair.A.token.minter.address, LIMIT),
+        );
         await pair.A.nativeProxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setLimitApprover(approverA.address));
         await pair.B.alienProxy.sendBody(pair.B.owner.getSender(), ProxyMessages.setDailyLimit(alienMinterB, LIMIT));
-        await pair.B.alienProxy.sendBody(pair.B.owner.getSender(), ProxyMessages.setDailyLimit(pair.B.shared.minter.address, LIMIT));
+        await pair.B.alienProxy.sendBody(
+            pair.B.owner.getSender(),
+            ProxyMessages.setDailyLimit(pair.B.shared.minter.address, LIMIT),
+        );
         await pair.B.alienProxy.sendBody(pair.B.owner.getSender(), ProxyMessages.setLimitApprover(approverB.address));
         testbed.checkpoint();
     });
@@ -87,7 +102,8 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
 
     const balanceOf = (net: TvmNetwork, minter: Address, owner: Address) => testbed.balanceOf(net, minter, owner);
     const supplyOf = (net: TvmNetwork, minter: Address) => testbed.supplyOf(net, minter);
-    const lock = async (token: TokenInfo, amount: bigint): Promise<FoundTransfer> => (await testbed.lockAtoB(token, amount)).found;
+    const lock = async (token: TokenInfo, amount: bigint): Promise<FoundTransfer> =>
+        (await testbed.lockAtoB(token, amount)).found;
 
     /** lock `amount` of `token` on A for userB, delivered: the Alien Event on B */
     async function lockDelivered(token: TokenInfo, amount = BURN) {
@@ -106,7 +122,8 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
     }
 
     /** the owner lifts B's limit on the alien minter (the reverse of a burn is an incoming delivery on B) */
-    const noLimitB = () => pair.B.alienProxy.sendBody(pair.B.owner.getSender(), ProxyMessages.setDailyLimit(alienMinterB, 0n));
+    const noLimitB = () =>
+        pair.B.alienProxy.sendBody(pair.B.owner.getSender(), ProxyMessages.setDailyLimit(alienMinterB, 0n));
 
     const cancelArgs = (newRecipient: Address, remainingGasTo: Address, o: Partial<CancelArgs> = {}): CancelArgs => ({
         newRecipient,
@@ -117,11 +134,17 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
         ...o,
     });
 
-    const cancelFrom = (who: SandboxContract<TreasuryContract>, kind: 'native' | 'alien', event: Address, args: CancelArgs, value = CANCEL_VALUE) =>
-        who.send({ to: event, value, body: cancelMessage(kind, args) });
+    const cancelFrom = (
+        who: SandboxContract<TreasuryContract>,
+        kind: 'native' | 'alien',
+        event: Address,
+        args: CancelArgs,
+        value = CANCEL_VALUE,
+    ) => who.send({ to: event, value, body: cancelMessage(kind, args) });
 
     /** the reverse transfer a cancel emitted: the proxy's transaction in the cancel's trace */
-    const reverseOf = (net: TvmNetwork, r: SendMessageResult, proxy: Address) => findTransferId(net, r.transactions[0].hash(), proxy);
+    const reverseOf = (net: TvmNetwork, r: SendMessageResult, proxy: Address) =>
+        findTransferId(net, r.transactions[0].hash(), proxy);
 
     /** a Native Event on A in LiquidityRequested: confirmed while the native proxy does not list the
      * configuration (the confirmation bounces: the Event stays Confirmed), then not_enough_liquidity
@@ -133,9 +156,25 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
         await pair.BA.credit.deliver(found);
         const event = pair.nativeEvent(pair.A, found.messageHash);
         expect(await event.getStatus()).toBe(EventStatus.Confirmed);
-        const body = beginCell().storeUint(OpEvent.notEnoughLiquidity, 32).storeUint(0, 64).storeAddress(userA.address).endCell();
+        const body = beginCell()
+            .storeUint(OpEvent.notEnoughLiquidity, 32)
+            .storeUint(0, 64)
+            .storeAddress(userA.address)
+            .endCell();
         const r = await A.blockchain.sendMessage({
-            info: { type: 'internal', ihrDisabled: true, bounce: false, bounced: false, src: pair.A.nativeProxy.address, dest: event.address, value: { coins: toNano('0.1') }, ihrFee: 0n, forwardFee: 0n, createdLt: 0n, createdAt: 0 },
+            info: {
+                type: 'internal',
+                ihrDisabled: true,
+                bounce: false,
+                bounced: false,
+                src: pair.A.nativeProxy.address,
+                dest: event.address,
+                value: { coins: toNano('0.1') },
+                ihrFee: 0n,
+                forwardFee: 0n,
+                createdLt: 0n,
+                createdAt: 0,
+            },
             body,
         } as any);
         expect(exitOn(r, event.address)).toBe(0);
@@ -155,11 +194,29 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
         expect(await balanceOf(A, pair.A.token.minter.address, pair.A.nativeProxy.address)).toBe(locked0 + BURN);
 
         const payload = beginCell().storeUint(0xc0ffee, 24).endCell();
-        const r = await event.sendCancel(approverB.getSender(), cancelArgs(refundA.address, approverB.address, { eventPayload: payload }));
+        const r = await event.sendCancel(
+            approverB.getSender(),
+            cancelArgs(refundA.address, approverB.address, { eventPayload: payload }),
+        );
         expectAllOk(r.transactions);
-        expect(r.transactions).toHaveTransaction({ from: event.address, to: pair.B.alienConfig.address, op: OpEvent.tvmEventCancel, success: true });
-        expect(r.transactions).toHaveTransaction({ from: pair.B.alienConfig.address, to: pair.B.alienProxy.address, op: OpEvent.onTvmEventCancel, success: true });
-        expect(r.transactions).toHaveTransaction({ from: pair.B.alienProxy.address, to: event.address, op: OpEvent.tvmEventCancelled, success: true });
+        expect(r.transactions).toHaveTransaction({
+            from: event.address,
+            to: pair.B.alienConfig.address,
+            op: OpEvent.tvmEventCancel,
+            success: true,
+        });
+        expect(r.transactions).toHaveTransaction({
+            from: pair.B.alienConfig.address,
+            to: pair.B.alienProxy.address,
+            op: OpEvent.onTvmEventCancel,
+            success: true,
+        });
+        expect(r.transactions).toHaveTransaction({
+            from: pair.B.alienProxy.address,
+            to: event.address,
+            op: OpEvent.tvmEventCancelled,
+            success: true,
+        });
         expect(r.transactions).toHaveTransaction({ from: event.address, to: approverB.address });
         expect(await event.getStatus()).toBe(EventStatus.Cancelled);
         expect(toTransferStatus(await event.getStatus())).toBe(TransferStatus.Failed);
@@ -185,7 +242,10 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
 
         // proven on A by the credit backend: A's native proxy unlocks to new_recipient (an incoming
         // delivery there: A's daily limit applies; the owner lifts it)
-        await pair.A.nativeProxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setDailyLimit(pair.A.token.minter.address, 0n));
+        await pair.A.nativeProxy.sendBody(
+            pair.A.owner.getSender(),
+            ProxyMessages.setDailyLimit(pair.A.token.minter.address, 0n),
+        );
         const d = (await pair.BA.credit.deliver(rev))!;
         expectAllOk(d.result.transactions);
         const back = pair.nativeEvent(pair.A, rev.messageHash);
@@ -196,7 +256,14 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
         expect(await supplyOf(B, alienMinterB)).toBe(supplyB0);
         expect(await balanceOf(B, alienMinterB, userB.address)).toBe(AMOUNT);
         // the Event is final
-        expect(exitOn(await event.sendCancel(approverB.getSender(), cancelArgs(refundA.address, approverB.address)).then((x) => x), event.address)).toBe(Errors.event.wrongStatus);
+        expect(
+            exitOn(
+                await event
+                    .sendCancel(approverB.getSender(), cancelArgs(refundA.address, approverB.address))
+                    .then((x) => x),
+                event.address,
+            ),
+        ).toBe(Errors.event.wrongStatus);
     });
 
     // ------------------------------------------------------------------ 2. burn on B, LimitReached on A, cancel, minted again on B
@@ -241,14 +308,22 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
 
     // ------------------------------------------------------------------ 3. callers, statuses, values, forged answers, refusals
 
-    it('LimitReached: only the limit approver (2335); too little value (2317); the caller\'s value bounces', async () => {
+    it("LimitReached: only the limit approver (2335); too little value (2317); the caller's value bounces", async () => {
         const { event } = await burnDelivered();
         const args = cancelArgs(refundB.address, userA.address);
-        expect(exitOn(await cancelFrom(strangerA, 'native', event.address, args), event.address)).toBe(Errors.event.senderNotLimitApprover);
-        expect(exitOn(await cancelFrom(userA, 'native', event.address, args), event.address)).toBe(Errors.event.senderNotLimitApprover);
+        expect(exitOn(await cancelFrom(strangerA, 'native', event.address, args), event.address)).toBe(
+            Errors.event.senderNotLimitApprover,
+        );
+        expect(exitOn(await cancelFrom(userA, 'native', event.address, args), event.address)).toBe(
+            Errors.event.senderNotLimitApprover,
+        );
         const low = await cancelFrom(approverA, 'native', event.address, args, toNano('0.02'));
         expect(exitOn(low, event.address)).toBe(Errors.event.tooLowMsgValue);
-        expect(low.transactions).toHaveTransaction({ from: event.address, to: approverA.address, inMessageBounced: true });
+        expect(low.transactions).toHaveTransaction({
+            from: event.address,
+            to: approverA.address,
+            inMessageBounced: true,
+        });
         expect(await event.getStatus()).toBe(EventStatus.LimitReached);
         expect(await event.getCancelPending()).toBe(false);
     });
@@ -257,36 +332,116 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
         // Confirmed: a burn within the limit
         const ok = await burnDelivered(LIMIT);
         expect(await ok.event.getStatus()).toBe(EventStatus.Confirmed);
-        expect(exitOn(await cancelFrom(approverA, 'native', ok.event.address, cancelArgs(refundB.address, approverA.address)), ok.event.address)).toBe(Errors.event.wrongStatus);
-        expect(exitOn(await cancelFrom(userA, 'native', ok.event.address, cancelArgs(refundB.address, userA.address)), ok.event.address)).toBe(Errors.event.wrongStatus);
+        expect(
+            exitOn(
+                await cancelFrom(approverA, 'native', ok.event.address, cancelArgs(refundB.address, approverA.address)),
+                ok.event.address,
+            ),
+        ).toBe(Errors.event.wrongStatus);
+        expect(
+            exitOn(
+                await cancelFrom(userA, 'native', ok.event.address, cancelArgs(refundB.address, userA.address)),
+                ok.event.address,
+            ),
+        ).toBe(Errors.event.wrongStatus);
         // Verified
         await pair.A.nativeProxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setPaused(true));
         const v = await burnDelivered(LIMIT);
         expect(await v.event.getStatus()).toBe(EventStatus.Verified);
-        expect(exitOn(await cancelFrom(userA, 'native', v.event.address, cancelArgs(refundB.address, userA.address)), v.event.address)).toBe(Errors.event.wrongStatus);
+        expect(
+            exitOn(
+                await cancelFrom(userA, 'native', v.event.address, cancelArgs(refundB.address, userA.address)),
+                v.event.address,
+            ),
+        ).toBe(Errors.event.wrongStatus);
         await pair.A.nativeProxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setPaused(false));
         // Cancelled
         const lim = await burnDelivered();
-        expectAllOk((await cancelFrom(approverA, 'native', lim.event.address, cancelArgs(refundB.address, approverA.address))).transactions);
+        expectAllOk(
+            (await cancelFrom(approverA, 'native', lim.event.address, cancelArgs(refundB.address, approverA.address)))
+                .transactions,
+        );
         expect(await lim.event.getStatus()).toBe(EventStatus.Cancelled);
-        expect(exitOn(await cancelFrom(approverA, 'native', lim.event.address, cancelArgs(refundB.address, approverA.address)), lim.event.address)).toBe(Errors.event.wrongStatus);
-        expect(exitOn(await approverA.send({ to: lim.event.address, value: toNano('0.5'), body: limitActionMessage('approveLimit') }), lim.event.address)).toBe(Errors.event.wrongStatus);
-        expect(exitOn(await userA.send({ to: lim.event.address, value: toNano('0.5'), body: limitActionMessage('tvmEventRetry') }), lim.event.address)).toBe(Errors.event.wrongStatus);
+        expect(
+            exitOn(
+                await cancelFrom(
+                    approverA,
+                    'native',
+                    lim.event.address,
+                    cancelArgs(refundB.address, approverA.address),
+                ),
+                lim.event.address,
+            ),
+        ).toBe(Errors.event.wrongStatus);
+        expect(
+            exitOn(
+                await approverA.send({
+                    to: lim.event.address,
+                    value: toNano('0.5'),
+                    body: limitActionMessage('approveLimit'),
+                }),
+                lim.event.address,
+            ),
+        ).toBe(Errors.event.wrongStatus);
+        expect(
+            exitOn(
+                await userA.send({
+                    to: lim.event.address,
+                    value: toNano('0.5'),
+                    body: limitActionMessage('tvmEventRetry'),
+                }),
+                lim.event.address,
+            ),
+        ).toBe(Errors.event.wrongStatus);
     });
 
     it('2901: tvm_event_cancelled / tvm_event_cancel_failed only from the proxy (a forged answer changes nothing)', async () => {
         const { event } = await burnDelivered();
-        expect(exitOn(await strangerA.send({ to: event.address, value: toNano('0.05'), body: cancelAnswerMessage() }), event.address)).toBe(Errors.event.senderNotProxyTransitional);
-        expect(exitOn(await strangerA.send({ to: event.address, value: toNano('0.05'), body: cancelAnswerMessage(2702) }), event.address)).toBe(Errors.event.senderNotProxyTransitional);
+        expect(
+            exitOn(
+                await strangerA.send({ to: event.address, value: toNano('0.05'), body: cancelAnswerMessage() }),
+                event.address,
+            ),
+        ).toBe(Errors.event.senderNotProxyTransitional);
+        expect(
+            exitOn(
+                await strangerA.send({ to: event.address, value: toNano('0.05'), body: cancelAnswerMessage(2702) }),
+                event.address,
+            ),
+        ).toBe(Errors.event.senderNotProxyTransitional);
         // the configuration is not the proxy either
         const fromConfig = await A.blockchain.sendMessage({
-            info: { type: 'internal', ihrDisabled: true, bounce: false, bounced: false, src: pair.A.nativeConfig.address, dest: event.address, value: { coins: toNano('0.05') }, ihrFee: 0n, forwardFee: 0n, createdLt: 0n, createdAt: 0 },
+            info: {
+                type: 'internal',
+                ihrDisabled: true,
+                bounce: false,
+                bounced: false,
+                src: pair.A.nativeConfig.address,
+                dest: event.address,
+                value: { coins: toNano('0.05') },
+                ihrFee: 0n,
+                forwardFee: 0n,
+                createdLt: 0n,
+                createdAt: 0,
+            },
             body: cancelAnswerMessage(),
         } as any);
         expect(exitOn(fromConfig, event.address)).toBe(Errors.event.senderNotProxyTransitional);
         // from the proxy, but no cancel pending: 2324
         const fromProxy = await A.blockchain.sendMessage({
-            info: { type: 'internal', ihrDisabled: true, bounce: false, bounced: false, src: pair.A.nativeProxy.address, dest: event.address, value: { coins: toNano('0.05') }, ihrFee: 0n, forwardFee: 0n, createdLt: 0n, createdAt: 0 },
+            info: {
+                type: 'internal',
+                ihrDisabled: true,
+                bounce: false,
+                bounced: false,
+                src: pair.A.nativeProxy.address,
+                dest: event.address,
+                value: { coins: toNano('0.05') },
+                ihrFee: 0n,
+                forwardFee: 0n,
+                createdLt: 0n,
+                createdAt: 0,
+            },
             body: cancelAnswerMessage(),
         } as any);
         expect(exitOn(fromProxy, event.address)).toBe(Errors.event.wrongStatus);
@@ -302,11 +457,34 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
             .storeInt(B.globalId, 32)
             .storeAddress(strangerA.address)
             .storeRef((await event.getEventBody())!)
-            .storeRef(beginCell().storeAddress(strangerA.address).storeUint(0, 128).storeBit(false).storeAddress(strangerA.address).storeBit(false))
+            .storeRef(
+                beginCell()
+                    .storeAddress(strangerA.address)
+                    .storeUint(0, 128)
+                    .storeBit(false)
+                    .storeAddress(strangerA.address)
+                    .storeBit(false),
+            )
             .endCell();
-        expect(exitOn(await strangerA.send({ to: pair.A.nativeProxy.address, value: CANCEL_VALUE, body }), pair.A.nativeProxy.address)).toBe(Errors.proxy.notTvmConfig);
-        const fake = beginCell().storeUint(OpEvent.tvmEventCancel, 32).storeUint(1n, 256).storeAddress(strangerA.address).storeRef((await event.getEventBody())!).storeRef(Cell.EMPTY).endCell();
-        expect(exitOn(await strangerA.send({ to: pair.A.nativeConfig.address, value: CANCEL_VALUE, body: fake }), pair.A.nativeConfig.address)).toBe(Errors.eventConfiguration.senderNotEventContract);
+        expect(
+            exitOn(
+                await strangerA.send({ to: pair.A.nativeProxy.address, value: CANCEL_VALUE, body }),
+                pair.A.nativeProxy.address,
+            ),
+        ).toBe(Errors.proxy.notTvmConfig);
+        const fake = beginCell()
+            .storeUint(OpEvent.tvmEventCancel, 32)
+            .storeUint(1n, 256)
+            .storeAddress(strangerA.address)
+            .storeRef((await event.getEventBody())!)
+            .storeRef(Cell.EMPTY)
+            .endCell();
+        expect(
+            exitOn(
+                await strangerA.send({ to: pair.A.nativeConfig.address, value: CANCEL_VALUE, body: fake }),
+                pair.A.nativeConfig.address,
+            ),
+        ).toBe(Errors.eventConfiguration.senderNotEventContract);
         expect(await event.getStatus()).toBe(EventStatus.LimitReached);
     });
 
@@ -321,7 +499,9 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
         expect(await event.getStatus()).toBe(EventStatus.LimitReached);
         expect(await event.getCancelPending()).toBe(false);
         expect(await event.getLastErrorCode()).toBe(Errors.proxy.proxyPaused);
-        expect([...r.transactions].some((t) => [...t.outMessages.values()].some((m) => m.info.type === 'external-out'))).toBe(false);
+        expect(
+            [...r.transactions].some((t) => [...t.outMessages.values()].some((m) => m.info.type === 'external-out')),
+        ).toBe(false);
         // the approver got its value back, less the fees of the chain
         const after = (await B.blockchain.getContract(approverB.address)).balance;
         expect(before - after).toBeLessThan(toNano('0.05'));
@@ -329,16 +509,26 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
 
         // expected_gas above what the value can pay: 2713
         await pair.B.alienProxy.sendBody(pair.B.owner.getSender(), ProxyMessages.setPaused(false));
-        const r2 = await event.sendCancel(approverB.getSender(), cancelArgs(refundA.address, approverB.address, { expectedGas: toNano('5') }));
+        const r2 = await event.sendCancel(
+            approverB.getSender(),
+            cancelArgs(refundA.address, approverB.address, { expectedGas: toNano('5') }),
+        );
         expectAllOk(r2.transactions);
         expect(await event.getStatus()).toBe(EventStatus.LimitReached);
         expect(await event.getLastErrorCode()).toBe(Errors.proxy.lowMsgValue);
         // new_recipient outside the basechain: 2705
-        const r3 = await event.sendCancel(approverB.getSender(), cancelArgs(new Address(-1, Buffer.alloc(32, 3)), approverB.address));
+        const r3 = await event.sendCancel(
+            approverB.getSender(),
+            cancelArgs(new Address(-1, Buffer.alloc(32, 3)), approverB.address),
+        );
         expectAllOk(r3.transactions);
         expect(await event.getLastErrorCode()).toBe(Errors.proxy.wrongOwnerInPayload);
         // then the approver can still approve (the way forward stays)
-        const ok = await approverB.send({ to: event.address, value: toNano('0.5'), body: limitActionMessage('approveLimit') });
+        const ok = await approverB.send({
+            to: event.address,
+            value: toNano('0.5'),
+            body: limitActionMessage('approveLimit'),
+        });
         expectAllOk(ok.transactions);
         expect(await event.getStatus()).toBe(EventStatus.Confirmed);
         expect(await balanceOf(B, alienMinterB, userB.address)).toBe(AMOUNT + BURN);
@@ -348,13 +538,26 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
         const supplyB0 = await supplyOf(B, alienMinterB);
         const { event } = await liquidityRequested();
         const args = cancelArgs(refundB.address, userA.address);
-        expect(exitOn(await cancelFrom(strangerA, 'native', event.address, args), event.address)).toBe(Errors.event.senderNotRecipientOrSender);
-        expect(exitOn(await cancelFrom(approverA, 'native', event.address, args), event.address)).toBe(Errors.event.senderNotRecipientOrSender);
+        expect(exitOn(await cancelFrom(strangerA, 'native', event.address, args), event.address)).toBe(
+            Errors.event.senderNotRecipientOrSender,
+        );
+        expect(exitOn(await cancelFrom(approverA, 'native', event.address, args), event.address)).toBe(
+            Errors.event.senderNotRecipientOrSender,
+        );
         const r = await event.sendCancel(userA.getSender(), args);
         expectAllOk(r.transactions);
         expect(await event.getStatus()).toBe(EventStatus.Cancelled);
         // set_bounty is over
-        expect(exitOn(await userA.send({ to: event.address, value: toNano('0.05'), body: beginCell().storeUint(OpEvent.setBounty, 32).storeUint(0, 64).storeUint(1, 128).endCell() }), event.address)).toBe(Errors.event.wrongStatus);
+        expect(
+            exitOn(
+                await userA.send({
+                    to: event.address,
+                    value: toNano('0.05'),
+                    body: beginCell().storeUint(OpEvent.setBounty, 32).storeUint(0, 64).storeUint(1, 128).endCell(),
+                }),
+                event.address,
+            ),
+        ).toBe(Errors.event.wrongStatus);
         const rev = reverseOf(A, r, pair.A.nativeProxy.address);
         await noLimitB();
         expectAllOk((await pair.AB.credit.deliver(rev))!.result.transactions);
@@ -378,7 +581,7 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
 
     // ------------------------------------------------------------------ 4. predeployed token
 
-    it('predeployed (shared) token over the limit on B -> cancel -> A\'s native proxy unlocks it back; a wrong predeployed_token_data is refused (2330)', async () => {
+    it("predeployed (shared) token over the limit on B -> cancel -> A's native proxy unlocks it back; a wrong predeployed_token_data is refused (2330)", async () => {
         const heldA0 = await balanceOf(A, pair.A.shared.minter.address, pair.A.nativeProxy.address);
         const heldB0 = await balanceOf(B, pair.B.shared.minter.address, pair.B.nativeProxy.address);
         const { event } = await lockDelivered(pair.A.shared);
@@ -386,15 +589,39 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
         expect(await balanceOf(A, pair.A.shared.minter.address, pair.A.nativeProxy.address)).toBe(heldA0 + BURN);
 
         // the wallet named is not B's native proxy wallet of the local token: 2330 from the proxy
-        const wrong = await event.sendCancel(approverB.getSender(), cancelArgs(refundA.address, approverB.address, { predeployedTokenData: { token: pair.B.shared.minter.address, nativeProxyWallet: pair.B.token.proxyWallet } }));
+        const wrong = await event.sendCancel(
+            approverB.getSender(),
+            cancelArgs(refundA.address, approverB.address, {
+                predeployedTokenData: {
+                    token: pair.B.shared.minter.address,
+                    nativeProxyWallet: pair.B.token.proxyWallet,
+                },
+            }),
+        );
         expectAllOk(wrong.transactions);
         expect(await event.getStatus()).toBe(EventStatus.LimitReached);
         expect(await event.getLastErrorCode()).toBe(Errors.event.wrongBaseNativeProxyWallet);
         // nor another token
-        await event.sendCancel(approverB.getSender(), cancelArgs(refundA.address, approverB.address, { predeployedTokenData: { token: pair.B.token.minter.address, nativeProxyWallet: pair.B.shared.proxyWallet } }));
+        await event.sendCancel(
+            approverB.getSender(),
+            cancelArgs(refundA.address, approverB.address, {
+                predeployedTokenData: {
+                    token: pair.B.token.minter.address,
+                    nativeProxyWallet: pair.B.shared.proxyWallet,
+                },
+            }),
+        );
         expect(await event.getLastErrorCode()).toBe(Errors.event.wrongBaseNativeProxyWallet);
 
-        const r = await event.sendCancel(approverB.getSender(), cancelArgs(refundA.address, approverB.address, { predeployedTokenData: { token: pair.B.shared.minter.address, nativeProxyWallet: pair.B.shared.proxyWallet } }));
+        const r = await event.sendCancel(
+            approverB.getSender(),
+            cancelArgs(refundA.address, approverB.address, {
+                predeployedTokenData: {
+                    token: pair.B.shared.minter.address,
+                    nativeProxyWallet: pair.B.shared.proxyWallet,
+                },
+            }),
+        );
         expectAllOk(r.transactions);
         expect(await event.getStatus()).toBe(EventStatus.Cancelled);
         expect(await balanceOf(B, pair.B.shared.minter.address, pair.B.nativeProxy.address)).toBe(heldB0);
@@ -429,22 +656,54 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
         }
         const alien = await lockDelivered(pair.A.token);
         const payload = beginCell().storeUint(1, 8).storeRef(beginCell().storeUint(2, 8)).endCell();
-        const ra = await alien.event.sendCancel(approverB.getSender(), cancelArgs(refundA.address, approverB.address, { eventPayload: payload, predeployedTokenData: null }));
+        const ra = await alien.event.sendCancel(
+            approverB.getSender(),
+            cancelArgs(refundA.address, approverB.address, { eventPayload: payload, predeployedTokenData: null }),
+        );
         const native = await burnDelivered();
-        const rn = await native.event.sendCancel(approverA.getSender(), cancelArgs(refundB.address, approverA.address, { eventPayload: payload }));
+        const rn = await native.event.sendCancel(
+            approverA.getSender(),
+            cancelArgs(refundB.address, approverA.address, { eventPayload: payload }),
+        );
         expectAllOk([...ra.transactions, ...rn.transactions]);
         const shared = await lockDelivered(pair.A.shared);
-        const rs = await shared.event.sendCancel(approverB.getSender(), cancelArgs(refundA.address, approverB.address, { eventPayload: payload, predeployedTokenData: { token: pair.B.shared.minter.address, nativeProxyWallet: pair.B.shared.proxyWallet } }));
+        const rs = await shared.event.sendCancel(
+            approverB.getSender(),
+            cancelArgs(refundA.address, approverB.address, {
+                eventPayload: payload,
+                predeployedTokenData: {
+                    token: pair.B.shared.minter.address,
+                    nativeProxyWallet: pair.B.shared.proxyWallet,
+                },
+            }),
+        );
         expectAllOk(rs.transactions);
         const m = {
-            eventCancel: Math.max(gasOn(ra, alien.event.address, OpEvent.alienEventCancel), gasOn(rn, native.event.address, OpEvent.nativeEventCancel), gasOn(rs, shared.event.address, OpEvent.alienEventCancel)),
-            config: Math.max(gasOn(ra, pair.B.alienConfig.address, OpEvent.tvmEventCancel), gasOn(rn, pair.A.nativeConfig.address, OpEvent.tvmEventCancel)),
-            proxy: Math.max(gasOn(ra, pair.B.alienProxy.address, OpEvent.onTvmEventCancel), gasOn(rn, pair.A.nativeProxy.address, OpEvent.onTvmEventCancel), gasOn(rs, pair.B.alienProxy.address, OpEvent.onTvmEventCancel)),
-            answer: Math.max(gasOn(ra, alien.event.address, OpEvent.tvmEventCancelled), gasOn(rn, native.event.address, OpEvent.tvmEventCancelled)),
+            eventCancel: Math.max(
+                gasOn(ra, alien.event.address, OpEvent.alienEventCancel),
+                gasOn(rn, native.event.address, OpEvent.nativeEventCancel),
+                gasOn(rs, shared.event.address, OpEvent.alienEventCancel),
+            ),
+            config: Math.max(
+                gasOn(ra, pair.B.alienConfig.address, OpEvent.tvmEventCancel),
+                gasOn(rn, pair.A.nativeConfig.address, OpEvent.tvmEventCancel),
+            ),
+            proxy: Math.max(
+                gasOn(ra, pair.B.alienProxy.address, OpEvent.onTvmEventCancel),
+                gasOn(rn, pair.A.nativeProxy.address, OpEvent.onTvmEventCancel),
+                gasOn(rs, pair.B.alienProxy.address, OpEvent.onTvmEventCancel),
+            ),
+            answer: Math.max(
+                gasOn(ra, alien.event.address, OpEvent.tvmEventCancelled),
+                gasOn(rn, native.event.address, OpEvent.tvmEventCancelled),
+            ),
         };
         // from LiquidityRequested (the caller checked against the event's sender and recipient)
         const liq = await liquidityRequested();
-        const rl = await liq.event.sendCancel(userA.getSender(), cancelArgs(refundB.address, userA.address, { eventPayload: payload }));
+        const rl = await liq.event.sendCancel(
+            userA.getSender(),
+            cancelArgs(refundB.address, userA.address, { eventPayload: payload }),
+        );
         expectAllOk(rl.transactions);
         m.eventCancel = Math.max(m.eventCancel, gasOn(rl, liq.event.address, OpEvent.nativeEventCancel));
         m.answer = Math.max(m.answer, gasOn(rl, liq.event.address, OpEvent.tvmEventCancelled));
@@ -453,9 +712,12 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
         await pair.B.alienProxy.sendBody(pair.B.owner.getSender(), ProxyMessages.setPaused(true));
         const rf = await again.event.sendCancel(approverB.getSender(), cancelArgs(refundA.address, approverB.address));
         m.answer = Math.max(m.answer, gasOn(rf, again.event.address, OpEvent.tvmEventCancelFailed));
-        console.log(`cancel gas: Event ${m.eventCancel}, configuration ${m.config}, proxy ${m.proxy}, Event answer ${m.answer}`);
+        console.log(
+            `cancel gas: Event ${m.eventCancel}, configuration ${m.config}, proxy ${m.proxy}, Event answer ${m.answer}`,
+        );
         const pin = (name: string, measured: number) => {
-            if (!(measured <= G[name] && G[name] <= Math.ceil(measured * 1.4))) throw new Error(`${name} = ${G[name]}, measured ${measured}`);
+            if (!(measured <= G[name] && G[name] <= Math.ceil(measured * 1.4)))
+                throw new Error(`${name} = ${G[name]}, measured ${measured}`);
         };
         pin('GAS_EVENT_CANCEL', m.eventCancel);
         pin('GAS_CONFIGURATION_ON_CANCEL', m.config);
@@ -473,32 +735,107 @@ describe('Alien Event cancel, unit level (treasuries play the alien proxy): pend
         const stranger = await f.blockchain.treasury('stranger');
         const recipient = await f.blockchain.treasury('recipient');
         const npWallet = new Address(0, Buffer.alloc(32, 9));
-        const body = tvmTvmEventBody('native', eventFields({}, { recipient: recipient.address, sender: f.user.address, token: new Address(0, Buffer.alloc(32, 5)) }));
+        const body = tvmTvmEventBody(
+            'native',
+            eventFields(
+                {},
+                { recipient: recipient.address, sender: f.user.address, token: new Address(0, Buffer.alloc(32, 5)) },
+            ),
+        );
         const tx = await f.emit(body);
         const msgHash = TvmTvmEventConfiguration.eventMessageHash(tx.raw, 0);
         const event = f.alienEvent(msgHash);
-        await f.alienConfig.sendDeployTvmEvent(f.user.getSender(), { value: DEPLOY_VALUE, msgHash, outMsgIndex: 0, remainingGasTo: f.user.address, proof: f.prove(tx.raw) });
+        await f.alienConfig.sendDeployTvmEvent(f.user.getSender(), {
+            value: DEPLOY_VALUE,
+            msgHash,
+            outMsgIndex: 0,
+            remainingGasTo: f.user.address,
+            proof: f.prove(tx.raw),
+        });
         expect(await event.getStatus()).toBe(EventStatus.Confirmed);
-        await f.alienProxy.send({ to: event.address, value: toNano('0.05'), body: tvmEventNativeProxyMessage(f.nativeProxy.address, npWallet, f.user.address) });
-        await f.alienProxy.send({ to: event.address, value: toNano('0.05'), body: dailyLimitReachedMessage(approver.address, f.user.address) });
+        await f.alienProxy.send({
+            to: event.address,
+            value: toNano('0.05'),
+            body: tvmEventNativeProxyMessage(f.nativeProxy.address, npWallet, f.user.address),
+        });
+        await f.alienProxy.send({
+            to: event.address,
+            value: toNano('0.05'),
+            body: dailyLimitReachedMessage(approver.address, f.user.address),
+        });
         expect(await event.getStatus()).toBe(EventStatus.LimitReached);
 
-        const args = (w: Address | null): CancelArgs => ({ newRecipient: f.user.address, remainingGasTo: approver.address, expectedGas: 0n, expectedGasReceiver: approver.address, predeployedTokenData: w ? { token: stranger.address, nativeProxyWallet: w } : null });
-        expect(exitOn(await event.sendCancel(approver.getSender(), args(stranger.address)), event.address)).toBe(Errors.event.wrongBaseNativeProxyWallet);
+        const args = (w: Address | null): CancelArgs => ({
+            newRecipient: f.user.address,
+            remainingGasTo: approver.address,
+            expectedGas: 0n,
+            expectedGasReceiver: approver.address,
+            predeployedTokenData: w ? { token: stranger.address, nativeProxyWallet: w } : null,
+        });
+        expect(exitOn(await event.sendCancel(approver.getSender(), args(stranger.address)), event.address)).toBe(
+            Errors.event.wrongBaseNativeProxyWallet,
+        );
         // the recorded wallet: goes on (the treasury proxy does not answer: the cancel stays pending)
         const r = await event.sendCancel(approver.getSender(), args(npWallet));
-        expect(r.transactions).toHaveTransaction({ from: f.alienConfig.address, to: f.alienProxy.address, op: OpEvent.onTvmEventCancel });
+        expect(r.transactions).toHaveTransaction({
+            from: f.alienConfig.address,
+            to: f.alienProxy.address,
+            op: OpEvent.onTvmEventCancel,
+        });
         expect(await event.getCancelPending()).toBe(true);
         expect(await event.getStatus()).toBe(EventStatus.LimitReached);
-        expect(exitOn(await event.sendCancel(approver.getSender(), args(null)), event.address)).toBe(Errors.event.wrongStatus);
-        expect(exitOn(await approver.send({ to: event.address, value: toNano('0.5'), body: limitActionMessage('approveLimit') }), event.address)).toBe(Errors.event.wrongStatus);
-        expect(exitOn(await approver.send({ to: event.address, value: toNano('0.5'), body: limitActionMessage('rejectLimit') }), event.address)).toBe(Errors.event.wrongStatus);
-        expect(exitOn(await recipient.send({ to: event.address, value: toNano('0.5'), body: limitActionMessage('tvmEventRetry') }), event.address)).toBe(Errors.event.wrongStatus);
+        expect(exitOn(await event.sendCancel(approver.getSender(), args(null)), event.address)).toBe(
+            Errors.event.wrongStatus,
+        );
+        expect(
+            exitOn(
+                await approver.send({
+                    to: event.address,
+                    value: toNano('0.5'),
+                    body: limitActionMessage('approveLimit'),
+                }),
+                event.address,
+            ),
+        ).toBe(Errors.event.wrongStatus);
+        expect(
+            exitOn(
+                await approver.send({
+                    to: event.address,
+                    value: toNano('0.5'),
+                    body: limitActionMessage('rejectLimit'),
+                }),
+                event.address,
+            ),
+        ).toBe(Errors.event.wrongStatus);
+        expect(
+            exitOn(
+                await recipient.send({
+                    to: event.address,
+                    value: toNano('0.5'),
+                    body: limitActionMessage('tvmEventRetry'),
+                }),
+                event.address,
+            ),
+        ).toBe(Errors.event.wrongStatus);
         // a forged answer (not the proxy: the native proxy the Event accepts delivery callbacks from is not it either)
-        expect(exitOn(await stranger.send({ to: event.address, value: toNano('0.05'), body: cancelAnswerMessage() }), event.address)).toBe(Errors.event.senderNotProxyTransitional);
-        expect(exitOn(await f.nativeProxy.send({ to: event.address, value: toNano('0.05'), body: cancelAnswerMessage() }), event.address)).toBe(Errors.event.senderNotProxyTransitional);
+        expect(
+            exitOn(
+                await stranger.send({ to: event.address, value: toNano('0.05'), body: cancelAnswerMessage() }),
+                event.address,
+            ),
+        ).toBe(Errors.event.senderNotProxyTransitional);
+        expect(
+            exitOn(
+                await f.nativeProxy.send({ to: event.address, value: toNano('0.05'), body: cancelAnswerMessage() }),
+                event.address,
+            ),
+        ).toBe(Errors.event.senderNotProxyTransitional);
         // the proxy refuses: restored, code kept, the value to remaining_gas_to
-        const fail = await f.alienProxy.send({ to: event.address, value: toNano('0.3'), body: cancelAnswerMessage(Errors.proxy.proxyPaused) });
+        const fail = await f.alienProxy.send({
+            to: event.address,
+            value: toNano('0.3'),
+            body: cancelAnswerMessage(Errors.proxy.proxyPaused),
+        });
         expect(fail.transactions).toHaveTransaction({ from: event.address, to: approver.address });
         expect(await event.getCancelPending()).toBe(false);
         expect(await event.getStatus()).toBe(EventStatus.LimitReached);
@@ -509,26 +846,58 @@ describe('Alien Event cancel, unit level (treasuries play the alien proxy): pend
         await f.alienProxy.send({ to: event.address, value: toNano('0.05'), body: cancelAnswerMessage() });
         expect(await event.getStatus()).toBe(EventStatus.Cancelled);
         expect(await event.getCancelPending()).toBe(false);
-        expect(exitOn(await f.alienProxy.send({ to: event.address, value: toNano('0.05'), body: cancelAnswerMessage() }), event.address)).toBe(Errors.event.wrongStatus);
+        expect(
+            exitOn(
+                await f.alienProxy.send({ to: event.address, value: toNano('0.05'), body: cancelAnswerMessage() }),
+                event.address,
+            ),
+        ).toBe(Errors.event.wrongStatus);
     });
 
     it('a bounce of tvm_event_cancel restores the Event (the configuration refused it)', async () => {
         const f = await eventFixture();
         const approver = await f.blockchain.treasury('approver');
         const recipient = await f.blockchain.treasury('recipient');
-        const body = tvmTvmEventBody('native', eventFields({}, { recipient: recipient.address, sender: f.user.address, token: new Address(0, Buffer.alloc(32, 5)) }));
+        const body = tvmTvmEventBody(
+            'native',
+            eventFields(
+                {},
+                { recipient: recipient.address, sender: f.user.address, token: new Address(0, Buffer.alloc(32, 5)) },
+            ),
+        );
         const tx = await f.emit(body);
         const msgHash = TvmTvmEventConfiguration.eventMessageHash(tx.raw, 0);
         const event = f.alienEvent(msgHash);
-        await f.alienConfig.sendDeployTvmEvent(f.user.getSender(), { value: DEPLOY_VALUE, msgHash, outMsgIndex: 0, remainingGasTo: f.user.address, proof: f.prove(tx.raw) });
-        await f.alienProxy.send({ to: event.address, value: toNano('0.05'), body: dailyLimitReachedMessage(approver.address, f.user.address) });
+        await f.alienConfig.sendDeployTvmEvent(f.user.getSender(), {
+            value: DEPLOY_VALUE,
+            msgHash,
+            outMsgIndex: 0,
+            remainingGasTo: f.user.address,
+            proof: f.prove(tx.raw),
+        });
+        await f.alienProxy.send({
+            to: event.address,
+            value: toNano('0.05'),
+            body: dailyLimitReachedMessage(approver.address, f.user.address),
+        });
         expect(await event.getStatus()).toBe(EventStatus.LimitReached);
         // the configuration's account loses its code (frozen-like): the message bounces
         const cfg = await f.blockchain.getContract(f.alienConfig.address);
         const saved = cfg.account;
-        cfg.account = { ...saved, account: { ...saved.account!, storage: { ...saved.account!.storage, state: { type: 'uninit' } } } };
-        const r = await event.sendCancel(approver.getSender(), { newRecipient: f.user.address, remainingGasTo: approver.address, expectedGasReceiver: approver.address });
-        expect(r.transactions).toHaveTransaction({ from: f.alienConfig.address, to: event.address, inMessageBounced: true });
+        cfg.account = {
+            ...saved,
+            account: { ...saved.account!, storage: { ...saved.account!.storage, state: { type: 'uninit' } } },
+        };
+        const r = await event.sendCancel(approver.getSender(), {
+            newRecipient: f.user.address,
+            remainingGasTo: approver.address,
+            expectedGasReceiver: approver.address,
+        });
+        expect(r.transactions).toHaveTransaction({
+            from: f.alienConfig.address,
+            to: event.address,
+            inMessageBounced: true,
+        });
         expect(r.transactions).toHaveTransaction({ from: event.address, to: approver.address });
         expect(await event.getCancelPending()).toBe(false);
         expect(await event.getStatus()).toBe(EventStatus.LimitReached);

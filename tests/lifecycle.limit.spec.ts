@@ -16,7 +16,13 @@ import { Address, Cell, toNano } from '@ton/core';
 import '@ton/test-utils';
 import { JettonMinter } from '../wrappers/JettonMinter';
 import { JettonWallet } from '../wrappers/JettonWallet';
-import { onTvmEventConfirmedExtendedMessage, ProxyMessages, ProxyMultiVaultNative, transferPayloadCell, tvmTvmEventCell } from '../wrappers/ProxyMultiVaultNative';
+import {
+    onTvmEventConfirmedExtendedMessage,
+    ProxyMessages,
+    ProxyMultiVaultNative,
+    transferPayloadCell,
+    tvmTvmEventCell,
+} from '../wrappers/ProxyMultiVaultNative';
 import { Errors, Op, OpEvent } from '../wrappers/constants';
 import { parseDailyLimitReached } from '../wrappers/tvmTvmEvent';
 import { allSucceeded, exitCode, gasUsed, proxyGasConstants, txOf } from './proxy.util';
@@ -42,7 +48,8 @@ describe('Daily limit of incoming transfers (native proxy)', () => {
     let proxy: SandboxContract<ProxyMultiVaultNative>;
     let proxyWallet: SandboxContract<JettonWallet>;
 
-    const walletOf = async (who: Address) => blockchain.openContract(await JettonWallet.createFromOwner(who, minter.address));
+    const walletOf = async (who: Address) =>
+        blockchain.openContract(await JettonWallet.createFromOwner(who, minter.address));
     const balanceOf = async (who: Address) => (await walletOf(who)).getJettonBalance();
 
     const alienEvent = (amount: bigint, kind: 'native' | 'alien' = 'alien') =>
@@ -53,11 +60,19 @@ describe('Daily limit of incoming transfers (native proxy)', () => {
             recipient: bob.address,
             value: toNano('0.1'),
             expectedGas: 0n,
-            token: { token: minter.address, nativeProxyWallet: proxyWallet.address, ...TOKEN, decimals: BigInt(TOKEN.decimals) },
+            token: {
+                token: minter.address,
+                nativeProxyWallet: proxyWallet.address,
+                ...TOKEN,
+                decimals: BigInt(TOKEN.decimals),
+            },
             transfer: { sender: alice.address, remainingGasTo: alice.address, payload: null },
         });
 
-    const confirm = (amount: bigint, o: { approved?: boolean; from?: SandboxContract<TreasuryContract>; kind?: 'native' | 'alien' } = {}) =>
+    const confirm = (
+        amount: bigint,
+        o: { approved?: boolean; from?: SandboxContract<TreasuryContract>; kind?: 'native' | 'alien' } = {},
+    ) =>
         proxy.sendBody(
             (o.from ?? config).getSender(),
             onTvmEventConfirmedExtendedMessage({
@@ -74,7 +89,9 @@ describe('Daily limit of incoming transfers (native proxy)', () => {
 
     /** the daily_limit_reached the proxy sent to the Event, or null */
     const limitReached = (txs: any[]) => {
-        const t = txs.find((x) => x.inMessage?.info.src?.equals?.(proxy.address) && x.inMessage?.info.dest?.equals?.(event.address));
+        const t = txs.find(
+            (x) => x.inMessage?.info.src?.equals?.(proxy.address) && x.inMessage?.info.dest?.equals?.(event.address),
+        );
         return t ? parseDailyLimitReached(t.inMessage.body) : null;
     };
 
@@ -89,11 +106,17 @@ describe('Daily limit of incoming transfers (native proxy)', () => {
         event = await blockchain.treasury('event');
         approver = await blockchain.treasury('approver');
         const tokenOwner = await blockchain.treasury('token owner');
-        minter = blockchain.openContract(await JettonMinter.createFromConfig({ owner: tokenOwner.address, content: TOKEN }));
+        minter = blockchain.openContract(
+            await JettonMinter.createFromConfig({ owner: tokenOwner.address, content: TOKEN }),
+        );
         await minter.sendDeploy(tokenOwner.getSender());
         await minter.sendMint(tokenOwner.getSender(), { to: alice.address, amount: 1_000_000n });
         proxy = blockchain.openContract(
-            await ProxyMultiVaultNative.createFromConfig({ owner: owner.address, tvmConfigurations: [config.address], alienProxy: alienProxy.address }),
+            await ProxyMultiVaultNative.createFromConfig({
+                owner: owner.address,
+                tvmConfigurations: [config.address],
+                alienProxy: alienProxy.address,
+            }),
         );
         await proxy.sendDeploy(owner.getSender());
         await proxy.sendRegisterNativeToken(owner.getSender(), { token: minter.address, ...TOKEN });
@@ -105,7 +128,13 @@ describe('Daily limit of incoming transfers (native proxy)', () => {
             amount: 100_000n,
             responseDestination: alice.address,
             forwardTonAmount: toNano('0.1'),
-            forwardPayload: transferPayloadCell({ destinationChainId: DST_CHAIN, recipient: bob.address, expectedGas: 0n, remainingGasTo: alice.address, payload: null }),
+            forwardPayload: transferPayloadCell({
+                destinationChainId: DST_CHAIN,
+                recipient: bob.address,
+                expectedGas: 0n,
+                remainingGasTo: alice.address,
+                payload: null,
+            }),
         });
         expect(await proxyWallet.getJettonBalance()).toBe(100_000n);
         const set = await proxy.sendBody(owner.getSender(), ProxyMessages.setDailyLimit(minter.address, LIMIT));
@@ -117,7 +146,7 @@ describe('Daily limit of incoming transfers (native proxy)', () => {
         expect(r1.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: 132 });
         const r2 = await proxy.sendBody(alice.getSender(), ProxyMessages.setLimitApprover(alice.address));
         expect(r2.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: 132 });
-        expect((await proxy.getDailyLimit(minter.address))).toMatchObject({ limit: LIMIT, used: 0n });
+        expect(await proxy.getDailyLimit(minter.address)).toMatchObject({ limit: LIMIT, used: 0n });
         expect((await proxy.getLimitApprover()).equals(owner.address)).toBe(true);
         await proxy.sendBody(owner.getSender(), ProxyMessages.setLimitApprover(approver.address));
         expect((await proxy.getLimitApprover()).equals(approver.address)).toBe(true);
@@ -134,7 +163,11 @@ describe('Daily limit of incoming transfers (native proxy)', () => {
         const r2 = await confirm(1000n);
         expect(limitReached(r2.transactions)).toBeNull();
         expect(await balanceOf(bob.address)).toBe(LIMIT);
-        expect(await proxy.getDailyLimit(minter.address)).toMatchObject({ limit: LIMIT, used: LIMIT, day: BigInt(Math.floor((MIDNIGHT - 3600) / DAY)) });
+        expect(await proxy.getDailyLimit(minter.address)).toMatchObject({
+            limit: LIMIT,
+            used: LIMIT,
+            day: BigInt(Math.floor((MIDNIGHT - 3600) / DAY)),
+        });
 
         const r3 = await confirm(1n);
         expect(allSucceeded(r3.transactions)).toBe(true);
@@ -142,7 +175,12 @@ describe('Daily limit of incoming transfers (native proxy)', () => {
         expect(m).not.toBeNull();
         expect(m!.limitApprover.equals(owner.address)).toBe(true);
         expect(m!.remainingGasTo.equals(owner.address)).toBe(true);
-        expect(r3.transactions).toHaveTransaction({ from: proxy.address, to: event.address, op: OpEvent.dailyLimitReached, value: (v) => v! > toNano('0.19') });
+        expect(r3.transactions).toHaveTransaction({
+            from: proxy.address,
+            to: event.address,
+            op: OpEvent.dailyLimitReached,
+            value: (v) => v! > toNano('0.19'),
+        });
         expect(r3.transactions).not.toHaveTransaction({ from: proxy.address, to: proxyWallet.address });
         expect(await balanceOf(bob.address)).toBe(LIMIT);
         expect((await proxy.getDailyLimit(minter.address))!.used).toBe(LIMIT);
@@ -163,20 +201,25 @@ describe('Daily limit of incoming transfers (native proxy)', () => {
         expect(limitReached((await confirm(1n)).transactions)).toBeNull();
     });
 
-    it('limit_approved passes over the limit and is counted; the approver it names is set_limit_approver\'s', async () => {
+    it("limit_approved passes over the limit and is counted; the approver it names is set_limit_approver's", async () => {
         await proxy.sendBody(owner.getSender(), ProxyMessages.setLimitApprover(approver.address));
         const over = await confirm(LIMIT + 1n);
         expect(limitReached(over.transactions)!.limitApprover.equals(approver.address)).toBe(true);
         const r = await confirm(LIMIT + 1n, { approved: true });
         expect(limitReached(r.transactions)).toBeNull();
-        expect(r.transactions).toHaveTransaction({ from: proxy.address, to: proxyWallet.address, op: Op.jetton.transfer, success: true });
+        expect(r.transactions).toHaveTransaction({
+            from: proxy.address,
+            to: proxyWallet.address,
+            op: Op.jetton.transfer,
+            success: true,
+        });
         expect(await balanceOf(bob.address)).toBe(LIMIT + 1n);
         expect((await proxy.getDailyLimit(minter.address))!.used).toBe(LIMIT + 1n);
         // the day is full: the next one is over
         expect(limitReached((await confirm(1n)).transactions)).not.toBeNull();
     });
 
-    it('the alien proxy\'s forwarded confirmation (predeployed token) is not checked by the native proxy', async () => {
+    it("the alien proxy's forwarded confirmation (predeployed token) is not checked by the native proxy", async () => {
         await confirm(LIMIT);
         const r = await confirm(10n, { from: alienProxy, kind: 'native' });
         expect(limitReached(r.transactions)).toBeNull();

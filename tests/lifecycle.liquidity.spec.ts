@@ -23,8 +23,10 @@ import { DEPLOY_VALUE, eventFields, eventFixture, EventFixture } from './event.u
 
 const OP_NOT_ENOUGH_LIQUIDITY = OpEvent.notEnoughLiquidity;
 const OP_SET_BOUNTY = OpEvent.setBounty;
-const notEnoughLiquidity = (remainingGasTo: Address) => beginCell().storeUint(OP_NOT_ENOUGH_LIQUIDITY, 32).storeUint(0, 64).storeAddress(remainingGasTo).endCell();
-const setBounty = (bounty: bigint) => beginCell().storeUint(OP_SET_BOUNTY, 32).storeUint(0, 64).storeUint(bounty, 128).endCell();
+const notEnoughLiquidity = (remainingGasTo: Address) =>
+    beginCell().storeUint(OP_NOT_ENOUGH_LIQUIDITY, 32).storeUint(0, 64).storeAddress(remainingGasTo).endCell();
+const setBounty = (bounty: bigint) =>
+    beginCell().storeUint(OP_SET_BOUNTY, 32).storeUint(0, 64).storeUint(bounty, 128).endCell();
 
 describe('Native Event: liquidity request (Event side)', () => {
     let f: EventFixture;
@@ -34,7 +36,10 @@ describe('Native Event: liquidity request (Event side)', () => {
     const AMOUNT = 1_000_000_000n;
 
     function exitOn(r: SendMessageResult, to: Address): number | undefined {
-        const t = r.transactions.find((x) => x.inMessage?.info.dest && Address.isAddress(x.inMessage.info.dest) && x.inMessage.info.dest.equals(to));
+        const t = r.transactions.find(
+            (x) =>
+                x.inMessage?.info.dest && Address.isAddress(x.inMessage.info.dest) && x.inMessage.info.dest.equals(to),
+        );
         if (!t) return undefined;
         const d = t.description;
         return d.type === 'generic' && d.computePhase.type === 'vm' ? d.computePhase.exitCode : -1;
@@ -42,12 +47,28 @@ describe('Native Event: liquidity request (Event side)', () => {
 
     /** a confirmed Native Event (TvmTvmAlien of the real minter's token) */
     async function confirmedEvent() {
-        const body = tvmTvmEventBody('alien', eventFields({ amount: AMOUNT }, { recipient: recipient.address, sender: f.user.address, token: minter.address }));
+        const body = tvmTvmEventBody(
+            'alien',
+            eventFields(
+                { amount: AMOUNT },
+                { recipient: recipient.address, sender: f.user.address, token: minter.address },
+            ),
+        );
         const tx = await f.emit(body);
         const msgHash = TvmTvmEventConfiguration.eventMessageHash(tx.raw, 0);
         const event = f.nativeEvent(msgHash);
-        const r = await f.nativeConfig.sendDeployTvmEvent(f.user.getSender(), { value: DEPLOY_VALUE, msgHash, outMsgIndex: 0, remainingGasTo: f.user.address, proof: f.prove(tx.raw) });
-        expect(r.transactions).toHaveTransaction({ from: f.nativeConfig.address, to: f.nativeProxy.address, op: Op.bridge.onTvmEventConfirmedExtended });
+        const r = await f.nativeConfig.sendDeployTvmEvent(f.user.getSender(), {
+            value: DEPLOY_VALUE,
+            msgHash,
+            outMsgIndex: 0,
+            remainingGasTo: f.user.address,
+            proof: f.prove(tx.raw),
+        });
+        expect(r.transactions).toHaveTransaction({
+            from: f.nativeConfig.address,
+            to: f.nativeProxy.address,
+            op: Op.bridge.onTvmEventConfirmedExtended,
+        });
         expect(await event.getStatus()).toBe(EventStatus.Confirmed);
         return event;
     }
@@ -56,16 +77,44 @@ describe('Native Event: liquidity request (Event side)', () => {
         f = await eventFixture();
         recipient = await f.blockchain.treasury('recipient');
         stranger = await f.blockchain.treasury('stranger');
-        minter = f.blockchain.openContract(await JettonMinter.createFromConfig({ owner: f.owner.address, content: { name: 'Tether USD', symbol: 'USDT', decimals: 6 } }));
+        minter = f.blockchain.openContract(
+            await JettonMinter.createFromConfig({
+                owner: f.owner.address,
+                content: { name: 'Tether USD', symbol: 'USDT', decimals: 6 },
+            }),
+        );
         await minter.sendDeploy(f.owner.getSender());
     });
 
     it('not_enough_liquidity: proxy only (2331), Confirmed only (2316) -> LiquidityRequested; the Event learns its token wallet from the root only (2326)', async () => {
         const event = await confirmedEvent();
-        expect(exitOn(await stranger.send({ to: event.address, value: toNano('0.1'), body: notEnoughLiquidity(stranger.address) }), event.address)).toBe(Errors.event.senderNotProxy);
-        const r = await f.nativeProxy.send({ to: event.address, value: toNano('0.1'), body: notEnoughLiquidity(f.user.address) });
-        expect(r.transactions).toHaveTransaction({ from: event.address, to: minter.address, op: Op.jetton.provideWalletAddress, success: true });
-        expect(r.transactions).toHaveTransaction({ from: minter.address, to: event.address, op: Op.jetton.takeWalletAddress, success: true });
+        expect(
+            exitOn(
+                await stranger.send({
+                    to: event.address,
+                    value: toNano('0.1'),
+                    body: notEnoughLiquidity(stranger.address),
+                }),
+                event.address,
+            ),
+        ).toBe(Errors.event.senderNotProxy);
+        const r = await f.nativeProxy.send({
+            to: event.address,
+            value: toNano('0.1'),
+            body: notEnoughLiquidity(f.user.address),
+        });
+        expect(r.transactions).toHaveTransaction({
+            from: event.address,
+            to: minter.address,
+            op: Op.jetton.provideWalletAddress,
+            success: true,
+        });
+        expect(r.transactions).toHaveTransaction({
+            from: minter.address,
+            to: event.address,
+            op: Op.jetton.takeWalletAddress,
+            success: true,
+        });
         expect(r.transactions).toHaveTransaction({ from: event.address, to: f.user.address });
         expect(await event.getStatus()).toBe(EventStatus.LiquidityRequested);
         expect(toTransferStatus(await event.getStatus())).toBe(TransferStatus.Pending);
@@ -73,34 +122,93 @@ describe('Native Event: liquidity request (Event side)', () => {
         expect(d.tokenWallet!.equals(await minter.getWalletAddress(event.address))).toBe(true);
         expect(d.bounty).toBe(0n);
         // again: no longer Confirmed
-        expect(exitOn(await f.nativeProxy.send({ to: event.address, value: toNano('0.1'), body: notEnoughLiquidity(f.user.address) }), event.address)).toBe(Errors.event.eventNotConfirmed);
+        expect(
+            exitOn(
+                await f.nativeProxy.send({
+                    to: event.address,
+                    value: toNano('0.1'),
+                    body: notEnoughLiquidity(f.user.address),
+                }),
+                event.address,
+            ),
+        ).toBe(Errors.event.eventNotConfirmed);
         // a take_wallet_address not from the token root
-        const fake = beginCell().storeUint(Op.jetton.takeWalletAddress, 32).storeUint(0, 64).storeAddress(stranger.address).storeBit(false).endCell();
-        expect(exitOn(await stranger.send({ to: event.address, value: toNano('0.05'), body: fake }), event.address)).toBe(Errors.event.senderNotTokenRoot);
+        const fake = beginCell()
+            .storeUint(Op.jetton.takeWalletAddress, 32)
+            .storeUint(0, 64)
+            .storeAddress(stranger.address)
+            .storeBit(false)
+            .endCell();
+        expect(
+            exitOn(await stranger.send({ to: event.address, value: toNano('0.05'), body: fake }), event.address),
+        ).toBe(Errors.event.senderNotTokenRoot);
     });
 
     it('set_bounty: sender or recipient (2332), LiquidityRequested (2324), the new bounty at most the amount (2333)', async () => {
         const event = await confirmedEvent();
-        expect(exitOn(await recipient.send({ to: event.address, value: toNano('0.05'), body: setBounty(1n) }), event.address)).toBe(Errors.event.wrongStatus);
+        expect(
+            exitOn(
+                await recipient.send({ to: event.address, value: toNano('0.05'), body: setBounty(1n) }),
+                event.address,
+            ),
+        ).toBe(Errors.event.wrongStatus);
         await f.nativeProxy.send({ to: event.address, value: toNano('0.1'), body: notEnoughLiquidity(f.user.address) });
-        expect(exitOn(await stranger.send({ to: event.address, value: toNano('0.05'), body: setBounty(1n) }), event.address)).toBe(Errors.event.senderNotRecipientOrSender);
+        expect(
+            exitOn(
+                await stranger.send({ to: event.address, value: toNano('0.05'), body: setBounty(1n) }),
+                event.address,
+            ),
+        ).toBe(Errors.event.senderNotRecipientOrSender);
         // the stored bounty (0) is within the amount; the new one is not
-        expect(exitOn(await recipient.send({ to: event.address, value: toNano('0.05'), body: setBounty(AMOUNT + 1n) }), event.address)).toBe(Errors.event.bountyTooHigh);
+        expect(
+            exitOn(
+                await recipient.send({ to: event.address, value: toNano('0.05'), body: setBounty(AMOUNT + 1n) }),
+                event.address,
+            ),
+        ).toBe(Errors.event.bountyTooHigh);
         const ok = await recipient.send({ to: event.address, value: toNano('0.05'), body: setBounty(AMOUNT) });
         expect(exitOn(ok, event.address)).toBe(0);
         expect(ok.transactions).toHaveTransaction({ from: event.address, to: recipient.address });
         expect((await event.getDecodedData()).bounty).toBe(AMOUNT);
-        expect(exitOn(await f.user.send({ to: event.address, value: toNano('0.05'), body: setBounty(10n) }), event.address)).toBe(0);
+        expect(
+            exitOn(
+                await f.user.send({ to: event.address, value: toNano('0.05'), body: setBounty(10n) }),
+                event.address,
+            ),
+        ).toBe(0);
         expect((await event.getDecodedData()).bounty).toBe(10n);
     });
 
     it('tvm_event_retry from LiquidityRequested (recipient) -> Verified -> confirmed again to the proxy; then set_bounty is refused (2324)', async () => {
         const event = await confirmedEvent();
         await f.nativeProxy.send({ to: event.address, value: toNano('0.1'), body: notEnoughLiquidity(f.user.address) });
-        expect(exitOn(await stranger.send({ to: event.address, value: toNano('0.5'), body: limitActionMessage('tvmEventRetry') }), event.address)).toBe(Errors.event.senderNotRecipientOrSender);
-        const r = await recipient.send({ to: event.address, value: toNano('0.5'), body: limitActionMessage('tvmEventRetry') });
-        expect(r.transactions).toHaveTransaction({ from: f.nativeConfig.address, to: f.nativeProxy.address, op: Op.bridge.onTvmEventConfirmedExtended, success: true });
+        expect(
+            exitOn(
+                await stranger.send({
+                    to: event.address,
+                    value: toNano('0.5'),
+                    body: limitActionMessage('tvmEventRetry'),
+                }),
+                event.address,
+            ),
+        ).toBe(Errors.event.senderNotRecipientOrSender);
+        const r = await recipient.send({
+            to: event.address,
+            value: toNano('0.5'),
+            body: limitActionMessage('tvmEventRetry'),
+        });
+        expect(r.transactions).toHaveTransaction({
+            from: f.nativeConfig.address,
+            to: f.nativeProxy.address,
+            op: Op.bridge.onTvmEventConfirmedExtended,
+            success: true,
+        });
         expect(await event.getStatus()).toBe(EventStatus.Confirmed);
-        expect(exitOn(await recipient.send({ to: event.address, value: toNano('0.05'), body: setBounty(1n) }), event.address)).toBe(Errors.event.wrongStatus);
+        expect(
+            exitOn(
+                await recipient.send({ to: event.address, value: toNano('0.05'), body: setBounty(1n) }),
+                event.address,
+            ),
+        ).toBe(Errors.event.wrongStatus);
     });
 });

@@ -41,7 +41,8 @@ const ACTION_VALUE = toNano('0.5');
 const PROVIDE_FORWARD = toNano('0.5');
 const PAYLOAD = beginCell().storeUint(0xcafe, 16).endCell();
 
-const setBounty = (bounty: bigint) => beginCell().storeUint(OpEvent.setBounty, 32).storeUint(0, 64).storeUint(bounty, 128).endCell();
+const setBounty = (bounty: bigint) =>
+    beginCell().storeUint(OpEvent.setBounty, 32).storeUint(0, 64).storeUint(bounty, 128).endCell();
 
 describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to end)', () => {
     /** two networks, the bridge on both, userA and userB (harness/testing.ts); its parts as the tests read them */
@@ -76,7 +77,8 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
 
     const balanceOf = (net: TvmNetwork, minter: Address, owner: Address) => testbed.balanceOf(net, minter, owner);
     const balA = (owner: Address) => balanceOf(A, token.minter.address, owner);
-    const lock = async (t: TokenInfo, amount: bigint): Promise<FoundTransfer> => (await testbed.lockAtoB(t, amount)).found;
+    const lock = async (t: TokenInfo, amount: bigint): Promise<FoundTransfer> =>
+        (await testbed.lockAtoB(t, amount)).found;
 
     /** burn `amount` of the alien token on B to userA on A (with PAYLOAD), delivered by the credit backend */
     async function burnAndDeliver(amount = BURN) {
@@ -88,14 +90,24 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
 
     /** the owner takes `amount` of A's token liquidity out (to itself) */
     async function withdraw(amount: bigint) {
-        const r = await proxy.sendWithdrawLiquidity(pair.A.owner.getSender(), { token: token.minter.address, amount, recipient: pair.A.owner.address });
+        const r = await proxy.sendWithdrawLiquidity(pair.A.owner.getSender(), {
+            token: token.minter.address,
+            amount,
+            recipient: pair.A.owner.address,
+        });
         return r;
     }
 
     /** the owner deposits `amount` of A's token as liquidity (proxy_add_liquidity) */
     async function deposit(amount: bigint, t: TokenInfo = token, side = pair.A) {
         const w = await pair.wallet(side.network, t.minter.address, side.owner.address);
-        const r = await w.sendTransfer(side.owner.getSender(), { to: side.nativeProxy.address, amount, responseDestination: side.owner.address, forwardTonAmount: toNano('0.05'), forwardPayload: ProxyMultiVaultNative.addLiquidityPayload() });
+        const r = await w.sendTransfer(side.owner.getSender(), {
+            to: side.nativeProxy.address,
+            amount,
+            responseDestination: side.owner.address,
+            forwardTonAmount: toNano('0.05'),
+            forwardPayload: ProxyMultiVaultNative.addLiquidityPayload(),
+        });
         expectAllOk(r.transactions);
         return r;
     }
@@ -103,7 +115,12 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
     /** the provider sends `amount` to the Event (its wallet of the token gets it and notifies the Event) */
     async function provide(event: Address, amount: bigint, forwardTonAmount = PROVIDE_FORWARD, from = provider) {
         const w = await pair.wallet(A, token.minter.address, from.address);
-        return w.sendTransfer(from.getSender(), { to: event, amount, responseDestination: from.address, forwardTonAmount });
+        return w.sendTransfer(from.getSender(), {
+            to: event,
+            amount,
+            responseDestination: from.address,
+            forwardTonAmount,
+        });
     }
 
     /** LiquidityRequested: the owner took all of the liquidity out, then the burn of BURN on B is delivered */
@@ -112,14 +129,26 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
         expect(await proxy.getLiquidity(token.minter.address)).toBe(0n);
         const d = await burnAndDeliver();
         expectAllOk(d.result.transactions);
-        expect(d.result.transactions).toHaveTransaction({ from: proxy.address, to: d.event.address, op: OpEvent.notEnoughLiquidity, success: true });
+        expect(d.result.transactions).toHaveTransaction({
+            from: proxy.address,
+            to: d.event.address,
+            op: OpEvent.notEnoughLiquidity,
+            success: true,
+        });
         expect(await d.event.getStatus()).toBe(EventStatus.LiquidityRequested);
         return d;
     }
 
     /** holders of A's token this file knows; their sum is the supply (nothing disappears) */
     async function expectConserved(extra: Address[] = []) {
-        const holders = [userA.address, provider.address, stranger.address, pair.A.owner.address, proxy.address, ...extra];
+        const holders = [
+            userA.address,
+            provider.address,
+            stranger.address,
+            pair.A.owner.address,
+            proxy.address,
+            ...extra,
+        ];
         let sum = 0n;
         for (const h of holders) sum += await balA(h);
         expect(sum).toBe(await token.minter.getTotalSupply());
@@ -131,11 +160,24 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
         expect(await proxy.getLiquidity(token.minter.address)).toBe(AMOUNT);
         // a deposit by anyone counts
         const w = await pair.wallet(A, token.minter.address, provider.address);
-        const dep = await w.sendTransfer(provider.getSender(), { to: proxy.address, amount: 5n, responseDestination: provider.address, forwardTonAmount: toNano('0.05'), forwardPayload: ProxyMultiVaultNative.addLiquidityPayload() });
+        const dep = await w.sendTransfer(provider.getSender(), {
+            to: proxy.address,
+            amount: 5n,
+            responseDestination: provider.address,
+            forwardTonAmount: toNano('0.05'),
+            forwardPayload: ProxyMultiVaultNative.addLiquidityPayload(),
+        });
         expectAllOk(dep.transactions);
         expect(await proxy.getLiquidity(token.minter.address)).toBe(AMOUNT + 5n);
         // inline too
-        const dep2 = await w.sendTransfer(provider.getSender(), { to: proxy.address, amount: 7n, responseDestination: provider.address, forwardTonAmount: toNano('0.05'), forwardPayload: ProxyMultiVaultNative.addLiquidityPayload(), forwardPayloadInline: true });
+        const dep2 = await w.sendTransfer(provider.getSender(), {
+            to: proxy.address,
+            amount: 7n,
+            responseDestination: provider.address,
+            forwardTonAmount: toNano('0.05'),
+            forwardPayload: ProxyMultiVaultNative.addLiquidityPayload(),
+            forwardPayloadInline: true,
+        });
         expectAllOk(dep2.transactions);
         expect(await proxy.getLiquidity(token.minter.address)).toBe(AMOUNT + 12n);
         // an unlock takes the full amount; the fee stays in the wallet as accumulated fees
@@ -150,7 +192,11 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
         expect(await balA(proxy.address)).toBe(AMOUNT + 12n - BURN + fees0 + fee);
         // withdraw_liquidity: owner only, at most the liquidity
         const liq = AMOUNT + 12n - BURN;
-        const notOwner = await proxy.sendWithdrawLiquidity(stranger.getSender(), { token: token.minter.address, amount: 1n, recipient: stranger.address });
+        const notOwner = await proxy.sendWithdrawLiquidity(stranger.getSender(), {
+            token: token.minter.address,
+            amount: 1n,
+            recipient: stranger.address,
+        });
         expect(exitOn(notOwner, proxy.address)).toBe(Errors.proxy.notOwner);
         const tooMuch = await withdraw(liq + 1n);
         expect(exitOn(tooMuch, proxy.address)).toBe(Errors.proxy.wrongTokensAmountInPayload);
@@ -181,11 +227,19 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
         const { event } = await shortage();
         const userA0 = await balA(userA.address);
         // still short: LiquidityRequested again
-        const again = await userA.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('tvmEventRetry') });
+        const again = await userA.send({
+            to: event.address,
+            value: ACTION_VALUE,
+            body: limitActionMessage('tvmEventRetry'),
+        });
         expectAllOk(again.transactions);
         expect(await event.getStatus()).toBe(EventStatus.LiquidityRequested);
         await deposit(BURN);
-        const r = await userA.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('tvmEventRetry') });
+        const r = await userA.send({
+            to: event.address,
+            value: ACTION_VALUE,
+            body: limitActionMessage('tvmEventRetry'),
+        });
         expectAllOk(r.transactions);
         expect(await event.getStatus()).toBe(EventStatus.Confirmed);
         expect(await balA(userA.address)).toBe(userA0 + BURN - BURN / 100n);
@@ -211,7 +265,12 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
         expect(await balA(userA.address)).toBe(userA0 + BURN - BOUNTY);
         // the recipient's wallet notified the recipient with the event's payload
         const userWallet = await pair.wallet(A, token.minter.address, userA.address);
-        const note = p.transactions.find((t) => t.inMessage?.info.src instanceof Address && t.inMessage.info.src.equals(userWallet.address) && t.inMessage.body.beginParse().loadUint(32) === Op.jetton.transferNotification)!;
+        const note = p.transactions.find(
+            (t) =>
+                t.inMessage?.info.src instanceof Address &&
+                t.inMessage.info.src.equals(userWallet.address) &&
+                t.inMessage.body.beginParse().loadUint(32) === Op.jetton.transferNotification,
+        )!;
         expect(note).toBeDefined();
         const ns = note.inMessage!.body.beginParse();
         ns.skip(32 + 64);
@@ -220,8 +279,18 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
         expect(ns.loadBit()).toBe(true);
         expect(ns.loadRef().equals(PAYLOAD)).toBe(true);
         // the repayment went to the proxy, still short: not_enough_liquidity, repaid = false
-        expect(p.transactions).toHaveTransaction({ from: pair.A.nativeConfig.address, to: proxy.address, op: Op.bridge.onTvmEventConfirmedExtended, success: true });
-        expect(p.transactions).toHaveTransaction({ from: proxy.address, to: event.address, op: OpEvent.notEnoughLiquidity, success: true });
+        expect(p.transactions).toHaveTransaction({
+            from: pair.A.nativeConfig.address,
+            to: proxy.address,
+            op: Op.bridge.onTvmEventConfirmedExtended,
+            success: true,
+        });
+        expect(p.transactions).toHaveTransaction({
+            from: proxy.address,
+            to: event.address,
+            op: OpEvent.notEnoughLiquidity,
+            success: true,
+        });
         expect(await event.getProviderRepaid()).toBe(false);
         expect(await event.getStatus()).toBe(EventStatus.LiquidityProvided);
         expect(await balA(provider.address)).toBe(provider0 - (BURN - BOUNTY));
@@ -229,9 +298,17 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
 
         // liquidity back (the owner deposits); anyone retries the repayment
         await deposit(BURN);
-        const low = await stranger.send({ to: event.address, value: toNano('0.005'), body: limitActionMessage('tvmEventRetry') });
+        const low = await stranger.send({
+            to: event.address,
+            value: toNano('0.005'),
+            body: limitActionMessage('tvmEventRetry'),
+        });
         expect(exitOn(low, event.address)).toBe(Errors.event.tooLowMsgValue);
-        const r = await stranger.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('tvmEventRetry') });
+        const r = await stranger.send({
+            to: event.address,
+            value: ACTION_VALUE,
+            body: limitActionMessage('tvmEventRetry'),
+        });
         expectAllOk(r.transactions);
         expect(await event.getProviderRepaid()).toBe(true);
         expect(await event.getStatus()).toBe(EventStatus.LiquidityProvided);
@@ -240,7 +317,16 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
         expect(await proxy.getLiquidity(token.minter.address)).toBe(0n);
         expect(await balA(userA.address)).toBe(userA0 + BURN - BOUNTY);
         // repaid: no more retries (2324); no second provision (tokens back)
-        expect(exitOn(await stranger.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('tvmEventRetry') }), event.address)).toBe(Errors.event.wrongStatus);
+        expect(
+            exitOn(
+                await stranger.send({
+                    to: event.address,
+                    value: ACTION_VALUE,
+                    body: limitActionMessage('tvmEventRetry'),
+                }),
+                event.address,
+            ),
+        ).toBe(Errors.event.wrongStatus);
         await expectConserved([event.address]);
     });
 
@@ -248,7 +334,9 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
         const { event } = await shortage();
         // the sender on A (same key as userB on B) sets the bounty
         const senderOnA = await A.blockchain.treasury('B/user');
-        expectAllOk((await senderOnA.send({ to: event.address, value: toNano('0.05'), body: setBounty(BOUNTY) })).transactions);
+        expectAllOk(
+            (await senderOnA.send({ to: event.address, value: toNano('0.05'), body: setBounty(BOUNTY) })).transactions,
+        );
         await deposit(BURN);
         const userA0 = await balA(userA.address);
         const provider0 = await balA(provider.address);
@@ -280,13 +368,23 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
         await expectConserved([event.address, other.event.address]);
     });
 
-    it('transfer_notification not from the Event\'s token wallet: 2334', async () => {
+    it("transfer_notification not from the Event's token wallet: 2334", async () => {
         const { event } = await shortage();
-        const fake = beginCell().storeUint(Op.jetton.transferNotification, 32).storeUint(0, 64).storeCoins(BURN).storeAddress(stranger.address).storeBit(false).endCell();
-        expect(exitOn(await stranger.send({ to: event.address, value: toNano('0.5'), body: fake }), event.address)).toBe(Errors.event.senderNotEventTokenWallet);
+        const fake = beginCell()
+            .storeUint(Op.jetton.transferNotification, 32)
+            .storeUint(0, 64)
+            .storeCoins(BURN)
+            .storeAddress(stranger.address)
+            .storeBit(false)
+            .endCell();
+        expect(
+            exitOn(await stranger.send({ to: event.address, value: toNano('0.5'), body: fake }), event.address),
+        ).toBe(Errors.event.senderNotEventTokenWallet);
         // the provider's own wallet (a genuine wallet of the token, not the Event's)
         const w = await pair.wallet(A, token.minter.address, provider.address);
-        expect(exitOn(await provider.send({ to: event.address, value: toNano('0.5'), body: fake }), event.address)).toBe(Errors.event.senderNotEventTokenWallet);
+        expect(
+            exitOn(await provider.send({ to: event.address, value: toNano('0.5'), body: fake }), event.address),
+        ).toBe(Errors.event.senderNotEventTokenWallet);
         expect(w.address.equals((await event.getDecodedData()).tokenWallet!)).toBe(false);
         expect(await event.getStatus()).toBe(EventStatus.LiquidityRequested);
     });
@@ -317,10 +415,13 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
         await expectConserved([event.address, second.address]);
     });
 
-    it('after a retry delivered (Confirmed): a provider\'s tokens go back', async () => {
+    it("after a retry delivered (Confirmed): a provider's tokens go back", async () => {
         const { event } = await shortage();
         await deposit(BURN);
-        expectAllOk((await userA.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('tvmEventRetry') })).transactions);
+        expectAllOk(
+            (await userA.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('tvmEventRetry') }))
+                .transactions,
+        );
         expect(await event.getStatus()).toBe(EventStatus.Confirmed);
         const provider0 = await balA(provider.address);
         expectAllOk((await provide(event.address, BURN)).transactions);
@@ -335,12 +436,19 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
         const provider0 = await balA(provider.address);
         const p = await provide(event.address, BURN);
         expectAllOk(p.transactions);
-        expect(p.transactions).toHaveTransaction({ from: proxy.address, to: event.address, op: OpEvent.tvmEventDeliveryFailed });
+        expect(p.transactions).toHaveTransaction({
+            from: proxy.address,
+            to: event.address,
+            op: OpEvent.tvmEventDeliveryFailed,
+        });
         expect(await event.getStatus()).toBe(EventStatus.LiquidityProvided);
         expect(await event.getProviderRepaid()).toBe(false);
         expect(await event.getLastErrorCode()).toBe(Errors.proxy.proxyPaused);
         await proxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setPaused(false));
-        expectAllOk((await stranger.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('tvmEventRetry') })).transactions);
+        expectAllOk(
+            (await stranger.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('tvmEventRetry') }))
+                .transactions,
+        );
         expect(await event.getProviderRepaid()).toBe(true);
         expect(await balA(provider.address)).toBe(provider0 - BURN + BURN - BURN / 100n);
     });
@@ -350,12 +458,24 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
     it('predeployed token short on B: refused with 2714 (Alien Event back to Verified), re-delivered once liquidity is back', async () => {
         const liquidity = await pair.B.nativeProxy.getLiquidity(pair.B.shared.minter.address);
         expect(liquidity).toBe(10n ** 15n);
-        expectAllOk((await pair.B.nativeProxy.sendWithdrawLiquidity(pair.B.owner.getSender(), { token: pair.B.shared.minter.address, amount: liquidity, recipient: pair.B.owner.address })).transactions);
+        expectAllOk(
+            (
+                await pair.B.nativeProxy.sendWithdrawLiquidity(pair.B.owner.getSender(), {
+                    token: pair.B.shared.minter.address,
+                    amount: liquidity,
+                    recipient: pair.B.owner.address,
+                })
+            ).transactions,
+        );
         await pair.A.shared.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: 10_000n });
         const found = await lock(pair.A.shared, 5000n);
         const d = (await pair.AB.credit.deliver(found))!;
         expectAllOk(d.result.transactions);
-        expect(d.result.transactions).toHaveTransaction({ from: pair.B.nativeProxy.address, to: pair.B.alienProxy.address, op: OpEvent.nativeDeliveryFailed });
+        expect(d.result.transactions).toHaveTransaction({
+            from: pair.B.nativeProxy.address,
+            to: pair.B.alienProxy.address,
+            op: OpEvent.nativeDeliveryFailed,
+        });
         const event = pair.alienEvent(pair.B, found.messageHash);
         expect(await event.getStatus()).toBe(EventStatus.Verified);
         expect(await event.getLastErrorCode()).toBe(Errors.proxy.notEnoughLiquidity);
@@ -371,15 +491,26 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
     // ------------------------------------------------------------------ gas
 
     it('gas constants: GAS_EVENT_PROVIDE covers the provider step (payload forwarded, excess back, repayment), GAS_EVENT_REPAY_RETRY the repayment retried, within 40%', async () => {
-        const src = fs.readFileSync(path.resolve(__dirname, '..', 'contracts', 'bridge', 'tvm_tvm_event_native.tact'), 'utf8');
+        const src = fs.readFileSync(
+            path.resolve(__dirname, '..', 'contracts', 'bridge', 'tvm_tvm_event_native.tact'),
+            'utf8',
+        );
         const G = Number(/^const GAS_EVENT_PROVIDE: Int = (\d+);/m.exec(src)![1]);
-        const common = fs.readFileSync(path.resolve(__dirname, '..', 'contracts', 'bridge', 'event_common.tact'), 'utf8');
+        const common = fs.readFileSync(
+            path.resolve(__dirname, '..', 'contracts', 'bridge', 'event_common.tact'),
+            'utf8',
+        );
         const GR = Number(/^const GAS_EVENT_REPAY_RETRY: Int = (\d+);/m.exec(common)![1]);
         const { event } = await shortage();
         await userA.send({ to: event.address, value: toNano('0.05'), body: setBounty(BOUNTY) });
         const p = await provide(event.address, BURN);
         expectAllOk(p.transactions);
-        const t = p.transactions.find((x) => x.inMessage?.info.dest instanceof Address && x.inMessage.info.dest.equals(event.address) && x.inMessage.body.beginParse().loadUint(32) === Op.jetton.transferNotification)!;
+        const t = p.transactions.find(
+            (x) =>
+                x.inMessage?.info.dest instanceof Address &&
+                x.inMessage.info.dest.equals(event.address) &&
+                x.inMessage.body.beginParse().loadUint(32) === Op.jetton.transferNotification,
+        )!;
         const d = t.description;
         const gas = d.type === 'generic' && d.computePhase.type === 'vm' ? Number(d.computePhase.gasUsed) : 0;
         console.log(`Event gas: provider step ${gas}`);
@@ -388,14 +519,24 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
         // the repayment was short (the proxy has no liquidity): liquidity back, anyone retries it
         expect(await event.getProviderRepaid()).toBe(false);
         await deposit(BURN);
-        const r = await stranger.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('tvmEventRetry') });
+        const r = await stranger.send({
+            to: event.address,
+            value: ACTION_VALUE,
+            body: limitActionMessage('tvmEventRetry'),
+        });
         expectAllOk(r.transactions);
         expect(await event.getProviderRepaid()).toBe(true);
-        const rt = r.transactions.find((x) => x.inMessage?.info.dest instanceof Address && x.inMessage.info.dest.equals(event.address) && x.inMessage.body.beginParse().loadUint(32) === OpEvent.tvmEventRetry)!;
+        const rt = r.transactions.find(
+            (x) =>
+                x.inMessage?.info.dest instanceof Address &&
+                x.inMessage.info.dest.equals(event.address) &&
+                x.inMessage.body.beginParse().loadUint(32) === OpEvent.tvmEventRetry,
+        )!;
         const rd = rt.description;
         const retryGas = rd.type === 'generic' && rd.computePhase.type === 'vm' ? Number(rd.computePhase.gasUsed) : 0;
         console.log(`Event gas: repayment retry ${retryGas}`);
-        if (!(retryGas <= GR && GR <= Math.ceil(retryGas * 1.4))) throw new Error(`GAS_EVENT_REPAY_RETRY = ${GR}, measured ${retryGas}`);
+        if (!(retryGas <= GR && GR <= Math.ceil(retryGas * 1.4)))
+            throw new Error(`GAS_EVENT_REPAY_RETRY = ${GR}, measured ${retryGas}`);
     });
 });
 
@@ -426,6 +567,8 @@ describe('proxy.tlb: the liquidity op codes', () => {
             expect(tact).toContain(`const ${constant}: Int = 0x${m[1]};`);
         }
         expect(Errors.proxy.notEnoughLiquidity).toBe(2714);
-        expect(fs.readFileSync(path.join(dir, 'errors.tact'), 'utf8')).toContain('const ERROR_NOT_ENOUGH_LIQUIDITY: Int = 2714;');
+        expect(fs.readFileSync(path.join(dir, 'errors.tact'), 'utf8')).toContain(
+            'const ERROR_NOT_ENOUGH_LIQUIDITY: Int = 2714;',
+        );
     });
 });

@@ -50,7 +50,10 @@ describe('Event lifecycle, TVM to TVM: daily limit', () => {
         // alien tokens on B for the burns
         alienMinterB = await testbed.alienTokensToUserB(AMOUNT);
         // A's native proxy: daily limit on its token, a limit approver
-        await pair.A.nativeProxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setDailyLimit(pair.A.token.minter.address, LIMIT));
+        await pair.A.nativeProxy.sendBody(
+            pair.A.owner.getSender(),
+            ProxyMessages.setDailyLimit(pair.A.token.minter.address, LIMIT),
+        );
         await pair.A.nativeProxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setLimitApprover(approver.address));
         testbed.checkpoint();
     });
@@ -62,7 +65,8 @@ describe('Event lifecycle, TVM to TVM: daily limit', () => {
     // ------------------------------------------------------------------ helpers (plumbing: harness/testing.ts)
 
     const balanceOf = (net: TvmNetwork, minter: Address, owner: Address) => testbed.balanceOf(net, minter, owner);
-    const lock = async (token: TokenInfo, amount: bigint): Promise<FoundTransfer> => (await testbed.lockAtoB(token, amount)).found;
+    const lock = async (token: TokenInfo, amount: bigint): Promise<FoundTransfer> =>
+        (await testbed.lockAtoB(token, amount)).found;
 
     /** burn `amount` of the alien token on B to userA on A, delivered by the credit backend */
     async function burnAndDeliver(amount = BURN) {
@@ -81,16 +85,23 @@ describe('Event lifecycle, TVM to TVM: daily limit', () => {
         return { ...d, userA0 };
     }
 
-    const act = (from: SandboxContract<TreasuryContract>, to: Address, action: 'approveLimit' | 'rejectLimit' | 'tvmEventRetry', value = ACTION_VALUE) =>
-        from.send({ to, value, body: limitActionMessage(action) });
-
+    const act = (
+        from: SandboxContract<TreasuryContract>,
+        to: Address,
+        action: 'approveLimit' | 'rejectLimit' | 'tvmEventRetry',
+        value = ACTION_VALUE,
+    ) => from.send({ to, value, body: limitActionMessage(action) });
 
     // ------------------------------------------------------------------ tests
 
     it('over the limit: the native proxy calls daily_limit_reached, the Event is LimitReached (API Pending), nothing unlocked, value back to the payer', async () => {
         const locked0 = await balanceOf(A, pair.A.token.minter.address, pair.A.nativeProxy.address);
         const { result, event, found } = await overLimit();
-        const t = result.transactions.find((x) => x.inMessage?.body.beginParse().remainingBits! >= 32 && x.inMessage!.body.beginParse().loadUint(32) === OpEvent.dailyLimitReached)!;
+        const t = result.transactions.find(
+            (x) =>
+                x.inMessage?.body.beginParse().remainingBits! >= 32 &&
+                x.inMessage!.body.beginParse().loadUint(32) === OpEvent.dailyLimitReached,
+        )!;
         expect(t).toBeDefined();
         const m = parseDailyLimitReached(t.inMessage!.body)!;
         expect(m.limitApprover.equals(approver.address)).toBe(true);
@@ -111,9 +122,15 @@ describe('Event lifecycle, TVM to TVM: daily limit', () => {
 
     it('approve_limit: only the limit approver (2335), only in LimitReached (2324); delivers over the limit -> Confirmed', async () => {
         const { event, userA0 } = await overLimit();
-        expect(exitOn(await act(stranger, event.address, 'approveLimit'), event.address)).toBe(Errors.event.senderNotLimitApprover);
-        expect(exitOn(await act(userA, event.address, 'approveLimit'), event.address)).toBe(Errors.event.senderNotLimitApprover);
-        expect(exitOn(await act(approver, event.address, 'approveLimit', toNano('0.005')), event.address)).toBe(Errors.event.tooLowMsgValue);
+        expect(exitOn(await act(stranger, event.address, 'approveLimit'), event.address)).toBe(
+            Errors.event.senderNotLimitApprover,
+        );
+        expect(exitOn(await act(userA, event.address, 'approveLimit'), event.address)).toBe(
+            Errors.event.senderNotLimitApprover,
+        );
+        expect(exitOn(await act(approver, event.address, 'approveLimit', toNano('0.005')), event.address)).toBe(
+            Errors.event.tooLowMsgValue,
+        );
         const ok = await act(approver, event.address, 'approveLimit');
         expectAllOk(ok.transactions);
         expect(await event.getStatus()).toBe(EventStatus.Confirmed);
@@ -125,18 +142,24 @@ describe('Event lifecycle, TVM to TVM: daily limit', () => {
         // the rest of the approver's value came back to it
         expect(ok.transactions).toHaveTransaction({ to: approver.address, op: 0xd53276db });
         // twice: no longer LimitReached
-        expect(exitOn(await act(approver, event.address, 'approveLimit'), event.address)).toBe(Errors.event.wrongStatus);
+        expect(exitOn(await act(approver, event.address, 'approveLimit'), event.address)).toBe(
+            Errors.event.wrongStatus,
+        );
         expect(exitOn(await act(approver, event.address, 'rejectLimit'), event.address)).toBe(Errors.event.wrongStatus);
     });
 
     it('reject_limit -> Rejected (API Failed), final: approve, retry and a new proof are refused', async () => {
         const { event, found, userA0 } = await overLimit();
-        expect(exitOn(await act(stranger, event.address, 'rejectLimit'), event.address)).toBe(Errors.event.senderNotLimitApprover);
+        expect(exitOn(await act(stranger, event.address, 'rejectLimit'), event.address)).toBe(
+            Errors.event.senderNotLimitApprover,
+        );
         const r = await act(approver, event.address, 'rejectLimit');
         expectAllOk(r.transactions);
         expect(await event.getStatus()).toBe(EventStatus.Rejected);
         expect(toTransferStatus(await event.getStatus())).toBe(TransferStatus.Failed);
-        expect(exitOn(await act(approver, event.address, 'approveLimit'), event.address)).toBe(Errors.event.wrongStatus);
+        expect(exitOn(await act(approver, event.address, 'approveLimit'), event.address)).toBe(
+            Errors.event.wrongStatus,
+        );
         expect(exitOn(await act(userA, event.address, 'tvmEventRetry'), event.address)).toBe(Errors.event.wrongStatus);
         const re = await pair.BA.credit.deliver(found, { force: true });
         expect(re!.result.transactions).toHaveTransaction({ to: event.address, success: true });
@@ -146,12 +169,20 @@ describe('Event lifecycle, TVM to TVM: daily limit', () => {
 
     it('retry: sender, recipient or initializer only (2332); same UTC day still over (LimitReached), the next day delivered', async () => {
         const { event, userA0 } = await overLimit();
-        expect(exitOn(await act(stranger, event.address, 'tvmEventRetry'), event.address)).toBe(Errors.event.senderNotRecipientOrSender);
-        expect(exitOn(await act(approver, event.address, 'tvmEventRetry'), event.address)).toBe(Errors.event.senderNotRecipientOrSender);
+        expect(exitOn(await act(stranger, event.address, 'tvmEventRetry'), event.address)).toBe(
+            Errors.event.senderNotRecipientOrSender,
+        );
+        expect(exitOn(await act(approver, event.address, 'tvmEventRetry'), event.address)).toBe(
+            Errors.event.senderNotRecipientOrSender,
+        );
         // the recipient, the same day: confirmed again, over again
         const same = await act(userA, event.address, 'tvmEventRetry');
         expectAllOk(same.transactions);
-        expect(same.transactions).toHaveTransaction({ from: pair.A.nativeProxy.address, to: event.address, op: OpEvent.dailyLimitReached });
+        expect(same.transactions).toHaveTransaction({
+            from: pair.A.nativeProxy.address,
+            to: event.address,
+            op: OpEvent.dailyLimitReached,
+        });
         expect(await event.getStatus()).toBe(EventStatus.LimitReached);
         // the sender (the burner on B; the same key on A), the next UTC day: the limit is fresh but BURN > LIMIT
         const senderOnA = await A.blockchain.treasury('B/user');
@@ -161,8 +192,15 @@ describe('Event lifecycle, TVM to TVM: daily limit', () => {
         expectAllOk(next.transactions);
         expect(await event.getStatus()).toBe(EventStatus.LimitReached);
         // the owner raises the limit; the initializer (the credit backend's wallet) retries
-        await pair.A.nativeProxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setDailyLimit(pair.A.token.minter.address, BURN));
-        const byInit = await pair.BA.backendWallet.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('tvmEventRetry') });
+        await pair.A.nativeProxy.sendBody(
+            pair.A.owner.getSender(),
+            ProxyMessages.setDailyLimit(pair.A.token.minter.address, BURN),
+        );
+        const byInit = await pair.BA.backendWallet.send({
+            to: event.address,
+            value: ACTION_VALUE,
+            body: limitActionMessage('tvmEventRetry'),
+        });
         expectAllOk(byInit.transactions);
         expect(await event.getStatus()).toBe(EventStatus.Confirmed);
         expect(await balanceOf(A, pair.A.token.minter.address, userA.address)).toBe(userA0 + BURN);
@@ -171,10 +209,26 @@ describe('Event lifecycle, TVM to TVM: daily limit', () => {
 
     it('daily_limit_reached only from the proxy (2331), only in Confirmed (2316)', async () => {
         const { event } = await overLimit();
-        const fake = await stranger.send({ to: event.address, value: toNano('0.05'), body: dailyLimitReachedMessage(stranger.address, stranger.address) });
+        const fake = await stranger.send({
+            to: event.address,
+            value: toNano('0.05'),
+            body: dailyLimitReachedMessage(stranger.address, stranger.address),
+        });
         expect(exitOn(fake, event.address)).toBe(Errors.event.senderNotProxy);
         const proxyAsSender = await A.blockchain.sendMessage({
-            info: { type: 'internal', ihrDisabled: true, bounce: false, bounced: false, src: pair.A.nativeProxy.address, dest: event.address, value: { coins: toNano('0.05') }, ihrFee: 0n, forwardFee: 0n, createdLt: 0n, createdAt: 0 },
+            info: {
+                type: 'internal',
+                ihrDisabled: true,
+                bounce: false,
+                bounced: false,
+                src: pair.A.nativeProxy.address,
+                dest: event.address,
+                value: { coins: toNano('0.05') },
+                ihrFee: 0n,
+                forwardFee: 0n,
+                createdLt: 0n,
+                createdAt: 0,
+            },
             body: dailyLimitReachedMessage(stranger.address, stranger.address),
         } as any);
         expect(exitOn(proxyAsSender, event.address)).toBe(Errors.event.eventNotConfirmed);
@@ -192,14 +246,21 @@ describe('Event lifecycle, TVM to TVM: daily limit', () => {
         const event = pair.alienEvent(pair.B, found.messageHash);
         expect(await event.getStatus()).toBe(EventStatus.LimitReached);
         expect(await balanceOf(B, alienMinterB, userB.address)).toBe(userB0);
-        const ok = await approverB.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('approveLimit') });
+        const ok = await approverB.send({
+            to: event.address,
+            value: ACTION_VALUE,
+            body: limitActionMessage('approveLimit'),
+        });
         expectAllOk(ok.transactions);
         expect(await event.getStatus()).toBe(EventStatus.Confirmed);
         expect(await balanceOf(B, alienMinterB, userB.address)).toBe(userB0 + BURN);
     });
 
     it('predeployed token: the alien proxy checks the limit of the local token root before forwarding; approve_limit reaches the native proxy', async () => {
-        await pair.B.alienProxy.sendBody(pair.B.owner.getSender(), ProxyMessages.setDailyLimit(pair.B.shared.minter.address, 1000n));
+        await pair.B.alienProxy.sendBody(
+            pair.B.owner.getSender(),
+            ProxyMessages.setDailyLimit(pair.B.shared.minter.address, 1000n),
+        );
         const approverB = await B.treasury('approver');
         await pair.B.alienProxy.sendBody(pair.B.owner.getSender(), ProxyMessages.setLimitApprover(approverB.address));
         await pair.A.shared.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: 10_000n });
@@ -207,20 +268,37 @@ describe('Event lifecycle, TVM to TVM: daily limit', () => {
         const found = await lock(pair.A.shared, 5000n);
         const d = (await pair.AB.credit.deliver(found))!;
         expectAllOk(d.result.transactions);
-        expect(d.result.transactions).toHaveTransaction({ from: pair.B.alienProxy.address, op: OpEvent.dailyLimitReached });
-        expect(d.result.transactions).not.toHaveTransaction({ from: pair.B.alienProxy.address, to: pair.B.nativeProxy.address });
+        expect(d.result.transactions).toHaveTransaction({
+            from: pair.B.alienProxy.address,
+            op: OpEvent.dailyLimitReached,
+        });
+        expect(d.result.transactions).not.toHaveTransaction({
+            from: pair.B.alienProxy.address,
+            to: pair.B.nativeProxy.address,
+        });
         const event = pair.alienEvent(pair.B, found.messageHash);
         expect(await event.getStatus()).toBe(EventStatus.LimitReached);
-        const ok = await approverB.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('approveLimit') });
+        const ok = await approverB.send({
+            to: event.address,
+            value: ACTION_VALUE,
+            body: limitActionMessage('approveLimit'),
+        });
         expectAllOk(ok.transactions);
-        expect(ok.transactions).toHaveTransaction({ from: pair.B.alienProxy.address, to: pair.B.nativeProxy.address, success: true });
+        expect(ok.transactions).toHaveTransaction({
+            from: pair.B.alienProxy.address,
+            to: pair.B.nativeProxy.address,
+            success: true,
+        });
         expect(await event.getStatus()).toBe(EventStatus.Confirmed);
         expect(await balanceOf(B, pair.B.shared.minter.address, userB.address)).toBe(5000n);
         expect(await balanceOf(B, pair.B.shared.minter.address, pair.B.nativeProxy.address)).toBe(liquidity0 - 5000n);
     });
 
-    it('predeployed token refused by the native proxy (paused, 2702): the alien proxy takes the amount off the day\'s count', async () => {
-        await pair.B.alienProxy.sendBody(pair.B.owner.getSender(), ProxyMessages.setDailyLimit(pair.B.shared.minter.address, 1000n));
+    it("predeployed token refused by the native proxy (paused, 2702): the alien proxy takes the amount off the day's count", async () => {
+        await pair.B.alienProxy.sendBody(
+            pair.B.owner.getSender(),
+            ProxyMessages.setDailyLimit(pair.B.shared.minter.address, 1000n),
+        );
         await pair.B.nativeProxy.sendBody(pair.B.owner.getSender(), ProxyMessages.setPaused(true));
         await pair.A.shared.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: 10_000n });
         const found = await lock(pair.A.shared, 600n);
@@ -249,7 +327,8 @@ describe('Event lifecycle, TVM to TVM: daily limit', () => {
         const approve = gasOn(await act(approver, event.address, 'approveLimit'), event.address, OpEvent.approveLimit);
         console.log(`Event gas: daily_limit_reached ${reached}, tvm_event_retry ${retry}, approve_limit ${approve}`);
         const pin = (name: string, measured: number) => {
-            if (!(measured <= G[name] && G[name] <= Math.ceil(measured * 1.4))) throw new Error(`${name} = ${G[name]}, measured ${measured}`);
+            if (!(measured <= G[name] && G[name] <= Math.ceil(measured * 1.4)))
+                throw new Error(`${name} = ${G[name]}, measured ${measured}`);
         };
         pin('GAS_EVENT_LIMIT_REACHED', reached);
         pin('GAS_EVENT_LIMIT_ACTION', Math.max(retry, approve));

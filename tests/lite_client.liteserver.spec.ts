@@ -19,7 +19,8 @@ import { Errors, Op } from '../wrappers/constants';
 describeWithFixtures('LiteClient on real testnet blocks (lite server data, two set switches)', () => {
     const raw = (name: string) => readFixture('testnet-liteserver', `${name}.block`);
     const block = (name: string) => Cell.fromBoc(raw(name))[0];
-    const sigs = (name: string) => readFixtureJson<LiteServerSignatures>('testnet-liteserver', `${name}.signatures.json`);
+    const sigs = (name: string) =>
+        readFixtureJson<LiteServerSignatures>('testnet-liteserver', `${name}.signatures.json`);
 
     let code: Cell;
     let blockchain: Blockchain;
@@ -47,26 +48,49 @@ describeWithFixtures('LiteClient on real testnet blocks (lite server data, two s
     }
 
     async function newKeyBlock(name: string) {
-        return lc.sendNewKeyBlock(sync.getSender(), { value: toNano('1'), queryId: 3, block: keyBlockProof(block(name), [34]), signatures: signatures(name) });
+        return lc.sendNewKeyBlock(sync.getSender(), {
+            value: toNano('1'),
+            queryId: 3,
+            block: keyBlockProof(block(name), [34]),
+            signatures: signatures(name),
+        });
     }
 
-    const okBody = (op: number, queryId: number, hash: Buffer) => beginCell().storeUint(op, 32).storeUint(queryId, 64).storeBuffer(hash, 32).endCell();
+    const okBody = (op: number, queryId: number, hash: Buffer) =>
+        beginCell().storeUint(op, 32).storeUint(queryId, 64).storeBuffer(hash, 32).endCell();
 
     it('27683262 carries the current epoch: 112', async () => {
         const r = await newKeyBlock('testnet-27683262-key');
-        expect(r.transactions).toHaveTransaction({ to: lc.address, success: false, exitCode: Errors.liteClient.keyBlockSameEpoch });
+        expect(r.transactions).toHaveTransaction({
+            to: lc.address,
+            success: false,
+            exitCode: Errors.liteClient.keyBlockSameEpoch,
+        });
     });
 
     it('27683263 (signed masterchain block) is correct', async () => {
         const name = 'testnet-27683263';
-        const r = await lc.sendCheckBlock(sync.getSender(), { value: toNano('1'), queryId: 4, block: blockHeaderProof(block(name)), signatures: signatures(name) });
-        expect(r.transactions).toHaveTransaction({ from: lc.address, to: sync.address, body: okBody(Op.liteClient.correct, 4, block(name).hash(0)) });
+        const r = await lc.sendCheckBlock(sync.getSender(), {
+            value: toNano('1'),
+            queryId: 4,
+            block: blockHeaderProof(block(name)),
+            signatures: signatures(name),
+        });
+        expect(r.transactions).toHaveTransaction({
+            from: lc.address,
+            to: sync.address,
+            body: okBody(Op.liteClient.correct, 4, block(name).hash(0)),
+        });
     });
 
     it('27683981 switches the set', async () => {
         const name = 'testnet-27683981-key';
         const r = await newKeyBlock(name);
-        expect(r.transactions).toHaveTransaction({ from: lc.address, to: sync.address, body: okBody(Op.liteClient.ok, 3, block(name).hash(0)) });
+        expect(r.transactions).toHaveTransaction({
+            from: lc.address,
+            to: sync.address,
+            body: okBody(Op.liteClient.ok, 3, block(name).hash(0)),
+        });
         current = parseBlock(block(name)).config!.p34!;
         expect(await lc.getCurrentSeqNo()).toBe(27683981);
         expect(await lc.getCurrentEpochSince()).toBe(current.utimeSince);
@@ -74,19 +98,28 @@ describeWithFixtures('LiteClient on real testnet blocks (lite server data, two s
 
     it('27689041 carries the current epoch: 112', async () => {
         const r = await newKeyBlock('testnet-27689041-key');
-        expect(r.transactions).toHaveTransaction({ to: lc.address, success: false, exitCode: Errors.liteClient.keyBlockSameEpoch });
+        expect(r.transactions).toHaveTransaction({
+            to: lc.address,
+            success: false,
+            exitCode: Errors.liteClient.keyBlockSameEpoch,
+        });
     });
 
     it('27689757 switches the set again', async () => {
         const name = 'testnet-27689757-key';
         const r = await newKeyBlock(name);
-        expect(r.transactions).toHaveTransaction({ from: lc.address, to: sync.address, body: okBody(Op.liteClient.ok, 3, block(name).hash(0)) });
+        expect(r.transactions).toHaveTransaction({
+            from: lc.address,
+            to: sync.address,
+            body: okBody(Op.liteClient.ok, 3, block(name).hash(0)),
+        });
         const next = parseBlock(block(name)).config!.p34!;
         expect(await lc.getCurrentSeqNo()).toBe(27689757);
         expect(await lc.getCurrentEpochSince()).toBe(next.utimeSince);
         expect(await lc.getCurrentEpochUntil()).toBe(next.utimeUntil);
         const set = await lc.getCurrentValidatorsSet();
         expect(set.size).toBe(next.main);
-        for (let i = 0; i < next.main; i++) expect(set.get(i)!.publicKey.equals(next.validators[i].publicKey)).toBe(true);
+        for (let i = 0; i < next.main; i++)
+            expect(set.get(i)!.publicKey.equals(next.validators[i].publicKey)).toBe(true);
     });
 });

@@ -108,7 +108,11 @@ describeWithFixtures('LiteClient on real testnet blocks (rsquad samples)', () =>
             block: kb2,
             signatures: signaturesCell(fileHash('2_keyblock_36'), sigs('2_keyblock_36')),
         });
-        expect(r.transactions).toHaveTransaction({ to: lc.address, success: false, exitCode: Errors.liteClient.keyBlockSameEpoch });
+        expect(r.transactions).toHaveTransaction({
+            to: lc.address,
+            success: false,
+            exitCode: Errors.liteClient.keyBlockSameEpoch,
+        });
 
         // 27683981 switches the set; it is signed by the old set
         const kb3Full = boc('3_keyblock');
@@ -131,13 +135,21 @@ describeWithFixtures('LiteClient on real testnet blocks (rsquad samples)', () =>
 
         // 27684370, signed by 27683981's ConfigParam 34
         const proof = boc('3_check_block_pruned');
-        r = await checkBlock(proof, signaturesCell(fileHash('3_check_block'), sigs('3_check_block', next.validators)), 9);
+        r = await checkBlock(
+            proof,
+            signaturesCell(fileHash('3_check_block'), sigs('3_check_block', next.validators)),
+            9,
+        );
         expectReply(r, Op.liteClient.correct, 9, blockRootOf(proof).hash(0));
 
         // the old epoch's block no longer passes: its signers, indexed in the new set, fall short
         const old = sigs('1_check_block', next.validators);
         r = await checkBlock(boc('1_check_block_pruned'), signaturesCell(fileHash('1_check_block'), old));
-        expect(r.transactions).toHaveTransaction({ to: lc.address, success: false, exitCode: Errors.liteClient.weightBelowCutoff });
+        expect(r.transactions).toHaveTransaction({
+            to: lc.address,
+            success: false,
+            exitCode: Errors.liteClient.weightBelowCutoff,
+        });
 
         // and the first key block, replayed, is an old epoch
         r = await lc.sendNewKeyBlock(sender.getSender(), {
@@ -145,7 +157,11 @@ describeWithFixtures('LiteClient on real testnet blocks (rsquad samples)', () =>
             block: kb2,
             signatures: signaturesCell(fileHash('2_keyblock_36'), sigs('2_keyblock_36', next.validators)),
         });
-        expect(r.transactions).toHaveTransaction({ to: lc.address, success: false, exitCode: Errors.liteClient.keyBlockOldEpoch });
+        expect(r.transactions).toHaveTransaction({
+            to: lc.address,
+            success: false,
+            exitCode: Errors.liteClient.keyBlockOldEpoch,
+        });
     });
 
     describe('one byte changed is rejected', () => {
@@ -174,20 +190,34 @@ describeWithFixtures('LiteClient on real testnet blocks (rsquad samples)', () =>
             for (const ref of root.refs.slice(1)) rb.storeRef(ref);
             const proof = convertToMerkleProof(prune(rb.endCell(), { 0: true }));
             const r = await checkBlock(proof, signaturesCell(fileHash(name), good));
-            expect(r.transactions).toHaveTransaction({ to: lc.address, success: false, exitCode: Errors.liteClient.invalidSignature });
+            expect(r.transactions).toHaveTransaction({
+                to: lc.address,
+                success: false,
+                exitCode: Errors.liteClient.invalidSignature,
+            });
         });
 
         it('in a signature: 114', async () => {
             for (const pos of [0, 2, good.length - 1]) {
-                const bad = good.map((s, i) => (i === pos ? { index: s.index, signature: flipBit(s.signature, 40) } : s));
+                const bad = good.map((s, i) =>
+                    i === pos ? { index: s.index, signature: flipBit(s.signature, 40) } : s,
+                );
                 const r = await checkBlock(boc(`${name}_pruned`), signaturesCell(fileHash(name), bad));
-                expect(r.transactions).toHaveTransaction({ to: lc.address, success: false, exitCode: Errors.liteClient.invalidSignature });
+                expect(r.transactions).toHaveTransaction({
+                    to: lc.address,
+                    success: false,
+                    exitCode: Errors.liteClient.invalidSignature,
+                });
             }
         });
 
         it('in the file hash: 114', async () => {
             const r = await checkBlock(boc(`${name}_pruned`), signaturesCell(flipBit(fileHash(name), 31), good));
-            expect(r.transactions).toHaveTransaction({ to: lc.address, success: false, exitCode: Errors.liteClient.invalidSignature });
+            expect(r.transactions).toHaveTransaction({
+                to: lc.address,
+                success: false,
+                exitCode: Errors.liteClient.invalidSignature,
+            });
         });
 
         it('in the proof (a pruned branch hash): 114', async () => {
@@ -200,14 +230,22 @@ describeWithFixtures('LiteClient on real testnet blocks (rsquad samples)', () =>
             const rb = beginCell().storeBits(root.bits);
             root.refs.forEach((r, i) => rb.storeRef(i === 1 ? fake : r));
             const r = await checkBlock(convertToMerkleProof(rb.endCell()), signaturesCell(fileHash(name), good));
-            expect(r.transactions).toHaveTransaction({ to: lc.address, success: false, exitCode: Errors.liteClient.invalidSignature });
+            expect(r.transactions).toHaveTransaction({
+                to: lc.address,
+                success: false,
+                exitCode: Errors.liteClient.invalidSignature,
+            });
         });
 
         it('the full block sent as an ordinary cell instead of a proof: 101', async () => {
             const full = boc(name);
             expect(full.isExotic).toBe(false);
             const r = await checkBlock(full, signaturesCell(fileHash(name), good));
-            expect(r.transactions).toHaveTransaction({ to: lc.address, success: false, exitCode: Errors.merkle.notExotic });
+            expect(r.transactions).toHaveTransaction({
+                to: lc.address,
+                success: false,
+                exitCode: Errors.merkle.notExotic,
+            });
         });
     });
 
@@ -217,6 +255,10 @@ describeWithFixtures('LiteClient on real testnet blocks (rsquad samples)', () =>
             block: keyBlockProofFromFull(boc('3_keyblock')),
             signatures: signaturesCell(fileHash('3_keyblock'), sigs('3_keyblock').slice(0, 3)),
         });
-        expect(r.transactions).toHaveTransaction({ to: lc.address, success: false, exitCode: Errors.liteClient.weightBelowCutoff });
+        expect(r.transactions).toHaveTransaction({
+            to: lc.address,
+            success: false,
+            exitCode: Errors.liteClient.weightBelowCutoff,
+        });
     });
 });

@@ -55,7 +55,14 @@ describe('LiteClient signature loop (differential)', () => {
         code = await compile('LiteClient');
         blockchain = await Blockchain.create();
         sync = await blockchain.treasury('sync');
-        set = makeValidatorSet({ size: 45, main: MAIN, weights: 'mainnet', seed: 'diff', utimeSince: T0, utimeUntil: T0 + 100_000 });
+        set = makeValidatorSet({
+            size: 45,
+            main: MAIN,
+            weights: 'mainnet',
+            seed: 'diff',
+            utimeSince: T0,
+            utimeUntil: T0 + 100_000,
+        });
         const genesis = buildKeyBlock({ globalId: GLOBAL_ID, seqno: 10, genUtime: T0, p34: set, prevKeyBlockSeqno: 0 });
         lc = blockchain.openContract(LiteClient.createFromKeyBlock(keyBlockProof(genesis), code));
         await lc.sendDeploy(sync.getSender(), toNano('1'));
@@ -66,13 +73,53 @@ describe('LiteClient signature loop (differential)', () => {
     const shapes: [string, (r: () => number) => { index: number; valid: boolean }[]][] = [
         ['all main, in order', () => Array.from({ length: MAIN }, (_, i) => ({ index: i, valid: true }))],
         ['every second', () => Array.from({ length: MAIN / 2 }, (_, i) => ({ index: 2 * i, valid: true }))],
-        ['gaps at chunk ends', () => Array.from({ length: MAIN }, (_, i) => i).filter((i) => i % 3 !== 2).map((i) => ({ index: i, valid: true }))],
-        ['gaps at chunk starts', () => Array.from({ length: MAIN }, (_, i) => i).filter((i) => i % 3 !== 0).map((i) => ({ index: i, valid: true }))],
-        ['long gaps', () => [0, 1, 9, 10, 11, 12, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39].map((i) => ({ index: i, valid: true }))],
-        ['beyond main then smaller', () => [...Array.from({ length: 30 }, (_, i) => ({ index: i, valid: true })), { index: 42, valid: true }, { index: 35, valid: true }]],
-        ['beyond the set', () => [...Array.from({ length: 30 }, (_, i) => ({ index: i, valid: true })), { index: 60000, valid: false }]],
+        [
+            'gaps at chunk ends',
+            () =>
+                Array.from({ length: MAIN }, (_, i) => i)
+                    .filter((i) => i % 3 !== 2)
+                    .map((i) => ({ index: i, valid: true })),
+        ],
+        [
+            'gaps at chunk starts',
+            () =>
+                Array.from({ length: MAIN }, (_, i) => i)
+                    .filter((i) => i % 3 !== 0)
+                    .map((i) => ({ index: i, valid: true })),
+        ],
+        [
+            'long gaps',
+            () =>
+                [0, 1, 9, 10, 11, 12, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39].map((i) => ({
+                    index: i,
+                    valid: true,
+                })),
+        ],
+        [
+            'beyond main then smaller',
+            () => [
+                ...Array.from({ length: 30 }, (_, i) => ({ index: i, valid: true })),
+                { index: 42, valid: true },
+                { index: 35, valid: true },
+            ],
+        ],
+        [
+            'beyond the set',
+            () => [
+                ...Array.from({ length: 30 }, (_, i) => ({ index: i, valid: true })),
+                { index: 60000, valid: false },
+            ],
+        ],
         ['invalid among counted', () => Array.from({ length: MAIN }, (_, i) => ({ index: i, valid: i !== 17 }))],
-        ['invalid but repeated (skipped)', () => [...Array.from({ length: 20 }, (_, i) => ({ index: i, valid: true })), { index: 19, valid: false }, { index: 5, valid: false }, ...Array.from({ length: 20 }, (_, i) => ({ index: 20 + i, valid: true }))]],
+        [
+            'invalid but repeated (skipped)',
+            () => [
+                ...Array.from({ length: 20 }, (_, i) => ({ index: i, valid: true })),
+                { index: 19, valid: false },
+                { index: 5, valid: false },
+                ...Array.from({ length: 20 }, (_, i) => ({ index: 20 + i, valid: true })),
+            ],
+        ],
         ['last entry only', () => [{ index: MAIN - 1, valid: true }]],
     ];
     for (let k = 0; k < 24; k++) {
@@ -84,7 +131,8 @@ describe('LiteClient signature loop (differential)', () => {
                 while (i < MAIN + 3) {
                     const x = r();
                     if (x < 0.8) out.push({ index: i, valid: r() > 0.02 });
-                    else if (x < 0.87 && out.length > 0) out.push({ index: out[Math.floor(r() * out.length)].index, valid: r() > 0.5 });
+                    else if (x < 0.87 && out.length > 0)
+                        out.push({ index: out[Math.floor(r() * out.length)].index, valid: r() > 0.5 });
                     i += r() < 0.8 ? 1 : 1 + Math.floor(r() * 5);
                 }
                 if (r() < 0.2) out.push({ index: MAIN + Math.floor(r() * 10), valid: r() > 0.5 });
@@ -97,7 +145,12 @@ describe('LiteClient signature loop (differential)', () => {
     for (const [name, make] of shapes) {
         it(name, async () => {
             const list = make(rng(name));
-            const b = buildMasterchainBlock({ globalId: GLOBAL_ID, seqno: seqno, genUtime: T0 + seqno, prevKeyBlockSeqno: 10 });
+            const b = buildMasterchainBlock({
+                globalId: GLOBAL_ID,
+                seqno: seqno,
+                genUtime: T0 + seqno,
+                prevKeyBlockSeqno: 10,
+            });
             seqno++;
             const other = makeValidatorSet({ size: 1, seed: 'outsider', utimeSince: 0, utimeUntil: 1 });
             const entries: SignatureEntry[] = list.map((e) => {
@@ -105,11 +158,19 @@ describe('LiteClient signature loop (differential)', () => {
                 return { index: e.index, signature: signBlock(b, other, [0])[0].signature };
             });
             const expected = model(set, list, cutoff);
-            const r = await lc.sendCheckBlock(sync.getSender(), { value: toNano('1'), block: blockHeaderProof(b), signatures: buildSignaturesCell(b.fileHash, entries) });
+            const r = await lc.sendCheckBlock(sync.getSender(), {
+                value: toNano('1'),
+                block: blockHeaderProof(b),
+                signatures: buildSignaturesCell(b.fileHash, entries),
+            });
             if (expected.exitCode === 0) {
                 expect(r.transactions).toHaveTransaction({ from: lc.address, op: Op.liteClient.correct });
             } else {
-                expect(r.transactions).toHaveTransaction({ to: lc.address, success: false, exitCode: expected.exitCode });
+                expect(r.transactions).toHaveTransaction({
+                    to: lc.address,
+                    success: false,
+                    exitCode: expected.exitCode,
+                });
             }
         });
     }

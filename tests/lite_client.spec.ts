@@ -31,7 +31,14 @@ describe('LiteClient (synthetic chain)', () => {
     beforeEach(async () => {
         blockchain = await Blockchain.create();
         sync = await blockchain.treasury('sync');
-        setA = makeValidatorSet({ size: 7, main: 5, weights: WEIGHTS_A, seed: 'A', utimeSince: T0, utimeUntil: T0 + 10_000 });
+        setA = makeValidatorSet({
+            size: 7,
+            main: 5,
+            weights: WEIGHTS_A,
+            seed: 'A',
+            utimeSince: T0,
+            utimeUntil: T0 + 10_000,
+        });
         genesis = buildKeyBlock({ globalId: GLOBAL_ID, seqno: 100, genUtime: T0, p34: setA, prevKeyBlockSeqno: 0 });
         seqno = 101;
         lc = blockchain.openContract(LiteClient.createFromKeyBlock(keyBlockProof(genesis), code));
@@ -40,17 +47,38 @@ describe('LiteClient (synthetic chain)', () => {
     });
 
     const mcBlock = (o: { globalId?: number } = {}) =>
-        buildMasterchainBlock({ globalId: o.globalId ?? GLOBAL_ID, seqno: seqno++, genUtime: T0 + seqno, prevKeyBlockSeqno: 100 });
+        buildMasterchainBlock({
+            globalId: o.globalId ?? GLOBAL_ID,
+            seqno: seqno++,
+            genUtime: T0 + seqno,
+            prevKeyBlockSeqno: 100,
+        });
 
     const keyBlock = (p34: ValidatorSetData, o: { globalId?: number } = {}) =>
-        buildKeyBlock({ globalId: o.globalId ?? GLOBAL_ID, seqno: seqno++, genUtime: T0 + seqno, p34, prevKeyBlockSeqno: 100 });
+        buildKeyBlock({
+            globalId: o.globalId ?? GLOBAL_ID,
+            seqno: seqno++,
+            genUtime: T0 + seqno,
+            p34,
+            prevKeyBlockSeqno: 100,
+        });
 
     async function check(block: BuiltBlock, entries: SignatureEntry[], proof = blockHeaderProof(block), queryId = 5) {
-        return lc.sendCheckBlock(sync.getSender(), { value: toNano('1'), queryId, block: proof, signatures: buildSignaturesCell(block.fileHash, entries) });
+        return lc.sendCheckBlock(sync.getSender(), {
+            value: toNano('1'),
+            queryId,
+            block: proof,
+            signatures: buildSignaturesCell(block.fileHash, entries),
+        });
     }
 
     async function newKey(block: BuiltBlock, entries: SignatureEntry[], proof = keyBlockProof(block), queryId = 6) {
-        return lc.sendNewKeyBlock(sync.getSender(), { value: toNano('1'), queryId, block: proof, signatures: buildSignaturesCell(block.fileHash, entries) });
+        return lc.sendNewKeyBlock(sync.getSender(), {
+            value: toNano('1'),
+            queryId,
+            block: proof,
+            signatures: buildSignaturesCell(block.fileHash, entries),
+        });
     }
 
     const reply = (op: number, queryId: number, hash: Buffer) =>
@@ -61,7 +89,12 @@ describe('LiteClient (synthetic chain)', () => {
     }
 
     function expectCorrect(r: { transactions: any[] }, block: BuiltBlock, queryId = 5) {
-        expect(r.transactions).toHaveTransaction({ from: lc.address, to: sync.address, op: Op.liteClient.correct, body: reply(Op.liteClient.correct, queryId, block.rootHash) });
+        expect(r.transactions).toHaveTransaction({
+            from: lc.address,
+            to: sync.address,
+            op: Op.liteClient.correct,
+            body: reply(Op.liteClient.correct, queryId, block.rootHash),
+        });
     }
 
     it('is deployed with the trusted key block state', async () => {
@@ -84,7 +117,10 @@ describe('LiteClient (synthetic chain)', () => {
             const b = mcBlock();
             const r = await check(b, signBlock(b, setA), undefined, 42);
             expectCorrect(r, b, 42);
-            const tx = r.transactions.find((t) => Address.isAddress(t.inMessage?.info.src) && (t.inMessage!.info.src as Address).equals(lc.address));
+            const tx = r.transactions.find(
+                (t) =>
+                    Address.isAddress(t.inMessage?.info.src) && (t.inMessage!.info.src as Address).equals(lc.address),
+            );
             expect(tx).toBeDefined();
             const out = tx!.inMessage!.info as { value: { coins: bigint } };
             expect(out.value.coins).toBeGreaterThan(toNano('0.9'));
@@ -117,10 +153,19 @@ describe('LiteClient (synthetic chain)', () => {
             expectFail(await check(b, s), Errors.liteClient.weightBelowCutoff);
             const outsider = makeValidatorSet({ size: 1, seed: 'X', utimeSince: T0, utimeUntil: T0 + 1 });
             const [x] = signBlock(b, outsider);
-            expectFail(await check(b, [...signBlock(b, setA, [0, 1]), { index: 9, signature: x.signature }]), Errors.liteClient.weightBelowCutoff);
-            expectFail(await check(b, [...signBlock(b, setA, [0, 1]), { index: 65535, signature: x.signature }]), Errors.liteClient.weightBelowCutoff);
+            expectFail(
+                await check(b, [...signBlock(b, setA, [0, 1]), { index: 9, signature: x.signature }]),
+                Errors.liteClient.weightBelowCutoff,
+            );
+            expectFail(
+                await check(b, [...signBlock(b, setA, [0, 1]), { index: 65535, signature: x.signature }]),
+                Errors.liteClient.weightBelowCutoff,
+            );
             // an outsider claiming a main index has an invalid signature
-            expectFail(await check(b, [...signBlock(b, setA, [0, 1]), { index: 2, signature: x.signature }]), Errors.liteClient.invalidSignature);
+            expectFail(
+                await check(b, [...signBlock(b, setA, [0, 1]), { index: 2, signature: x.signature }]),
+                Errors.liteClient.invalidSignature,
+            );
         });
 
         it('an invalid signature is rejected: 114', async () => {
@@ -166,7 +211,16 @@ describe('LiteClient (synthetic chain)', () => {
         });
 
         it('an unknown op is rejected and a plain transfer is accepted', async () => {
-            const r = await sync.send({ to: lc.address, value: toNano('0.1'), body: beginCell().storeUint(0x12345678, 32).storeUint(0, 64).storeRef(Cell.EMPTY).storeRef(Cell.EMPTY).endCell() });
+            const r = await sync.send({
+                to: lc.address,
+                value: toNano('0.1'),
+                body: beginCell()
+                    .storeUint(0x12345678, 32)
+                    .storeUint(0, 64)
+                    .storeRef(Cell.EMPTY)
+                    .storeRef(Cell.EMPTY)
+                    .endCell(),
+            });
             expectFail(r, Errors.common.wrongOp);
             const r2 = await sync.send({ to: lc.address, value: toNano('0.1') });
             expect(r2.transactions).toHaveTransaction({ to: lc.address, success: true });
@@ -188,7 +242,12 @@ describe('LiteClient (synthetic chain)', () => {
             const setB = nextSet();
             const kb = keyBlock(setB);
             const r = await newKey(kb, signBlock(kb, setA), undefined, 11);
-            expect(r.transactions).toHaveTransaction({ from: lc.address, to: sync.address, op: Op.liteClient.ok, body: reply(Op.liteClient.ok, 11, kb.rootHash) });
+            expect(r.transactions).toHaveTransaction({
+                from: lc.address,
+                to: sync.address,
+                op: Op.liteClient.ok,
+                body: reply(Op.liteClient.ok, 11, kb.rootHash),
+            });
             expect(await lc.getCurrentSeqNo()).toBe(kb.seqno);
             expect(await lc.getCurrentEpochSince()).toBe(T0 + 10_000);
             expect(await lc.getCurrentEpochUntil()).toBe(T0 + 20_000);
@@ -210,7 +269,11 @@ describe('LiteClient (synthetic chain)', () => {
                 ...setB,
                 tag: 0x11,
                 totalWeight: undefined,
-                validators: setB.validators.map((v, i) => ({ publicKey: v.publicKey, weight: v.weight, adnlAddr: Buffer.alloc(32, i + 1) })),
+                validators: setB.validators.map((v, i) => ({
+                    publicKey: v.publicKey,
+                    weight: v.weight,
+                    adnlAddr: Buffer.alloc(32, i + 1),
+                })),
             };
             const kb = keyBlock(p34);
             const r = await newKey(kb, signBlock(kb, setA));
@@ -248,7 +311,11 @@ describe('LiteClient (synthetic chain)', () => {
         });
 
         function expectCorrectKey(r: { transactions: any[] }, kb: BuiltBlock) {
-            expect(r.transactions).toHaveTransaction({ from: lc.address, op: Op.liteClient.ok, body: reply(Op.liteClient.ok, 6, kb.rootHash) });
+            expect(r.transactions).toHaveTransaction({
+                from: lc.address,
+                op: Op.liteClient.ok,
+                body: reply(Op.liteClient.ok, 6, kb.rootHash),
+            });
         }
 
         describe('invalid epoch parameters: 116', () => {
@@ -258,7 +325,10 @@ describe('LiteClient (synthetic chain)', () => {
                 ['utime_since > utime_until', (s) => ({ ...s, utimeUntil: s.utimeSince - 1 })],
                 ['main = 0', (s) => ({ ...s, main: 0 })],
                 ['main > total', (s) => ({ ...s, main: s.validators.length + 1 })],
-                ['a zero weight among the main validators', (s) => ({ ...s, validators: s.validators.map((v, i) => (i === 2 ? { ...v, weight: 0n } : v)) })],
+                [
+                    'a zero weight among the main validators',
+                    (s) => ({ ...s, validators: s.validators.map((v, i) => (i === 2 ? { ...v, weight: 0n } : v)) }),
+                ],
             ];
             for (const [name, mutate] of cases) {
                 it(name, async () => {
@@ -274,7 +344,6 @@ describe('LiteClient (synthetic chain)', () => {
                 // storeValidatorSet writes total = validators.length (5) < main (6): also 116
                 expectFail(await newKey(kb, signBlock(kb, setA)), Errors.liteClient.invalidEpoch);
             });
-
         });
 
         it('a proof that prunes ConfigParam 34 fails on the pruned branch (exit 9, cell underflow)', async () => {
@@ -284,7 +353,10 @@ describe('LiteClient (synthetic chain)', () => {
 
         it('a shard block: 202; another global id: 117; not a Merkle proof: 101/102', async () => {
             const sb = buildShardBlock({ globalId: GLOBAL_ID, seqno: 500, genUtime: T0 + 5, transactions: [] });
-            expectFail(await newKey(sb, signBlock(sb, setA), blockHeaderProof(sb)), Errors.liteClient.blockNotMasterchain);
+            expectFail(
+                await newKey(sb, signBlock(sb, setA), blockHeaderProof(sb)),
+                Errors.liteClient.blockNotMasterchain,
+            );
             const kb = keyBlock(nextSet(), { globalId: -3 });
             expectFail(await newKey(kb, signBlock(kb, setA)), Errors.liteClient.wrongGlobalId);
             const kb2 = keyBlock(nextSet());
@@ -295,7 +367,13 @@ describe('LiteClient (synthetic chain)', () => {
         it('follows several epochs in a row', async () => {
             let cur: ValidatorSet = setA;
             for (let e = 1; e <= 3; e++) {
-                const next = nextSet({ seed: `E${e}`, since: T0 + e * 10_000, until: T0 + (e + 1) * 10_000, size: 5 + e * 3, main: 3 + e * 2 });
+                const next = nextSet({
+                    seed: `E${e}`,
+                    since: T0 + e * 10_000,
+                    until: T0 + (e + 1) * 10_000,
+                    size: 5 + e * 3,
+                    main: 3 + e * 2,
+                });
                 const kb = keyBlock(next);
                 expectCorrectKey(await newKey(kb, signBlock(kb, cur)), kb);
                 cur = next;

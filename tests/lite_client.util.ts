@@ -10,7 +10,12 @@ export type Keep = true | { [ref: number]: Keep };
 
 export function prunedBranch(c: Cell): Cell {
     if (c.level() !== 0) throw new Error('pruning a cell of level > 0 is not supported here');
-    return beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(c.hash(0)).storeUint(c.depth(0), 16).endCell({ exotic: true });
+    return beginCell()
+        .storeUint(1, 8)
+        .storeUint(1, 8)
+        .storeBuffer(c.hash(0))
+        .storeUint(c.depth(0), 16)
+        .endCell({ exotic: true });
 }
 
 export function prune(c: Cell, keep: Keep): Cell {
@@ -27,4 +32,3 @@ export function prune(c: Cell, keep: Keep): Cell {
 export function blockRootOf(c: Cell): Cell {
     return c.isExotic && c.type === 3 ? c.refs[0] : c;
 }
-

@@ -1,6 +1,13 @@
 import fs from 'fs';
 import path from 'path';
-import { Blockchain, loadConfig, SandboxContract, SendMessageResult, TreasuryContract, updateConfig } from '@ton/sandbox';
+import {
+    Blockchain,
+    loadConfig,
+    SandboxContract,
+    SendMessageResult,
+    TreasuryContract,
+    updateConfig,
+} from '@ton/sandbox';
 import { Address, beginCell, Cell, Transaction, toNano } from '@ton/core';
 import { flattenTransaction } from '@ton/test-utils';
 import '@ton/test-utils';
@@ -34,7 +41,8 @@ function mergeConstants(): Record<string, number> {
 }
 
 function gasUsed(tx: Transaction): number {
-    if (tx.description.type !== 'generic' || tx.description.computePhase.type !== 'vm') throw new Error('no compute phase');
+    if (tx.description.type !== 'generic' || tx.description.computePhase.type !== 'vm')
+        throw new Error('no compute phase');
     return Number(tx.description.computePhase.gasUsed);
 }
 
@@ -67,11 +75,15 @@ describe('MergePool', () => {
 
     const walletOf = async (who: Address, minter: Address) =>
         blockchain.openContract(await JettonWallet.createFromOwner(who, minter));
-    const balance = async (who: Address, m: SandboxContract<JettonMinter>) => (await walletOf(who, m.address)).getJettonBalance();
+    const balance = async (who: Address, m: SandboxContract<JettonMinter>) =>
+        (await walletOf(who, m.address)).getJettonBalance();
 
     const newMinter = async (symbol: string) => {
         const m = blockchain.openContract(
-            await JettonMinter.createFromConfig({ owner: proxy.address, content: { name: symbol, symbol, decimals: 9 } }),
+            await JettonMinter.createFromConfig({
+                owner: proxy.address,
+                content: { name: symbol, symbol, decimals: 9 },
+            }),
         );
         await m.sendDeploy(proxy.getSender());
         return m;
@@ -105,7 +117,13 @@ describe('MergePool', () => {
 
     const required = async () => {
         const r = await pool.getRequiredValue();
-        return { swap: r.swap, swapWithDust: r.swapWithDust, deliver: r.deliver, deliverWithDust: r.deliverWithDust, refund: r.refund };
+        return {
+            swap: r.swap,
+            swapWithDust: r.swapWithDust,
+            deliver: r.deliver,
+            deliverWithDust: r.deliverWithDust,
+            refund: r.refund,
+        };
     };
 
     /** alice transfers `amount` of `m` to the pool with `payload` (a cell: by reference; a slice-cell inline). */
@@ -166,10 +184,19 @@ describe('MergePool', () => {
         C = await newMinter('C');
         D = await newMinter('D');
         pool = blockchain.openContract(
-            await MergePool.createFromConfig({ proxy: proxy.address, owner: owner.address, manager: manager.address, walletCode: await JettonWallet.code() }),
+            await MergePool.createFromConfig({
+                proxy: proxy.address,
+                owner: owner.address,
+                manager: manager.address,
+                walletCode: await JettonWallet.code(),
+            }),
         );
         await pool.sendDeploy(owner.getSender());
-        for (const [m, d] of [[A, 9], [B, 6], [C, 18]] as const) {
+        for (const [m, d] of [
+            [A, 9],
+            [B, 6],
+            [C, 18],
+        ] as const) {
             const r = await pool.sendBody(owner.getSender(), MergePool.setTokenMessage(m.address, d));
             expect(r.transactions).toHaveTransaction({ to: pool.address, success: true });
         }
@@ -191,31 +218,67 @@ describe('MergePool', () => {
 
         it('should let only the owner manage tokens and the manager; the manager enables and sets the canonical', async () => {
             let r = await pool.sendBody(manager.getSender(), MergePool.setTokenMessage(D.address, 9));
-            expect(r.transactions).toHaveTransaction({ to: pool.address, success: false, exitCode: ErrorsMerge.notOwner });
+            expect(r.transactions).toHaveTransaction({
+                to: pool.address,
+                success: false,
+                exitCode: ErrorsMerge.notOwner,
+            });
             r = await pool.sendBody(manager.getSender(), MergePool.removeTokenMessage(A.address));
-            expect(r.transactions).toHaveTransaction({ to: pool.address, success: false, exitCode: ErrorsMerge.notOwner });
+            expect(r.transactions).toHaveTransaction({
+                to: pool.address,
+                success: false,
+                exitCode: ErrorsMerge.notOwner,
+            });
             r = await pool.sendBody(manager.getSender(), MergePool.setManagerMessage(bob.address));
-            expect(r.transactions).toHaveTransaction({ to: pool.address, success: false, exitCode: ErrorsMerge.notOwner });
+            expect(r.transactions).toHaveTransaction({
+                to: pool.address,
+                success: false,
+                exitCode: ErrorsMerge.notOwner,
+            });
             r = await pool.sendBody(bob.getSender(), MergePool.setEnabledMessage(A.address, false));
-            expect(r.transactions).toHaveTransaction({ to: pool.address, success: false, exitCode: ErrorsMerge.notOwnerOrManager });
+            expect(r.transactions).toHaveTransaction({
+                to: pool.address,
+                success: false,
+                exitCode: ErrorsMerge.notOwnerOrManager,
+            });
             r = await pool.sendBody(bob.getSender(), MergePool.setCanonicalMessage(A.address));
-            expect(r.transactions).toHaveTransaction({ to: pool.address, success: false, exitCode: ErrorsMerge.notOwnerOrManager });
+            expect(r.transactions).toHaveTransaction({
+                to: pool.address,
+                success: false,
+                exitCode: ErrorsMerge.notOwnerOrManager,
+            });
             r = await pool.sendBody(manager.getSender(), MergePool.setEnabledMessage(A.address, false));
             expect(r.transactions).toHaveTransaction({ to: pool.address, success: true });
             expect((await pool.getPoolToken(A.address))!.enabled).toBe(false);
             r = await pool.sendBody(manager.getSender(), MergePool.setEnabledMessage(D.address, false));
-            expect(r.transactions).toHaveTransaction({ to: pool.address, success: false, exitCode: ErrorsMerge.unknownToken });
+            expect(r.transactions).toHaveTransaction({
+                to: pool.address,
+                success: false,
+                exitCode: ErrorsMerge.unknownToken,
+            });
             r = await pool.sendBody(owner.getSender(), MergePool.setCanonicalMessage(D.address));
-            expect(r.transactions).toHaveTransaction({ to: pool.address, success: false, exitCode: ErrorsMerge.unknownToken });
+            expect(r.transactions).toHaveTransaction({
+                to: pool.address,
+                success: false,
+                exitCode: ErrorsMerge.unknownToken,
+            });
             r = await pool.sendBody(owner.getSender(), MergePool.setTokenMessage(D.address, 31));
-            expect(r.transactions).toHaveTransaction({ to: pool.address, success: false, exitCode: ErrorsMerge.badArgument });
+            expect(r.transactions).toHaveTransaction({
+                to: pool.address,
+                success: false,
+                exitCode: ErrorsMerge.badArgument,
+            });
             // removing the canonical token unsets it
             r = await pool.sendBody(owner.getSender(), MergePool.removeTokenMessage(C.address));
             expect(r.transactions).toHaveTransaction({ to: pool.address, success: true });
             expect(await pool.getCanonical()).toBeNull();
             expect(await pool.getPoolToken(C.address)).toBeNull();
             r = await pool.sendBody(owner.getSender(), MergePool.removeTokenMessage(C.address));
-            expect(r.transactions).toHaveTransaction({ to: pool.address, success: false, exitCode: ErrorsMerge.unknownToken });
+            expect(r.transactions).toHaveTransaction({
+                to: pool.address,
+                success: false,
+                exitCode: ErrorsMerge.unknownToken,
+            });
             r = await pool.sendBody(owner.getSender(), MergePool.transferOwnershipMessage(bob.address));
             expect(r.transactions).toHaveTransaction({ to: pool.address, success: true });
             expect((await pool.getOwner()).equals(bob.address)).toBe(true);
@@ -255,23 +318,62 @@ describe('MergePool', () => {
             expect(await balance(alice.address, A)).toBe(10n ** 15n + 7000n);
         });
 
-        const refused: [string, () => Promise<[SandboxContract<JettonMinter>, bigint, Cell | null, number, boolean?]>][] = [
-            ['a disabled target', async () => {
-                await pool.sendBody(manager.getSender(), MergePool.setEnabledMessage(B.address, false));
-                return [A, 10n ** 9n, MergePool.swapPayload(B.address), ErrorsMerge.tokenDisabled];
-            }],
-            ['a disabled source', async () => {
-                await pool.sendBody(manager.getSender(), MergePool.setEnabledMessage(A.address, false));
-                return [A, 10n ** 9n, MergePool.swapPayload(B.address), ErrorsMerge.tokenDisabled];
-            }],
-            ['an unknown target', async () => [A, 10n ** 9n, MergePool.swapPayload(D.address), ErrorsMerge.unknownToken]],
+        const refused: [
+            string,
+            () => Promise<[SandboxContract<JettonMinter>, bigint, Cell | null, number, boolean?]>,
+        ][] = [
+            [
+                'a disabled target',
+                async () => {
+                    await pool.sendBody(manager.getSender(), MergePool.setEnabledMessage(B.address, false));
+                    return [A, 10n ** 9n, MergePool.swapPayload(B.address), ErrorsMerge.tokenDisabled];
+                },
+            ],
+            [
+                'a disabled source',
+                async () => {
+                    await pool.sendBody(manager.getSender(), MergePool.setEnabledMessage(A.address, false));
+                    return [A, 10n ** 9n, MergePool.swapPayload(B.address), ErrorsMerge.tokenDisabled];
+                },
+            ],
+            [
+                'an unknown target',
+                async () => [A, 10n ** 9n, MergePool.swapPayload(D.address), ErrorsMerge.unknownToken],
+            ],
             ['the same token', async () => [A, 10n ** 9n, MergePool.swapPayload(A.address), ErrorsMerge.sameToken]],
             ['a conversion to 0', async () => [A, 999n, MergePool.swapPayload(B.address), ErrorsMerge.zeroAmount]],
             ['no payload', async () => [A, 10n ** 9n, null, ErrorsMerge.badPayload]],
-            ['another op', async () => [A, 10n ** 9n, beginCell().storeUint(0x12345678, 32).endCell(), ErrorsMerge.badPayload]],
-            ['a truncated payload', async () => [A, 10n ** 9n, beginCell().storeUint(OpMerge.poolSwap, 32).storeUint(1, 8).endCell(), ErrorsMerge.badPayload]],
-            ['a recipient outside the basechain', async () => [A, 10n ** 9n, MergePool.swapPayload(B.address, new Address(-1, Buffer.alloc(32, 1))), ErrorsMerge.badPayload]],
-            ['merge_pool_deliver that is not a mint', async () => [A, 10n ** 9n, MergePool.deliverPayload(event.address, alice.address, alice.address), ErrorsMerge.badPayload]],
+            [
+                'another op',
+                async () => [A, 10n ** 9n, beginCell().storeUint(0x12345678, 32).endCell(), ErrorsMerge.badPayload],
+            ],
+            [
+                'a truncated payload',
+                async () => [
+                    A,
+                    10n ** 9n,
+                    beginCell().storeUint(OpMerge.poolSwap, 32).storeUint(1, 8).endCell(),
+                    ErrorsMerge.badPayload,
+                ],
+            ],
+            [
+                'a recipient outside the basechain',
+                async () => [
+                    A,
+                    10n ** 9n,
+                    MergePool.swapPayload(B.address, new Address(-1, Buffer.alloc(32, 1))),
+                    ErrorsMerge.badPayload,
+                ],
+            ],
+            [
+                'merge_pool_deliver that is not a mint',
+                async () => [
+                    A,
+                    10n ** 9n,
+                    MergePool.deliverPayload(event.address, alice.address, alice.address),
+                    ErrorsMerge.badPayload,
+                ],
+            ],
         ];
         for (const [name, setup] of refused) {
             it(`should return the tokens for ${name}`, async () => {
@@ -300,7 +402,13 @@ describe('MergePool', () => {
             expect(refundCode(res, alice.address)).toBe(ErrorsMerge.lowValue);
             expect(await balance(alice.address, A)).toBe(10n ** 15n);
             // with dust, the dust's transfer counts too
-            const res2 = await transferToPool(alice, A, 10n ** 9n + 1n, MergePool.swapPayload(B.address), r.swapWithDust);
+            const res2 = await transferToPool(
+                alice,
+                A,
+                10n ** 9n + 1n,
+                MergePool.swapPayload(B.address),
+                r.swapWithDust,
+            );
             expect(refundCode(res2, alice.address)).toBe(ErrorsMerge.lowValue);
             expect(await balance(alice.address, A)).toBe(10n ** 15n);
         });
@@ -311,9 +419,17 @@ describe('MergePool', () => {
             expect(await balance(pool.address, A)).toBe(10n ** 9n);
             expect(await pool.getRefundOf(A.address, alice.address)).toBe(10n ** 9n);
             let c = await pool.sendBody(bob.getSender(), MergePool.claimRefundMessage(A.address));
-            expect(c.transactions).toHaveTransaction({ to: pool.address, success: false, exitCode: ErrorsMerge.unknownToken });
+            expect(c.transactions).toHaveTransaction({
+                to: pool.address,
+                success: false,
+                exitCode: ErrorsMerge.unknownToken,
+            });
             c = await pool.sendBody(alice.getSender(), MergePool.claimRefundMessage(A.address), toNano('0.01'));
-            expect(c.transactions).toHaveTransaction({ to: pool.address, success: false, exitCode: ErrorsMerge.lowValue });
+            expect(c.transactions).toHaveTransaction({
+                to: pool.address,
+                success: false,
+                exitCode: ErrorsMerge.lowValue,
+            });
             c = await pool.sendBody(alice.getSender(), MergePool.claimRefundMessage(A.address));
             expect(c.transactions).toHaveTransaction({ to: pool.address, success: true });
             expect(await balance(alice.address, A)).toBe(10n ** 15n);
@@ -327,7 +443,13 @@ describe('MergePool', () => {
             expect(res.transactions).not.toHaveTransaction({ success: false });
             await actAsProxy(res, [A, B, C]);
             expect(await balance(alice.address, B)).toBe(10n ** 15n + 10n ** 6n);
-            const res2 = await transferToPool(alice, A, 10n ** 9n + 7n, MergePool.swapPayload(B.address), r.swapWithDust + 1n);
+            const res2 = await transferToPool(
+                alice,
+                A,
+                10n ** 9n + 7n,
+                MergePool.swapPayload(B.address),
+                r.swapWithDust + 1n,
+            );
             expect(res2.transactions).not.toHaveTransaction({ success: false });
             await actAsProxy(res2, [A, B, C]);
             expect(await balance(alice.address, A)).toBe(10n ** 15n - 2n * 10n ** 9n);
@@ -375,10 +497,34 @@ describe('MergePool', () => {
         });
 
         const refusals: [string, () => Promise<void>, number][] = [
-            ['no canonical token', async () => { await pool.sendBody(manager.getSender(), MergePool.setCanonicalMessage(null)); }, ErrorsMerge.noCanonical],
-            ['the canonical token is the delivered one', async () => { await pool.sendBody(manager.getSender(), MergePool.setCanonicalMessage(A.address)); }, ErrorsMerge.sameToken],
-            ['a disabled canonical token', async () => { await pool.sendBody(manager.getSender(), MergePool.setEnabledMessage(C.address, false)); }, ErrorsMerge.tokenDisabled],
-            ['a disabled delivered token', async () => { await pool.sendBody(manager.getSender(), MergePool.setEnabledMessage(A.address, false)); }, ErrorsMerge.tokenDisabled],
+            [
+                'no canonical token',
+                async () => {
+                    await pool.sendBody(manager.getSender(), MergePool.setCanonicalMessage(null));
+                },
+                ErrorsMerge.noCanonical,
+            ],
+            [
+                'the canonical token is the delivered one',
+                async () => {
+                    await pool.sendBody(manager.getSender(), MergePool.setCanonicalMessage(A.address));
+                },
+                ErrorsMerge.sameToken,
+            ],
+            [
+                'a disabled canonical token',
+                async () => {
+                    await pool.sendBody(manager.getSender(), MergePool.setEnabledMessage(C.address, false));
+                },
+                ErrorsMerge.tokenDisabled,
+            ],
+            [
+                'a disabled delivered token',
+                async () => {
+                    await pool.sendBody(manager.getSender(), MergePool.setEnabledMessage(A.address, false));
+                },
+                ErrorsMerge.tokenDisabled,
+            ],
         ];
         for (const [name, setup, code] of refusals) {
             it(`should give the recipient the delivered token for ${name}, and tell the Event why`, async () => {
@@ -397,8 +543,11 @@ describe('MergePool', () => {
 
         it('should give a mint without merge_pool_deliver (it names no owner) to the pool owner', async () => {
             const res = await A.sendMint(proxy.getSender(), {
-                to: pool.address, amount: 10n ** 9n, responseDestination: proxy.address,
-                forwardTonAmount: toNano('0.2'), forwardPayload: beginCell().storeUint(1, 32).endCell(),
+                to: pool.address,
+                amount: 10n ** 9n,
+                responseDestination: proxy.address,
+                forwardTonAmount: toNano('0.2'),
+                forwardPayload: beginCell().storeUint(1, 32).endCell(),
             });
             expect(refundCode(res, owner.address)).toBe(ErrorsMerge.badPayload);
             expect(await balance(owner.address, A)).toBe(10n ** 9n);
@@ -448,7 +597,9 @@ describe('MergePool', () => {
             }
         };
         const router = async (m: SandboxContract<JettonMinter>) => {
-            const r = blockchain.openContract(await MergeRouter.createFromConfig({ proxy: proxy.address, token: m.address }));
+            const r = blockchain.openContract(
+                await MergeRouter.createFromConfig({ proxy: proxy.address, token: m.address }),
+            );
             await r.sendDeploy(owner.getSender());
             await r.sendBody(proxy.getSender(), MergeRouter.initMessage(owner.address, manager.address));
             return r;
@@ -459,7 +610,9 @@ describe('MergePool', () => {
             const T = minters.find((m) => m.address.equals(flattenTransaction(tx).from!))!;
             const burn = loadAcceptTokensBurn(tx.inMessage!.body.beginParse());
             const mm = MergePool.parseMergeMint(burn.payload!)!;
-            const ok = pools.get(T.address.toRawString())?.equals(burn.sender) === true && pools.get(mm.token.toRawString())?.equals(burn.sender) === true;
+            const ok =
+                pools.get(T.address.toRawString())?.equals(burn.sender) === true &&
+                pools.get(mm.token.toRawString())?.equals(burn.sender) === true;
             const target = ok ? minters.find((m) => m.address.equals(mm.token))! : T;
             await target.sendMint(proxy.getSender(), {
                 to: ok ? mm.recipient : mm.refundTo,
@@ -502,7 +655,9 @@ describe('MergePool', () => {
         };
 
         it('gas constants: pool swap', async () => {
-            const swap = poolGas(await transferToPool(alice, A, 10n ** 9n + 1n, MergePool.swapPayload(B.address, bob.address)));
+            const swap = poolGas(
+                await transferToPool(alice, A, 10n ** 9n + 1n, MergePool.swapPayload(B.address, bob.address)),
+            );
             await pool.sendBody(manager.getSender(), MergePool.setCanonicalMessage(B.address));
             const del = poolGas(
                 await A.sendMint(proxy.getSender(), {
@@ -518,7 +673,14 @@ describe('MergePool', () => {
         });
 
         it('gas constants: pool refund', async () => {
-            const bad = poolGas(await transferToPool(alice, A, 10n ** 9n, beginCell().storeUint(OpMerge.poolSwap, 32).storeUint(1, 8).endCell()));
+            const bad = poolGas(
+                await transferToPool(
+                    alice,
+                    A,
+                    10n ** 9n,
+                    beginCell().storeUint(OpMerge.poolSwap, 32).storeUint(1, 8).endCell(),
+                ),
+            );
             await pool.sendBody(manager.getSender(), MergePool.setEnabledMessage(C.address, false));
             const del = poolGas(
                 await A.sendMint(proxy.getSender(), {
@@ -544,14 +706,28 @@ describe('MergePool', () => {
         it('should complete with the smallest value it accepts under a 4x gas price (fees from the live config)', async () => {
             const before = await required();
             const p = loadConfig(blockchain.config)[21].anon0;
-            if (p.kind !== 'GasLimitsPrices_gas_flat_pfx' || p.other.kind !== 'GasLimitsPrices_gas_prices_ext') throw new Error('unexpected config 21');
-            const scaled = { ...p, flat_gas_price: p.flat_gas_price * 4n, other: { ...p.other, gas_price: p.other.gas_price * 4n } };
-            blockchain.setConfig(updateConfig(blockchain.config, { kind: 'ConfigParam_config_gas_prices', anon0: scaled }));
+            if (p.kind !== 'GasLimitsPrices_gas_flat_pfx' || p.other.kind !== 'GasLimitsPrices_gas_prices_ext')
+                throw new Error('unexpected config 21');
+            const scaled = {
+                ...p,
+                flat_gas_price: p.flat_gas_price * 4n,
+                other: { ...p.other, gas_price: p.other.gas_price * 4n },
+            };
+            blockchain.setConfig(
+                updateConfig(blockchain.config, { kind: 'ConfigParam_config_gas_prices', anon0: scaled }),
+            );
             const r = await required();
             expect(r.swap).toBeGreaterThan(before.swap * 2n); // gas parts x4, forward fees unchanged
             let res = await transferToPool(alice, A, 10n ** 9n + 3n, MergePool.swapPayload(B.address), r.swapWithDust);
             expect(refundCode(res, alice.address)).toBe(ErrorsMerge.lowValue);
-            res = await transferToPool(alice, A, 10n ** 9n + 3n, MergePool.swapPayload(B.address), r.swapWithDust + 1n, false);
+            res = await transferToPool(
+                alice,
+                A,
+                10n ** 9n + 3n,
+                MergePool.swapPayload(B.address),
+                r.swapWithDust + 1n,
+                false,
+            );
             expect(res.transactions).not.toHaveTransaction({ success: false });
             await actAsProxy(res, [A, B, C]);
             expect(await balance(alice.address, B)).toBe(10n ** 15n + 10n ** 6n);

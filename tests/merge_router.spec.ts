@@ -44,8 +44,12 @@ describe('MergeRouter', () => {
     it('should sit at the address derived from (proxy, token) and the code (mergeRouterStateInit)', async () => {
         const code = await MergeRouter.code();
         // merge_router_storage: proxy token owner:addr_none ^[ manager:addr_none pool:addr_none ]
-        const data = beginCell().storeAddress(proxy.address).storeAddress(token).storeUint(0, 2)
-            .storeRef(beginCell().storeUint(0, 4).endCell()).endCell();
+        const data = beginCell()
+            .storeAddress(proxy.address)
+            .storeAddress(token)
+            .storeUint(0, 2)
+            .storeRef(beginCell().storeUint(0, 4).endCell())
+            .endCell();
         expect(contractAddress(0, { code, data }).equals(router.address)).toBe(true);
         // the contract's own derivation (mergeRouterStateInit in merge_messages.tact)
         expect((await router.getRouterOf(token)).equals(router.address)).toBe(true);
@@ -60,10 +64,18 @@ describe('MergeRouter', () => {
 
     it('should take merge_router_init only from the proxy', async () => {
         let res = await router.sendBody(stranger.getSender(), MergeRouter.initMessage(stranger.address, null));
-        expect(res.transactions).toHaveTransaction({ to: router.address, success: false, exitCode: ErrorsMerge.senderNotProxy });
+        expect(res.transactions).toHaveTransaction({
+            to: router.address,
+            success: false,
+            exitCode: ErrorsMerge.senderNotProxy,
+        });
         // nothing can be set before
         res = await router.sendBody(stranger.getSender(), MergeRouter.setPoolMessage(pool));
-        expect(res.transactions).toHaveTransaction({ to: router.address, success: false, exitCode: ErrorsMerge.notOwnerOrManager });
+        expect(res.transactions).toHaveTransaction({
+            to: router.address,
+            success: false,
+            exitCode: ErrorsMerge.notOwnerOrManager,
+        });
         await init();
         expect((await router.getOwner())!.equals(owner.address)).toBe(true);
         expect((await router.getManager())!.equals(manager.address)).toBe(true);
@@ -76,9 +88,17 @@ describe('MergeRouter', () => {
 
     it('should let the owner and the manager set and unset the pool, reporting each change to the proxy', async () => {
         await init();
-        for (const [who, value] of [[owner, pool], [manager, null], [manager, pool]] as const) {
+        for (const [who, value] of [
+            [owner, pool],
+            [manager, null],
+            [manager, pool],
+        ] as const) {
             const res = await router.sendBody(who.getSender(), MergeRouter.setPoolMessage(value, 7n));
-            const tx = res.transactions.find((t) => flattenTransaction(t).to?.equals(proxy.address) && flattenTransaction(t).op === OpMerge.routerUpdate);
+            const tx = res.transactions.find(
+                (t) =>
+                    flattenTransaction(t).to?.equals(proxy.address) &&
+                    flattenTransaction(t).op === OpMerge.routerUpdate,
+            );
             expect(tx).toBeDefined();
             expect(flattenTransaction(tx!).from!.equals(router.address)).toBe(true);
             const body = loadMergeRouterUpdate(tx!.inMessage!.body.beginParse());
@@ -90,33 +110,57 @@ describe('MergeRouter', () => {
             expect(value === null ? p === null : p!.equals(value)).toBe(true);
         }
         const res = await router.sendBody(stranger.getSender(), MergeRouter.setPoolMessage(null));
-        expect(res.transactions).toHaveTransaction({ to: router.address, success: false, exitCode: ErrorsMerge.notOwnerOrManager });
+        expect(res.transactions).toHaveTransaction({
+            to: router.address,
+            success: false,
+            exitCode: ErrorsMerge.notOwnerOrManager,
+        });
         expect((await router.getPool())!.equals(pool)).toBe(true);
     });
 
     it('should let only the owner change the manager and the owner', async () => {
         await init();
         let res = await router.sendBody(manager.getSender(), MergeRouter.setManagerMessage(stranger.address));
-        expect(res.transactions).toHaveTransaction({ to: router.address, success: false, exitCode: ErrorsMerge.notOwner });
+        expect(res.transactions).toHaveTransaction({
+            to: router.address,
+            success: false,
+            exitCode: ErrorsMerge.notOwner,
+        });
         res = await router.sendBody(manager.getSender(), MergeRouter.transferOwnershipMessage(manager.address));
-        expect(res.transactions).toHaveTransaction({ to: router.address, success: false, exitCode: ErrorsMerge.notOwner });
+        expect(res.transactions).toHaveTransaction({
+            to: router.address,
+            success: false,
+            exitCode: ErrorsMerge.notOwner,
+        });
         res = await router.sendBody(owner.getSender(), MergeRouter.setManagerMessage(null));
         expect(res.transactions).toHaveTransaction({ to: router.address, success: true });
         expect(await router.getManager()).toBeNull();
         res = await router.sendBody(manager.getSender(), MergeRouter.setPoolMessage(pool));
-        expect(res.transactions).toHaveTransaction({ to: router.address, success: false, exitCode: ErrorsMerge.notOwnerOrManager });
+        expect(res.transactions).toHaveTransaction({
+            to: router.address,
+            success: false,
+            exitCode: ErrorsMerge.notOwnerOrManager,
+        });
         res = await router.sendBody(owner.getSender(), MergeRouter.transferOwnershipMessage(stranger.address));
         expect(res.transactions).toHaveTransaction({ to: router.address, success: true });
         expect((await router.getOwner())!.equals(stranger.address)).toBe(true);
         res = await router.sendBody(owner.getSender(), MergeRouter.setPoolMessage(pool));
-        expect(res.transactions).toHaveTransaction({ to: router.address, success: false, exitCode: ErrorsMerge.notOwnerOrManager });
+        expect(res.transactions).toHaveTransaction({
+            to: router.address,
+            success: false,
+            exitCode: ErrorsMerge.notOwnerOrManager,
+        });
     });
 
     it('should answer merge_router_get_pool to the asker with merge_router_pool', async () => {
         await init();
         const ask = async (): Promise<Address | null> => {
             const res = await router.sendBody(stranger.getSender(), MergeRouter.getPoolMessage(42n), 10_000_000n);
-            const tx = res.transactions.find((t) => flattenTransaction(t).to?.equals(stranger.address) && flattenTransaction(t).op === OpMerge.routerPool);
+            const tx = res.transactions.find(
+                (t) =>
+                    flattenTransaction(t).to?.equals(stranger.address) &&
+                    flattenTransaction(t).op === OpMerge.routerPool,
+            );
             expect(tx).toBeDefined();
             const info = tx!.inMessage!.info;
             expect(info.type === 'internal' && !info.bounce).toBe(true);
@@ -165,6 +209,7 @@ describe('merge.tlb op codes', () => {
         }
         expect(tags.size).toBe(Object.keys(OpMerge).length);
         for (const v of Object.values(OpMerge)) expect(tags.has(v)).toBe(true);
-        for (const m of tact.matchAll(/^const OP_\w+: Int = 0x([0-9a-f]{8});/gm)) expect(tags.has(parseInt(m[1], 16))).toBe(true);
+        for (const m of tact.matchAll(/^const OP_\w+: Int = 0x([0-9a-f]{8});/gm))
+            expect(tags.has(parseInt(m[1], 16))).toBe(true);
     });
 });

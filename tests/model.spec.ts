@@ -35,7 +35,11 @@ const envInt = (name: string, dflt: number) => {
     return n;
 };
 
-const SEED = !process.env.MODEL_SEED ? 'bridge-model' : process.env.MODEL_SEED === 'random' ? `r${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}` : process.env.MODEL_SEED;
+const SEED = !process.env.MODEL_SEED
+    ? 'bridge-model'
+    : process.env.MODEL_SEED === 'random'
+      ? `r${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`
+      : process.env.MODEL_SEED;
 const SEQUENCES = envInt('MODEL_SEQUENCES', 3);
 const STEPS = envInt('MODEL_STEPS', 15);
 const FIRST = envInt('MODEL_FIRST', 0);
@@ -66,12 +70,19 @@ describe('Bridge model: random sequences over two networks', () => {
 
     async function check(m: BridgeModel, seq: number): Promise<void> {
         const v = await m.checkInvariants();
-        if (v.length) throw new Error(replay(m, seq, `invariants broken:\n${v.map((x) => `  [${x.invariant}] ${x.message}`).join('\n')}`));
+        if (v.length)
+            throw new Error(
+                replay(m, seq, `invariants broken:\n${v.map((x) => `  [${x.invariant}] ${x.message}`).join('\n')}`),
+            );
     }
 
     async function fresh(seq: number): Promise<BridgeModel> {
         await pair.loadFrom(base);
-        const m = new BridgeModel(pair, new Rng(`${SEED}/${seq}`), { limits: LIMITS, liquidity: LIQUIDITY, cancel: CANCEL });
+        const m = new BridgeModel(pair, new Rng(`${SEED}/${seq}`), {
+            limits: LIMITS,
+            liquidity: LIQUIDITY,
+            cancel: CANCEL,
+        });
         await m.start();
         return m;
     }
@@ -88,7 +99,9 @@ describe('Bridge model: random sequences over two networks', () => {
         await fakeAlienMint(m, 'B', m.user('B', 'dave').address, 7n);
         const v1 = await m.checkInvariants();
         expect(kinds(v1)).toEqual(['balance', 'conservation']);
-        expect(v1.find((x) => x.invariant === 'conservation')!.message).toMatch(/^A\.token: locked on A 5000 != alien supply on B 5007/);
+        expect(v1.find((x) => x.invariant === 'conservation')!.message).toMatch(
+            /^A\.token: locked on A 5000 != alien supply on B 5007/,
+        );
 
         // tokens locked without an event: conservation only (no user lost anything)
         await pair.loadFrom(snap);
@@ -158,7 +171,13 @@ describe('Bridge model: random sequences over two networks', () => {
             await step();
             await check(m, -3);
         }
-        expect(m.transfers.map((x) => x.expected.status)).toEqual([EventStatus.Confirmed, EventStatus.LiquidityProvided, EventStatus.Confirmed, EventStatus.Confirmed, EventStatus.LiquidityProvided]);
+        expect(m.transfers.map((x) => x.expected.status)).toEqual([
+            EventStatus.Confirmed,
+            EventStatus.LiquidityProvided,
+            EventStatus.Confirmed,
+            EventStatus.Confirmed,
+            EventStatus.LiquidityProvided,
+        ]);
         expect(m.transfers.map((x) => x.repaid)).toEqual([false, true, false, false, true]);
     });
 
@@ -194,7 +213,13 @@ describe('Bridge model: random sequences over two networks', () => {
             await check(m, -4);
         }
         expect(m.transfers.map((x) => x.expected.status)).toEqual([
-            EventStatus.Confirmed, EventStatus.Cancelled, EventStatus.Confirmed, EventStatus.Cancelled, EventStatus.Confirmed, EventStatus.Cancelled, EventStatus.Confirmed,
+            EventStatus.Confirmed,
+            EventStatus.Cancelled,
+            EventStatus.Confirmed,
+            EventStatus.Cancelled,
+            EventStatus.Confirmed,
+            EventStatus.Cancelled,
+            EventStatus.Confirmed,
         ]);
         expect(m.transfers.map((x) => x.reverses ?? 0)).toEqual([0, 0, 2, 0, 4, 0, 6]);
         await m.drain();
@@ -224,54 +249,66 @@ describe('Bridge model: random sequences over two networks', () => {
             await check(m, -5);
         }
         expect(m.transfers.map((x) => x.expected.status)).toEqual([
-            EventStatus.Confirmed, EventStatus.Cancelled, EventStatus.Confirmed, EventStatus.Cancelled, EventStatus.Confirmed,
+            EventStatus.Confirmed,
+            EventStatus.Cancelled,
+            EventStatus.Confirmed,
+            EventStatus.Cancelled,
+            EventStatus.Confirmed,
         ]);
         expect(m.transfers.map((x) => x.reverses ?? 0)).toEqual([0, 0, 2, 0, 4]);
         await m.drain();
         await check(m, -5);
     });
 
-    it(`random sequences (seed ${SEED}, ${SEQUENCES} x ${STEPS} steps${LIMITS ? ', with daily limits' : ''})`, async () => {
-        const t0 = Date.now();
-        let steps = 0;
-        const ops = new Map<string, number>();
-        /** per sequence: a hash of its steps (a replay with MODEL_FIRST shows the same) */
-        const prints: string[] = [];
-        for (let seq = FIRST; seq < FIRST + SEQUENCES; seq++) {
-            const m = await fresh(seq);
-            await check(m, seq);
-            // kinds drawn in this sequence (the generator favours the others): per sequence, so that
-            // a sequence replays alone (MODEL_FIRST) exactly as in the run
-            const drawn = new Map<string, number>();
-            for (let i = 0; i < STEPS; i++) {
+    it(
+        `random sequences (seed ${SEED}, ${SEQUENCES} x ${STEPS} steps${LIMITS ? ', with daily limits' : ''})`,
+        async () => {
+            const t0 = Date.now();
+            let steps = 0;
+            const ops = new Map<string, number>();
+            /** per sequence: a hash of its steps (a replay with MODEL_FIRST shows the same) */
+            const prints: string[] = [];
+            for (let seq = FIRST; seq < FIRST + SEQUENCES; seq++) {
+                const m = await fresh(seq);
+                await check(m, seq);
+                // kinds drawn in this sequence (the generator favours the others): per sequence, so that
+                // a sequence replays alone (MODEL_FIRST) exactly as in the run
+                const drawn = new Map<string, number>();
+                for (let i = 0; i < STEPS; i++) {
+                    try {
+                        const kind = await m.randomStep(drawn);
+                        ops.set(kind, (ops.get(kind) ?? 0) + 1);
+                    } catch (e) {
+                        throw new Error(replay(m, seq, `step failed: ${(e as Error).message}`));
+                    }
+                    await check(m, seq);
+                    steps++;
+                }
+                // the way forward for everything still open, then nothing may be left in flight
                 try {
-                    const kind = await m.randomStep(drawn);
-                    ops.set(kind, (ops.get(kind) ?? 0) + 1);
+                    await m.drain();
                 } catch (e) {
-                    throw new Error(replay(m, seq, `step failed: ${(e as Error).message}`));
+                    throw new Error(replay(m, seq, `drain failed: ${(e as Error).message}`));
                 }
                 await check(m, seq);
-                steps++;
+                if (process.env.MODEL_PRINT) console.log(`sequence ${seq}:\n${m.describe()}`);
+                prints.push(`${seq}:${createHash('sha256').update(m.steps.join('\n')).digest('hex').slice(0, 8)}`);
+                for (const t of m.transfers) {
+                    const { status } = await m.eventStatus(t);
+                    if (t.expected.finalReject) expect(status).toBe(EventStatus.Rejected);
+                    else if (t.expected.status === EventStatus.Cancelled) expect(status).toBe(EventStatus.Cancelled);
+                    else if (t.provided) expect([status, t.repaid]).toEqual([EventStatus.LiquidityProvided, true]);
+                    else expect(status).toBe(EventStatus.Confirmed);
+                }
             }
-            // the way forward for everything still open, then nothing may be left in flight
-            try {
-                await m.drain();
-            } catch (e) {
-                throw new Error(replay(m, seq, `drain failed: ${(e as Error).message}`));
-            }
-            await check(m, seq);
-            if (process.env.MODEL_PRINT) console.log(`sequence ${seq}:\n${m.describe()}`);
-            prints.push(`${seq}:${createHash('sha256').update(m.steps.join('\n')).digest('hex').slice(0, 8)}`);
-            for (const t of m.transfers) {
-                const { status } = await m.eventStatus(t);
-                if (t.expected.finalReject) expect(status).toBe(EventStatus.Rejected);
-                else if (t.expected.status === EventStatus.Cancelled) expect(status).toBe(EventStatus.Cancelled);
-                else if (t.provided) expect([status, t.repaid]).toEqual([EventStatus.LiquidityProvided, true]);
-                else expect(status).toBe(EventStatus.Confirmed);
-            }
-        }
-        const summary = [...ops.entries()].sort().map(([k, v]) => `${k} ${v}`).join(', ');
-        console.log(`model: seed ${SEED}, sequences ${FIRST}..${FIRST + SEQUENCES - 1} (${SEQUENCES}), ${steps} random steps + drains, daily limits ${LIMITS ? 'on' : 'off'}, liquidity ${LIQUIDITY ? 'on' : 'off'}, cancel ${CANCEL ? 'on' : 'off'}, ${((Date.now() - t0) / 1000).toFixed(1)} s\n  operations: ${summary}\n  step hashes: ${prints.join(' ')}`);
-    }, 120_000 + SEQUENCES * (STEPS + 10) * 5_000);
+            const summary = [...ops.entries()]
+                .sort()
+                .map(([k, v]) => `${k} ${v}`)
+                .join(', ');
+            console.log(
+                `model: seed ${SEED}, sequences ${FIRST}..${FIRST + SEQUENCES - 1} (${SEQUENCES}), ${steps} random steps + drains, daily limits ${LIMITS ? 'on' : 'off'}, liquidity ${LIQUIDITY ? 'on' : 'off'}, cancel ${CANCEL ? 'on' : 'off'}, ${((Date.now() - t0) / 1000).toFixed(1)} s\n  operations: ${summary}\n  step hashes: ${prints.join(' ')}`,
+            );
+        },
+        120_000 + SEQUENCES * (STEPS + 10) * 5_000,
+    );
 });
-

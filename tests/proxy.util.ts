@@ -26,7 +26,9 @@ export function pinGas(G: Record<string, number>, name: string, measured: number
     expect(G[name]).toEqual(expect.any(Number));
     if (process.env.DBG) console.log(`gas ${name} measured ${measured}`);
     if (!(measured <= G[name] && G[name] <= Math.ceil(measured * 1.15))) {
-        throw new Error(`${name} = ${G[name]} in proxy_common.tact, measured ${measured}: set it to about ${Math.ceil(measured * 1.05)}`);
+        throw new Error(
+            `${name} = ${G[name]} in proxy_common.tact, measured ${measured}: set it to about ${Math.ceil(measured * 1.05)}`,
+        );
     }
 }
 
@@ -34,7 +36,8 @@ export function pinGas(G: Record<string, number>, name: string, measured: number
 export const longPayload = () => beginCell().storeUint(1, 1000).storeRef(beginCell().storeUint(2, 1000)).endCell();
 
 export function gasUsed(tx: Transaction): number {
-    if (tx.description.type !== 'generic' || tx.description.computePhase.type !== 'vm') throw new Error('no compute phase');
+    if (tx.description.type !== 'generic' || tx.description.computePhase.type !== 'vm')
+        throw new Error('no compute phase');
     return Number(tx.description.computePhase.gasUsed);
 }
 
@@ -49,7 +52,8 @@ export function txOf(txs: Transaction[], to: Address, op?: number): Transaction 
         const f = flattenTransaction(tx);
         return f.to?.equals(to) && (op === undefined || f.op === op);
     });
-    if (found.length !== 1) throw new Error(`expected one transaction to ${to} (op ${op?.toString(16)}), found ${found.length}`);
+    if (found.length !== 1)
+        throw new Error(`expected one transaction to ${to} (op ${op?.toString(16)}), found ${found.length}`);
     return found[0];
 }
 
@@ -120,16 +124,25 @@ export function expectDeliveryRefused(txs: Transaction[], proxy: Address, config
 export function deliveredBy(target: Address) {
     return (txs: Transaction[]) => {
         const first = txs.find((tx) => flattenTransaction(tx).to?.equals(target));
-        return !!first && exitCode(first) === 0 && !(first.description.type === 'generic' && first.description.aborted) &&
-            deliveryFailedCode(txs, target) === null;
+        return (
+            !!first &&
+            exitCode(first) === 0 &&
+            !(first.description.type === 'generic' && first.description.aborted) &&
+            deliveryFailedCode(txs, target) === null
+        );
     };
 }
 
 /** Multiplies the basechain gas price in the sandbox's config (contracts read fees from it). */
 export function scaleGasPrice(blockchain: Blockchain, factor: bigint) {
     const p = loadConfig(blockchain.config)[21].anon0;
-    if (p.kind !== 'GasLimitsPrices_gas_flat_pfx' || p.other.kind !== 'GasLimitsPrices_gas_prices_ext') throw new Error('unexpected config 21');
-    const scaled = { ...p, flat_gas_price: p.flat_gas_price * factor, other: { ...p.other, gas_price: p.other.gas_price * factor } };
+    if (p.kind !== 'GasLimitsPrices_gas_flat_pfx' || p.other.kind !== 'GasLimitsPrices_gas_prices_ext')
+        throw new Error('unexpected config 21');
+    const scaled = {
+        ...p,
+        flat_gas_price: p.flat_gas_price * factor,
+        other: { ...p.other, gas_price: p.other.gas_price * factor },
+    };
     blockchain.setConfig(updateConfig(blockchain.config, { kind: 'ConfigParam_config_gas_prices', anon0: scaled }));
 }
 

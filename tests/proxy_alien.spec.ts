@@ -66,11 +66,23 @@ describe('ProxyMultiVaultAlien', () => {
     let baseWallet: Address;
     let proxy: SandboxContract<ProxyMultiVaultAlien>;
 
-    const minterAddress = () => proxy.getAlienTokenAddress(BigInt(BASE_CHAIN), baseToken, META.name, META.symbol, BigInt(META.decimals));
-    const walletOf = async (who: Address, m: Address) => blockchain.openContract(await JettonWallet.createFromOwner(who, m));
+    const minterAddress = () =>
+        proxy.getAlienTokenAddress(BigInt(BASE_CHAIN), baseToken, META.name, META.symbol, BigInt(META.decimals));
+    const walletOf = async (who: Address, m: Address) =>
+        blockchain.openContract(await JettonWallet.createFromOwner(who, m));
     const balanceOf = async (who: Address, m: Address) => (await walletOf(who, m)).getJettonBalance();
 
-    const nativeEvent = (over: { amount?: bigint; recipient?: Address; token?: Address; wallet?: Address | null; payload?: Cell | null; kind?: 'native' | 'alien'; meta?: typeof META } = {}) =>
+    const nativeEvent = (
+        over: {
+            amount?: bigint;
+            recipient?: Address;
+            token?: Address;
+            wallet?: Address | null;
+            payload?: Cell | null;
+            kind?: 'native' | 'alien';
+            meta?: typeof META;
+        } = {},
+    ) =>
         tvmTvmEventCell({
             kind: over.kind ?? 'native',
             destinationChainId: OTHER_CHAIN,
@@ -87,7 +99,12 @@ describe('ProxyMultiVaultAlien', () => {
             transfer: { sender: alice.address, remainingGasTo: alice.address, payload: over.payload ?? null },
         });
 
-    const confirm = async (from: SandboxContract<TreasuryContract>, event: Cell, value = toNano('0.3'), chainId = BASE_CHAIN) =>
+    const confirm = async (
+        from: SandboxContract<TreasuryContract>,
+        event: Cell,
+        value = toNano('0.3'),
+        chainId = BASE_CHAIN,
+    ) =>
         proxy.sendBody(
             from.getSender(),
             onTvmEventConfirmedExtendedMessage({
@@ -111,8 +128,18 @@ describe('ProxyMultiVaultAlien', () => {
     });
 
     /** bob burns `amount` of the alien token with a TransferPayload (custom payload). */
-    const burn = async (minter: Address, amount: bigint, customPayload: Cell = transferPayloadCell(payloadArgs()), value = toNano('0.1')) =>
-        (await walletOf(bob.address, minter)).sendBurn(bob.getSender(), { amount, responseDestination: bob.address, customPayload, value });
+    const burn = async (
+        minter: Address,
+        amount: bigint,
+        customPayload: Cell = transferPayloadCell(payloadArgs()),
+        value = toNano('0.1'),
+    ) =>
+        (await walletOf(bob.address, minter)).sendBurn(bob.getSender(), {
+            amount,
+            responseDestination: bob.address,
+            customPayload,
+            value,
+        });
 
     beforeEach(async () => {
         blockchain = await Blockchain.create();
@@ -122,7 +149,9 @@ describe('ProxyMultiVaultAlien', () => {
         config = await blockchain.treasury('configuration');
         baseToken = (await blockchain.treasury('base token root')).address;
         baseWallet = (await blockchain.treasury('base native proxy wallet')).address;
-        proxy = blockchain.openContract(await ProxyMultiVaultAlien.createFromConfig({ owner: owner.address, tvmConfigurations: [config.address] }));
+        proxy = blockchain.openContract(
+            await ProxyMultiVaultAlien.createFromConfig({ owner: owner.address, tvmConfigurations: [config.address] }),
+        );
         const dep = await proxy.sendDeploy(owner.getSender());
         expect(dep.transactions).toHaveTransaction({ to: proxy.address, deploy: true, success: true });
     });
@@ -132,7 +161,13 @@ describe('ProxyMultiVaultAlien', () => {
             await proxy.sendBody(owner.getSender(), ProxyMessages.setDefaultFee(1n, 100n));
             const minter = await minterAddress();
             const res = await confirm(config, nativeEvent({ amount: 1000n }));
-            expect(res.transactions).toHaveTransaction({ from: proxy.address, to: minter, deploy: true, success: true, op: Op.jetton.mint });
+            expect(res.transactions).toHaveTransaction({
+                from: proxy.address,
+                to: minter,
+                deploy: true,
+                success: true,
+                op: Op.jetton.mint,
+            });
             expect(res.transactions).toHaveTransaction({ to: owner.address, op: Op.jetton.excesses });
             expect(allSucceeded(res.transactions)).toBe(true);
             expect(await balanceOf(bob.address, minter)).toBe(990n);
@@ -156,7 +191,13 @@ describe('ProxyMultiVaultAlien', () => {
             const data = await jm.getJettonData();
             expect(data.adminAddress.equals(proxy.address)).toBe(true);
             expect(data.totalSupply).toBe(1000n);
-            const meta = parseOnchainMetadata(data.content, ['name', 'symbol', 'decimals', 'bridge_base_chain_id', 'bridge_base_token']);
+            const meta = parseOnchainMetadata(data.content, [
+                'name',
+                'symbol',
+                'decimals',
+                'bridge_base_chain_id',
+                'bridge_base_token',
+            ]);
             expect(meta).toEqual({
                 name: META.name,
                 symbol: META.symbol,
@@ -164,15 +205,25 @@ describe('ProxyMultiVaultAlien', () => {
                 bridge_base_chain_id: String(BASE_CHAIN),
                 bridge_base_token: baseToken.toRawString(),
             });
-            expect((await jm.getWalletAddress(bob.address)).equals((await walletOf(bob.address, minter)).address)).toBe(true);
-            const other = await proxy.getAlienTokenAddress(BigInt(OTHER_CHAIN), baseToken, META.name, META.symbol, BigInt(META.decimals));
+            expect((await jm.getWalletAddress(bob.address)).equals((await walletOf(bob.address, minter)).address)).toBe(
+                true,
+            );
+            const other = await proxy.getAlienTokenAddress(
+                BigInt(OTHER_CHAIN),
+                baseToken,
+                META.name,
+                META.symbol,
+                BigInt(META.decimals),
+            );
             expect(other.equals(minter)).toBe(false);
         });
 
         it('should pass the event payload to the recipient', async () => {
             const p = beginCell().storeUint(0xfeed, 16).endCell();
             const res = await confirm(config, nativeEvent({ amount: 5n, payload: p }));
-            const n = loadJettonNotification(txOf(res.transactions, bob.address, Op.jetton.transferNotification).inMessage!.body.beginParse());
+            const n = loadJettonNotification(
+                txOf(res.transactions, bob.address, Op.jetton.transferNotification).inMessage!.body.beginParse(),
+            );
             expect(n.amount).toBe(5n);
             expect(n.forwardPayload.loadBit()).toBe(true);
             expect(n.forwardPayload.loadRef().equals(p)).toBe(true);
@@ -181,22 +232,56 @@ describe('ProxyMultiVaultAlien', () => {
         const refused: [string, number, () => Promise<any>][] = [
             ['not a listed configuration', Errors.proxy.notTvmConfig, () => confirm(alice, nativeEvent())],
             ['a TvmTvmAlien event', Errors.proxy.notTvmConfig, () => confirm(config, nativeEvent({ kind: 'alien' }))],
-            ['paused', Errors.proxy.proxyPaused, async () => {
-                await proxy.sendBody(owner.getSender(), ProxyMessages.setPaused(true));
-                return confirm(config, nativeEvent());
-            }],
-            ['zero token', Errors.proxy.proxyTokenRootIsEmpty, () => confirm(config, nativeEvent({ token: ZERO_ADDRESS }))],
+            [
+                'paused',
+                Errors.proxy.proxyPaused,
+                async () => {
+                    await proxy.sendBody(owner.getSender(), ProxyMessages.setPaused(true));
+                    return confirm(config, nativeEvent());
+                },
+            ],
+            [
+                'zero token',
+                Errors.proxy.proxyTokenRootIsEmpty,
+                () => confirm(config, nativeEvent({ token: ZERO_ADDRESS })),
+            ],
             ['amount 0', Errors.proxy.wrongTokensAmountInPayload, () => confirm(config, nativeEvent({ amount: 0n }))],
-            ['recipient outside the basechain', Errors.proxy.wrongOwnerInPayload, () => confirm(config, nativeEvent({ recipient: new Address(-1, bob.address.hash) }))],
-            ['too little value, first mint', Errors.proxy.lowMsgValue, () => confirm(config, nativeEvent(), toNano('0.03'))],
-            ['too little value, warm mint', Errors.proxy.lowMsgValue, async () => {
-                await proxy.sendDeployTvmAlienToken(owner.getSender(), { baseChainId: BASE_CHAIN, baseToken, ...META, remainingGasTo: owner.address });
-                return confirm(config, nativeEvent(), toNano('0.01'));
-            }],
-            ['predeployed token without a native proxy', Errors.proxy.wrongTokenRoot, async () => {
-                await proxy.sendSetPredeployedToken(owner.getSender(), { baseChainId: BASE_CHAIN, baseToken, token: alice.address, nativeProxyWallet: alice.address });
-                return confirm(config, nativeEvent());
-            }],
+            [
+                'recipient outside the basechain',
+                Errors.proxy.wrongOwnerInPayload,
+                () => confirm(config, nativeEvent({ recipient: new Address(-1, bob.address.hash) })),
+            ],
+            [
+                'too little value, first mint',
+                Errors.proxy.lowMsgValue,
+                () => confirm(config, nativeEvent(), toNano('0.03')),
+            ],
+            [
+                'too little value, warm mint',
+                Errors.proxy.lowMsgValue,
+                async () => {
+                    await proxy.sendDeployTvmAlienToken(owner.getSender(), {
+                        baseChainId: BASE_CHAIN,
+                        baseToken,
+                        ...META,
+                        remainingGasTo: owner.address,
+                    });
+                    return confirm(config, nativeEvent(), toNano('0.01'));
+                },
+            ],
+            [
+                'predeployed token without a native proxy',
+                Errors.proxy.wrongTokenRoot,
+                async () => {
+                    await proxy.sendSetPredeployedToken(owner.getSender(), {
+                        baseChainId: BASE_CHAIN,
+                        baseToken,
+                        token: alice.address,
+                        nativeProxyWallet: alice.address,
+                    });
+                    return confirm(config, nativeEvent());
+                },
+            ],
         ];
         for (const [name, code, run] of refused) {
             it(`should refuse with ${code}: ${name}`, async () => {
@@ -212,8 +297,17 @@ describe('ProxyMultiVaultAlien', () => {
                     if (warm) await confirm(config, nativeEvent());
                     scaleGasPrice(blockchain, factor);
                     const carol = (await blockchain.treasury('carol')).address;
-                    const ev = nativeEvent({ amount: 100n, recipient: carol, payload: beginCell().storeUint(9, 64).endCell() });
-                    const { value, refusal } = await smallestAccepted(blockchain, (v) => confirm(config, ev, v), proxy.address, deliveredBy(proxy.address));
+                    const ev = nativeEvent({
+                        amount: 100n,
+                        recipient: carol,
+                        payload: beginCell().storeUint(9, 64).endCell(),
+                    });
+                    const { value, refusal } = await smallestAccepted(
+                        blockchain,
+                        (v) => confirm(config, ev, v),
+                        proxy.address,
+                        deliveredBy(proxy.address),
+                    );
                     expect(refusal).toBe(Errors.proxy.lowMsgValue);
                     const res = await confirm(config, ev, value);
                     expect(allSucceeded(res.transactions)).toBe(true);
@@ -227,19 +321,40 @@ describe('ProxyMultiVaultAlien', () => {
         it('should deploy the minter (owner only, once per origin), the wallet learnt from the first event', async () => {
             const args = { baseChainId: BASE_CHAIN, baseToken, ...META, remainingGasTo: owner.address };
             let res = await proxy.sendDeployTvmAlienToken(alice.getSender(), args);
-            expect(res.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: Errors.proxy.notOwner });
+            expect(res.transactions).toHaveTransaction({
+                to: proxy.address,
+                success: false,
+                exitCode: Errors.proxy.notOwner,
+            });
             res = await proxy.sendDeployTvmAlienToken(owner.getSender(), { ...args, baseToken: ZERO_ADDRESS });
-            expect(res.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: Errors.proxy.proxyTokenRootIsEmpty });
+            expect(res.transactions).toHaveTransaction({
+                to: proxy.address,
+                success: false,
+                exitCode: Errors.proxy.proxyTokenRootIsEmpty,
+            });
             res = await proxy.sendDeployTvmAlienToken(owner.getSender(), args, toNano('0.015'));
-            expect(res.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: Errors.proxy.lowMsgValue });
+            expect(res.transactions).toHaveTransaction({
+                to: proxy.address,
+                success: false,
+                exitCode: Errors.proxy.lowMsgValue,
+            });
             res = await proxy.sendDeployTvmAlienToken(owner.getSender(), args);
             const minter = await minterAddress();
-            expect(res.transactions).toHaveTransaction({ from: proxy.address, to: minter, deploy: true, success: true });
+            expect(res.transactions).toHaveTransaction({
+                from: proxy.address,
+                to: minter,
+                deploy: true,
+                success: true,
+            });
             expect(res.transactions).toHaveTransaction({ from: proxy.address, to: owner.address });
             expect(allSucceeded(res.transactions)).toBe(true);
             expect((await proxy.getAlienToken(minter))!.baseNativeProxyWallet).toBeNull();
             res = await proxy.sendDeployTvmAlienToken(owner.getSender(), args);
-            expect(res.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: Errors.proxy.wrongTokenRoot });
+            expect(res.transactions).toHaveTransaction({
+                to: proxy.address,
+                success: false,
+                exitCode: Errors.proxy.wrongTokenRoot,
+            });
 
             await confirm(config, nativeEvent({ amount: 3n }));
             expect((await proxy.getAlienToken(minter))!.baseNativeProxyWallet!.equals(baseWallet)).toBe(true);
@@ -250,41 +365,84 @@ describe('ProxyMultiVaultAlien', () => {
     describe('predeployed token (native in both networks)', () => {
         it('should forward to the native proxy, which unlocks its own token', async () => {
             const tokenOwner = await blockchain.treasury('token owner');
-            const local = blockchain.openContract(await JettonMinter.createFromConfig({ owner: tokenOwner.address, content: { name: 'Local', symbol: 'LOC', decimals: 9 } }));
+            const local = blockchain.openContract(
+                await JettonMinter.createFromConfig({
+                    owner: tokenOwner.address,
+                    content: { name: 'Local', symbol: 'LOC', decimals: 9 },
+                }),
+            );
             await local.sendMint(tokenOwner.getSender(), { to: alice.address, amount: 10_000n });
-            const native = blockchain.openContract(await ProxyMultiVaultNative.createFromConfig({ owner: owner.address, alienProxy: proxy.address }));
+            const native = blockchain.openContract(
+                await ProxyMultiVaultNative.createFromConfig({ owner: owner.address, alienProxy: proxy.address }),
+            );
             await native.sendDeploy(owner.getSender());
-            await native.sendRegisterNativeToken(owner.getSender(), { token: local.address, name: 'Local', symbol: 'LOC', decimals: 9 });
+            await native.sendRegisterNativeToken(owner.getSender(), {
+                token: local.address,
+                name: 'Local',
+                symbol: 'LOC',
+                decimals: 9,
+            });
             const nativeWallet = (await native.getWalletOf(local.address))!;
             // liquidity: alice locks 10,000 into the native proxy
-            await (await walletOf(alice.address, local.address)).sendTransfer(alice.getSender(), {
-                to: native.address, amount: 10_000n, forwardTonAmount: toNano('0.1'),
+            await (
+                await walletOf(alice.address, local.address)
+            ).sendTransfer(alice.getSender(), {
+                to: native.address,
+                amount: 10_000n,
+                forwardTonAmount: toNano('0.1'),
                 forwardPayload: transferPayloadCell(payloadArgs({ destinationChainId: OTHER_CHAIN })),
             });
             expect(await balanceOf(native.address, local.address)).toBe(10_000n);
 
             await proxy.sendSetNativeProxy(owner.getSender(), native.address);
-            await proxy.sendSetPredeployedToken(owner.getSender(), { baseChainId: BASE_CHAIN, baseToken, token: local.address, nativeProxyWallet: nativeWallet });
-            expect((await proxy.getPredeployedToken(BigInt(BASE_CHAIN), baseToken))!.token.equals(local.address)).toBe(true);
+            await proxy.sendSetPredeployedToken(owner.getSender(), {
+                baseChainId: BASE_CHAIN,
+                baseToken,
+                token: local.address,
+                nativeProxyWallet: nativeWallet,
+            });
+            expect((await proxy.getPredeployedToken(BigInt(BASE_CHAIN), baseToken))!.token.equals(local.address)).toBe(
+                true,
+            );
             const res = await confirm(config, nativeEvent({ amount: 400n }));
-            expect(res.transactions).toHaveTransaction({ from: proxy.address, to: native.address, op: Op.bridge.onTvmEventConfirmedExtended, success: true });
+            expect(res.transactions).toHaveTransaction({
+                from: proxy.address,
+                to: native.address,
+                op: Op.bridge.onTvmEventConfirmedExtended,
+                success: true,
+            });
             expect(res.transactions).not.toHaveTransaction({ from: proxy.address, op: Op.jetton.mint });
             expect(allSucceeded(res.transactions)).toBe(true);
             expect(await balanceOf(bob.address, local.address)).toBe(400n);
             expect(await balanceOf(native.address, local.address)).toBe(9_600n);
 
-            await proxy.sendBody(owner.getSender(), ProxyMultiVaultAlien.removePredeployedTokenMessage(BASE_CHAIN, baseToken));
+            await proxy.sendBody(
+                owner.getSender(),
+                ProxyMultiVaultAlien.removePredeployedTokenMessage(BASE_CHAIN, baseToken),
+            );
             expect(await proxy.getPredeployedToken(BigInt(BASE_CHAIN), baseToken)).toBeNull();
         });
 
         it("should pass the native proxy's refusal on to the Event (native_delivery_failed -> tvm_event_delivery_failed)", async () => {
-            const native = blockchain.openContract(await ProxyMultiVaultNative.createFromConfig({ owner: owner.address, alienProxy: proxy.address }));
+            const native = blockchain.openContract(
+                await ProxyMultiVaultNative.createFromConfig({ owner: owner.address, alienProxy: proxy.address }),
+            );
             await native.sendDeploy(owner.getSender());
             await proxy.sendSetNativeProxy(owner.getSender(), native.address);
             // the token is not registered in the native proxy: 2708 there
-            await proxy.sendSetPredeployedToken(owner.getSender(), { baseChainId: BASE_CHAIN, baseToken, token: alice.address, nativeProxyWallet: alice.address });
+            await proxy.sendSetPredeployedToken(owner.getSender(), {
+                baseChainId: BASE_CHAIN,
+                baseToken,
+                token: alice.address,
+                nativeProxyWallet: alice.address,
+            });
             const res = await confirm(config, nativeEvent({ amount: 400n }));
-            expect(res.transactions).toHaveTransaction({ from: native.address, to: proxy.address, op: OpEvent.nativeDeliveryFailed, success: true });
+            expect(res.transactions).toHaveTransaction({
+                from: native.address,
+                to: proxy.address,
+                op: OpEvent.nativeDeliveryFailed,
+                success: true,
+            });
             // event_address of the confirmation is `config` in this spec (the treasury plays both)
             const tx = txOf(res.transactions, config.address, OpEvent.tvmEventDeliveryFailed);
             expect(flattenTransaction(tx).from!.equals(proxy.address)).toBe(true);
@@ -292,9 +450,21 @@ describe('ProxyMultiVaultAlien', () => {
             expect(allSucceeded(res.transactions)).toBe(true);
 
             // only the native proxy may send it
-            const fake = await proxy.sendBody(alice.getSender(), beginCell().storeUint(OpEvent.nativeDeliveryFailed, 32)
-                .storeAddress(alice.address).storeUint(0, 64).storeAddress(alice.address).storeUint(1, 16).endCell());
-            expect(fake.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: Errors.proxy.notTvmConfig });
+            const fake = await proxy.sendBody(
+                alice.getSender(),
+                beginCell()
+                    .storeUint(OpEvent.nativeDeliveryFailed, 32)
+                    .storeAddress(alice.address)
+                    .storeUint(0, 64)
+                    .storeAddress(alice.address)
+                    .storeUint(1, 16)
+                    .endCell(),
+            );
+            expect(fake.transactions).toHaveTransaction({
+                to: proxy.address,
+                success: false,
+                exitCode: Errors.proxy.notTvmConfig,
+            });
         });
     });
 
@@ -308,7 +478,11 @@ describe('ProxyMultiVaultAlien', () => {
 
         it('should emit TvmTvmAlien with the base token and its native proxy wallet', async () => {
             const p = beginCell().storeUint(0x77, 8).endCell();
-            const res = await burn(minter, 600n, transferPayloadCell(payloadArgs({ expectedGas: toNano('0.01'), payload: p })));
+            const res = await burn(
+                minter,
+                600n,
+                transferPayloadCell(payloadArgs({ expectedGas: toNano('0.01'), payload: p })),
+            );
             const tx = txOf(res.transactions, proxy.address, Op.jetton.acceptTokensBurn);
             expect(exitCode(tx)).toBe(0);
             const events = emittedEvents(tx.outMessages.values());
@@ -323,22 +497,47 @@ describe('ProxyMultiVaultAlien', () => {
             expect(event.value).toBeGreaterThan(toNano('0.01'));
             expect(event.token.token.equals(baseToken)).toBe(true);
             expect(event.token.nativeProxyWallet!.equals(baseWallet)).toBe(true);
-            expect([event.token.name, event.token.symbol, Number(event.token.decimals)]).toEqual([META.name, META.symbol, META.decimals]);
+            expect([event.token.name, event.token.symbol, Number(event.token.decimals)]).toEqual([
+                META.name,
+                META.symbol,
+                META.decimals,
+            ]);
             expect(event.transfer.sender.equals(bob.address)).toBe(true);
             expect(event.transfer.remainingGasTo.equals(bob.address)).toBe(true);
             expect(event.transfer.payload!.equals(p)).toBe(true);
             expect(await balanceOf(bob.address, minter)).toBe(9_400n);
-            expect((await blockchain.openContract(JettonMinter.createFromAddress(minter)).getTotalSupply())).toBe(9_400n);
+            expect(await blockchain.openContract(JettonMinter.createFromAddress(minter)).getTotalSupply()).toBe(9_400n);
         });
 
         const refused: [string, number, () => Cell, (() => Promise<void>)?][] = [
-            ['paused', Errors.proxy.proxyPaused, () => transferPayloadCell(payloadArgs()), async () => {
-                await proxy.sendBody(owner.getSender(), ProxyMessages.setPaused(true));
-            }],
-            ['malformed payload', Errors.proxy.wrongTokensAmountInPayload, () => beginCell().storeUint(5, 70).endCell()],
-            ['recipient outside the basechain', Errors.proxy.wrongOwnerInPayload, () => transferPayloadCell(payloadArgs({ recipient: new Address(-1, alice.address.hash) }))],
-            ['destination is not the origin chain', Errors.proxy.wrongTokenRoot, () => transferPayloadCell(payloadArgs({ destinationChainId: OTHER_CHAIN }))],
-            ['expected_gas above the value', Errors.proxy.lowMsgValue, () => transferPayloadCell(payloadArgs({ expectedGas: toNano('0.1') }))],
+            [
+                'paused',
+                Errors.proxy.proxyPaused,
+                () => transferPayloadCell(payloadArgs()),
+                async () => {
+                    await proxy.sendBody(owner.getSender(), ProxyMessages.setPaused(true));
+                },
+            ],
+            [
+                'malformed payload',
+                Errors.proxy.wrongTokensAmountInPayload,
+                () => beginCell().storeUint(5, 70).endCell(),
+            ],
+            [
+                'recipient outside the basechain',
+                Errors.proxy.wrongOwnerInPayload,
+                () => transferPayloadCell(payloadArgs({ recipient: new Address(-1, alice.address.hash) })),
+            ],
+            [
+                'destination is not the origin chain',
+                Errors.proxy.wrongTokenRoot,
+                () => transferPayloadCell(payloadArgs({ destinationChainId: OTHER_CHAIN })),
+            ],
+            [
+                'expected_gas above the value',
+                Errors.proxy.lowMsgValue,
+                () => transferPayloadCell(payloadArgs({ expectedGas: toNano('0.1') })),
+            ],
         ];
         for (const [name, code, payload, before] of refused) {
             it(`should mint the tokens back with code ${code}: ${name}`, async () => {
@@ -351,7 +550,9 @@ describe('ProxyMultiVaultAlien', () => {
                 expect(refundCodeTo(res.transactions, bobWallet.address)).toBe(code);
                 expect(allSucceeded(res.transactions)).toBe(true);
                 expect(await balanceOf(bob.address, minter)).toBe(10_000n);
-                expect((await blockchain.openContract(JettonMinter.createFromAddress(minter)).getTotalSupply())).toBe(10_000n);
+                expect(await blockchain.openContract(JettonMinter.createFromAddress(minter)).getTotalSupply()).toBe(
+                    10_000n,
+                );
             });
         }
 
@@ -361,11 +562,19 @@ describe('ProxyMultiVaultAlien', () => {
                 const bobWallet = await walletOf(bob.address, minter);
                 for (const payload of [transferPayloadCell(payloadArgs()), beginCell().storeUint(5, 70).endCell()]) {
                     // the wallet's check adds the owner's accept_tokens_burn and a mint back (contracts/jetton/gas.tact)
-                    const { value, refusal } = await smallestAccepted(blockchain, (v) => burn(minter, 600n, payload, v), bobWallet.address);
+                    const { value, refusal } = await smallestAccepted(
+                        blockchain,
+                        (v) => burn(minter, 600n, payload, v),
+                        bobWallet.address,
+                    );
                     expect(refusal).toBe(Errors.jetton.notEnoughTon);
                     const snap = blockchain.snapshot();
                     const below = await burn(minter, 600n, payload, value - 1000n);
-                    expect(below.transactions).toHaveTransaction({ to: bobWallet.address, success: false, exitCode: Errors.jetton.notEnoughTon });
+                    expect(below.transactions).toHaveTransaction({
+                        to: bobWallet.address,
+                        success: false,
+                        exitCode: Errors.jetton.notEnoughTon,
+                    });
                     expect(below.transactions).not.toHaveTransaction({ to: minter });
                     expect(await balanceOf(bob.address, minter)).toBe(10_000n);
                     await blockchain.loadFrom(snap);
@@ -377,13 +586,18 @@ describe('ProxyMultiVaultAlien', () => {
                     const events = emittedEvents(tx.outMessages.values());
                     if (events.length === 0) {
                         // minted back with the code, nothing recorded
-                        expect(refundCodeTo(res.transactions, bobWallet.address)).toBe(payload.bits.length === 70 ? Errors.proxy.wrongTokensAmountInPayload : Errors.proxy.lowMsgValue);
+                        expect(refundCodeTo(res.transactions, bobWallet.address)).toBe(
+                            payload.bits.length === 70
+                                ? Errors.proxy.wrongTokensAmountInPayload
+                                : Errors.proxy.lowMsgValue,
+                        );
                         expect(await balanceOf(bob.address, minter)).toBe(10_000n);
                     } else {
                         expect(await balanceOf(bob.address, minter)).toBe(9_400n);
                     }
                     expect(await proxy.getRefundOf(minter, bob.address)).toBe(0n);
-                    if (process.env.DBG) console.log(`smallest burn x${factor}: ${value}, ${events.length ? 'event' : 'mint back'}`);
+                    if (process.env.DBG)
+                        console.log(`smallest burn x${factor}: ${value}, ${events.length ? 'event' : 'mint back'}`);
                     await blockchain.loadFrom(snap);
                 }
             });
@@ -395,10 +609,18 @@ describe('ProxyMultiVaultAlien', () => {
             const { value } = await smallestAccepted(blockchain, (v) => burn(minter, 600n, bad, v), bobWallet.address);
             // The wallet's check guarantees a mint back at the prices it saw; if the gas price rises
             // before accept_tokens_burn runs, the proxy buys the gas and records the refund.
-            const iter = await blockchain.sendMessageIter(internal({
-                from: bob.address, to: bobWallet.address, value,
-                body: JettonWallet.burnMessage({ amount: 600n, responseDestination: bob.address, customPayload: bad }),
-            }));
+            const iter = await blockchain.sendMessageIter(
+                internal({
+                    from: bob.address,
+                    to: bobWallet.address,
+                    value,
+                    body: JettonWallet.burnMessage({
+                        amount: 600n,
+                        responseDestination: bob.address,
+                        customPayload: bad,
+                    }),
+                }),
+            );
             const txs: Transaction[] = [];
             for await (const t of iter) {
                 txs.push(t);
@@ -416,10 +638,20 @@ describe('ProxyMultiVaultAlien', () => {
         });
 
         it('should refuse accept_tokens_burn from anyone but its minters (2708)', async () => {
-            const body = beginCell().storeUint(Op.jetton.acceptTokensBurn, 32).storeUint(0, 64).storeCoins(100n)
-                .storeAddress(bob.address).storeAddress(bob.address).storeMaybeRef(transferPayloadCell(payloadArgs())).endCell();
+            const body = beginCell()
+                .storeUint(Op.jetton.acceptTokensBurn, 32)
+                .storeUint(0, 64)
+                .storeCoins(100n)
+                .storeAddress(bob.address)
+                .storeAddress(bob.address)
+                .storeMaybeRef(transferPayloadCell(payloadArgs()))
+                .endCell();
             const res = await proxy.sendBody(bob.getSender(), body);
-            expect(res.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: Errors.proxy.wrongTokenRoot });
+            expect(res.transactions).toHaveTransaction({
+                to: proxy.address,
+                success: false,
+                exitCode: Errors.proxy.wrongTokenRoot,
+            });
         });
 
         for (const factor of [1n, 4n]) {
@@ -430,10 +662,18 @@ describe('ProxyMultiVaultAlien', () => {
                     const t = txs.find((x) => flattenTransaction(x).to?.equals(proxy.address));
                     return !!t && emittedEvents(t.outMessages.values()).length === 1;
                 };
-                const { value } = await smallestAccepted(blockchain, (v) => burn(minter, 10n, fp, v), proxy.address, emitted);
+                const { value } = await smallestAccepted(
+                    blockchain,
+                    (v) => burn(minter, 10n, fp, v),
+                    proxy.address,
+                    emitted,
+                );
                 const res = await burn(minter, 10n, fp, value);
-                expect(emittedEvents(txOf(res.transactions, proxy.address, Op.jetton.acceptTokensBurn).outMessages.values())[0].event.value)
-                    .toBeGreaterThanOrEqual(toNano('0.02'));
+                expect(
+                    emittedEvents(
+                        txOf(res.transactions, proxy.address, Op.jetton.acceptTokensBurn).outMessages.values(),
+                    )[0].event.value,
+                ).toBeGreaterThanOrEqual(toNano('0.02'));
             });
         }
     });
@@ -441,16 +681,36 @@ describe('ProxyMultiVaultAlien', () => {
     describe('fees', () => {
         it('should validate setters and withdraw accumulated fees by minting', async () => {
             let res = await proxy.sendBody(owner.getSender(), ProxyMessages.setDefaultFee(5n, 4n));
-            expect(res.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: Errors.proxy.wrongTokensAmountInPayload });
+            expect(res.transactions).toHaveTransaction({
+                to: proxy.address,
+                success: false,
+                exitCode: Errors.proxy.wrongTokensAmountInPayload,
+            });
             res = await proxy.sendBody(owner.getSender(), ProxyMessages.setDefaultFee(1n, 0n));
-            expect(res.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: Errors.proxy.wrongTokensAmountInPayload });
+            expect(res.transactions).toHaveTransaction({
+                to: proxy.address,
+                success: false,
+                exitCode: Errors.proxy.wrongTokensAmountInPayload,
+            });
             await proxy.sendBody(owner.getSender(), ProxyMessages.setDefaultFee(2n, 100n));
             await confirm(config, nativeEvent({ amount: 5000n }));
             const minter = await minterAddress();
             expect(await proxy.getAccumulatedFees(minter)).toBe(100n);
-            res = await proxy.sendBody(owner.getSender(), ProxyMessages.withdrawFees(alice.address, 1n, owner.address), toNano('0.1'));
-            expect(res.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: Errors.proxy.wrongTokenRoot });
-            res = await proxy.sendBody(owner.getSender(), ProxyMessages.withdrawFees(minter, 100n, owner.address), toNano('0.1'));
+            res = await proxy.sendBody(
+                owner.getSender(),
+                ProxyMessages.withdrawFees(alice.address, 1n, owner.address),
+                toNano('0.1'),
+            );
+            expect(res.transactions).toHaveTransaction({
+                to: proxy.address,
+                success: false,
+                exitCode: Errors.proxy.wrongTokenRoot,
+            });
+            res = await proxy.sendBody(
+                owner.getSender(),
+                ProxyMessages.withdrawFees(minter, 100n, owner.address),
+                toNano('0.1'),
+            );
             expect(allSucceeded(res.transactions)).toBe(true);
             expect(await balanceOf(owner.address, minter)).toBe(100n);
             expect(await proxy.getAccumulatedFees(minter)).toBe(0n);
@@ -466,18 +726,27 @@ describe('ProxyMultiVaultAlien', () => {
 
         it('gas constants: alien mint', async () => {
             await proxy.sendBody(owner.getSender(), ProxyMessages.setDefaultFee(1n, 100n));
-            const first = await confirm(config, nativeEvent({ amount: 1000n, payload: longPayload(), meta: LONG_META }));
+            const first = await confirm(
+                config,
+                nativeEvent({ amount: 1000n, payload: longPayload(), meta: LONG_META }),
+            );
             const warm = await confirm(config, nativeEvent({ amount: 1000n, payload: longPayload(), meta: LONG_META }));
             const short = await confirm(config, nativeEvent({ amount: 1000n, token: alice.address }));
-            pin('GAS_ALIEN_MINT_FIRST', Math.max(
-                onProxy(first.transactions, Op.bridge.onTvmEventConfirmedExtended),
-                onProxy(short.transactions, Op.bridge.onTvmEventConfirmedExtended),
-            ));
+            pin(
+                'GAS_ALIEN_MINT_FIRST',
+                Math.max(
+                    onProxy(first.transactions, Op.bridge.onTvmEventConfirmedExtended),
+                    onProxy(short.transactions, Op.bridge.onTvmEventConfirmedExtended),
+                ),
+            );
             pin('GAS_ALIEN_MINT', onProxy(warm.transactions, Op.bridge.onTvmEventConfirmedExtended));
         });
 
         it('gas constants: alien minter state init (ALIEN_CODES_CELLS, ALIEN_CODES_BITS)', async () => {
-            const src = fs.readFileSync(path.resolve(__dirname, '..', 'contracts', 'bridge', 'proxy_alien.tact'), 'utf8');
+            const src = fs.readFileSync(
+                path.resolve(__dirname, '..', 'contracts', 'bridge', 'proxy_alien.tact'),
+                'utf8',
+            );
             const constant = (name: string) => Number(src.match(new RegExp(`const ${name}: Int = (\\d+);`))![1]);
             const seen = new Set<string>();
             let bits = 0;
@@ -490,23 +759,41 @@ describe('ProxyMultiVaultAlien', () => {
             };
             walk(await jettonMinterCode());
             walk(await JettonWallet.code());
-            expect({ cells: constant('ALIEN_CODES_CELLS'), bits: constant('ALIEN_CODES_BITS') }).toEqual({ cells: seen.size, bits });
+            expect({ cells: constant('ALIEN_CODES_CELLS'), bits: constant('ALIEN_CODES_BITS') }).toEqual({
+                cells: seen.size,
+                bits,
+            });
         });
 
         it('gas constants: alien forward', async () => {
             await proxy.sendSetNativeProxy(owner.getSender(), alice.address);
-            await proxy.sendSetPredeployedToken(owner.getSender(), { baseChainId: BASE_CHAIN, baseToken, token: bob.address, nativeProxyWallet: bob.address });
+            await proxy.sendSetPredeployedToken(owner.getSender(), {
+                baseChainId: BASE_CHAIN,
+                baseToken,
+                token: bob.address,
+                nativeProxyWallet: bob.address,
+            });
             const res = await confirm(config, nativeEvent({ payload: longPayload(), meta: LONG_META }));
             pin('GAS_ALIEN_FORWARD', onProxy(res.transactions, Op.bridge.onTvmEventConfirmedExtended));
         });
 
         it('gas constants: alien burn', async () => {
             await confirm(config, nativeEvent({ amount: 10_000n, meta: LONG_META }));
-            const minter = await proxy.getAlienTokenAddress(BigInt(BASE_CHAIN), baseToken, LONG_META.name, LONG_META.symbol, BigInt(LONG_META.decimals));
+            const minter = await proxy.getAlienTokenAddress(
+                BigInt(BASE_CHAIN),
+                baseToken,
+                LONG_META.name,
+                LONG_META.symbol,
+                BigInt(LONG_META.decimals),
+            );
             const emit = await burn(minter, 10n, transferPayloadCell(payloadArgs({ payload: longPayload() })));
             pin('GAS_ALIEN_BURN', onProxy(emit.transactions, Op.jetton.acceptTokensBurn));
             const refunds = [
-                await burn(minter, 10n, transferPayloadCell(payloadArgs({ payload: longPayload(), expectedGas: toNano('1') }))),
+                await burn(
+                    minter,
+                    10n,
+                    transferPayloadCell(payloadArgs({ payload: longPayload(), expectedGas: toNano('1') })),
+                ),
                 await burn(minter, 10n, beginCell().storeUint(1, 900).endCell()),
             ];
             const refundGas = Math.max(...refunds.map((r) => onProxy(r.transactions, Op.jetton.acceptTokensBurn)));
@@ -516,7 +803,9 @@ describe('ProxyMultiVaultAlien', () => {
             const owner = Number(/^const GAS_OWNER_ACCEPT_BURN: Int = (\d+);/m.exec(jettonGas)![1]);
             const worst = Math.max(onProxy(emit.transactions, Op.jetton.acceptTokensBurn), refundGas);
             if (!(worst <= owner && owner <= Math.ceil(worst * 1.15))) {
-                throw new Error(`GAS_OWNER_ACCEPT_BURN = ${owner} in contracts/jetton/gas.tact, measured ${worst}: set it to about ${Math.ceil(worst * 1.05)}`);
+                throw new Error(
+                    `GAS_OWNER_ACCEPT_BURN = ${owner} in contracts/jetton/gas.tact, measured ${worst}: set it to about ${Math.ceil(worst * 1.05)}`,
+                );
             }
         });
 
@@ -524,7 +813,11 @@ describe('ProxyMultiVaultAlien', () => {
             await proxy.sendBody(owner.getSender(), ProxyMessages.setDefaultFee(1n, 100n));
             await confirm(config, nativeEvent({ amount: 10_000n }));
             const minter = await minterAddress();
-            const w = await proxy.sendBody(owner.getSender(), ProxyMessages.withdrawFees(minter, 10n, owner.address), toNano('0.1'));
+            const w = await proxy.sendBody(
+                owner.getSender(),
+                ProxyMessages.withdrawFees(minter, 10n, owner.address),
+                toNano('0.1'),
+            );
             // the native proxy's pay-outs (tests/proxy_native.spec.ts) measure less
             pin('GAS_PAY_OUT', onProxy(w.transactions, Op.proxy.withdrawFees));
         });

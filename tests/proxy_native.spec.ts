@@ -63,7 +63,8 @@ describe('ProxyMultiVaultNative', () => {
     let proxy: SandboxContract<ProxyMultiVaultNative>;
     let proxyWallet: SandboxContract<JettonWallet>;
 
-    const walletOf = async (who: Address, m: Address = minter.address) => blockchain.openContract(await JettonWallet.createFromOwner(who, m));
+    const walletOf = async (who: Address, m: Address = minter.address) =>
+        blockchain.openContract(await JettonWallet.createFromOwner(who, m));
     const balanceOf = async (who: Address, m: Address = minter.address) => (await walletOf(who, m)).getJettonBalance();
 
     const payloadArgs = (over: Partial<TransferPayloadArgs> = {}): TransferPayloadArgs => ({
@@ -76,20 +77,33 @@ describe('ProxyMultiVaultNative', () => {
     });
 
     /** alice -> proxy: jetton transfer with `forwardPayload` (a TransferPayload by default). */
-    const lock = async (amount: bigint, opts: { forwardTonAmount?: bigint; forwardPayload?: Cell | null; inline?: boolean; m?: Address } = {}) => {
+    const lock = async (
+        amount: bigint,
+        opts: { forwardTonAmount?: bigint; forwardPayload?: Cell | null; inline?: boolean; m?: Address } = {},
+    ) => {
         const w = await walletOf(alice.address, opts.m);
         return w.sendTransfer(alice.getSender(), {
             to: proxy.address,
             amount,
             responseDestination: alice.address,
             forwardTonAmount: opts.forwardTonAmount ?? toNano('0.1'),
-            forwardPayload: opts.forwardPayload === undefined ? transferPayloadCell(payloadArgs()) : opts.forwardPayload,
+            forwardPayload:
+                opts.forwardPayload === undefined ? transferPayloadCell(payloadArgs()) : opts.forwardPayload,
             forwardPayloadInline: opts.inline,
         });
     };
 
     /** The event cell an allowed configuration would forward (TvmTvmAlien: burned elsewhere, unlock here). */
-    const alienEvent = (over: { amount?: bigint; recipient?: Address; token?: Address; wallet?: Address | null; payload?: Cell | null; kind?: 'native' | 'alien' } = {}) =>
+    const alienEvent = (
+        over: {
+            amount?: bigint;
+            recipient?: Address;
+            token?: Address;
+            wallet?: Address | null;
+            payload?: Cell | null;
+            kind?: 'native' | 'alien';
+        } = {},
+    ) =>
         tvmTvmEventCell({
             kind: over.kind ?? 'alien',
             destinationChainId: DST_CHAIN,
@@ -128,18 +142,34 @@ describe('ProxyMultiVaultNative', () => {
         config = await blockchain.treasury('configuration');
         alienProxy = await blockchain.treasury('alien proxy');
         tokenOwner = await blockchain.treasury('token owner');
-        minter = blockchain.openContract(await JettonMinter.createFromConfig({ owner: tokenOwner.address, content: TOKEN }));
+        minter = blockchain.openContract(
+            await JettonMinter.createFromConfig({ owner: tokenOwner.address, content: TOKEN }),
+        );
         await minter.sendDeploy(tokenOwner.getSender());
         await minter.sendMint(tokenOwner.getSender(), { to: alice.address, amount: 1_000_000n });
 
         proxy = blockchain.openContract(
-            await ProxyMultiVaultNative.createFromConfig({ owner: owner.address, tvmConfigurations: [config.address], alienProxy: alienProxy.address }),
+            await ProxyMultiVaultNative.createFromConfig({
+                owner: owner.address,
+                tvmConfigurations: [config.address],
+                alienProxy: alienProxy.address,
+            }),
         );
         const dep = await proxy.sendDeploy(owner.getSender());
         expect(dep.transactions).toHaveTransaction({ to: proxy.address, deploy: true, success: true });
         const reg = await proxy.sendRegisterNativeToken(owner.getSender(), { token: minter.address, ...TOKEN });
-        expect(reg.transactions).toHaveTransaction({ from: proxy.address, to: minter.address, op: Op.jetton.provideWalletAddress, success: true });
-        expect(reg.transactions).toHaveTransaction({ from: minter.address, to: proxy.address, op: Op.jetton.takeWalletAddress, success: true });
+        expect(reg.transactions).toHaveTransaction({
+            from: proxy.address,
+            to: minter.address,
+            op: Op.jetton.provideWalletAddress,
+            success: true,
+        });
+        expect(reg.transactions).toHaveTransaction({
+            from: minter.address,
+            to: proxy.address,
+            op: Op.jetton.takeWalletAddress,
+            success: true,
+        });
         proxyWallet = await walletOf(proxy.address);
     });
 
@@ -152,25 +182,61 @@ describe('ProxyMultiVaultNative', () => {
         });
 
         it('should take a wallet given by the owner, refuse others (132), a zero root (2703), a stray take_wallet_address (2708)', async () => {
-            const other = blockchain.openContract(await JettonMinter.createFromConfig({ owner: tokenOwner.address, content: { ...TOKEN, name: 'B' } }));
+            const other = blockchain.openContract(
+                await JettonMinter.createFromConfig({ owner: tokenOwner.address, content: { ...TOKEN, name: 'B' } }),
+            );
             const w = await walletOf(proxy.address, other.address);
-            let res = await proxy.sendRegisterNativeToken(alice.getSender(), { token: other.address, wallet: w.address, ...TOKEN });
-            expect(res.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: Errors.proxy.notOwner });
-            res = await proxy.sendRegisterNativeToken(owner.getSender(), { token: ZERO_ADDRESS, wallet: w.address, ...TOKEN });
-            expect(res.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: Errors.proxy.proxyTokenRootIsEmpty });
-            res = await proxy.sendRegisterNativeToken(owner.getSender(), { token: other.address, wallet: w.address, ...TOKEN });
+            let res = await proxy.sendRegisterNativeToken(alice.getSender(), {
+                token: other.address,
+                wallet: w.address,
+                ...TOKEN,
+            });
+            expect(res.transactions).toHaveTransaction({
+                to: proxy.address,
+                success: false,
+                exitCode: Errors.proxy.notOwner,
+            });
+            res = await proxy.sendRegisterNativeToken(owner.getSender(), {
+                token: ZERO_ADDRESS,
+                wallet: w.address,
+                ...TOKEN,
+            });
+            expect(res.transactions).toHaveTransaction({
+                to: proxy.address,
+                success: false,
+                exitCode: Errors.proxy.proxyTokenRootIsEmpty,
+            });
+            res = await proxy.sendRegisterNativeToken(owner.getSender(), {
+                token: other.address,
+                wallet: w.address,
+                ...TOKEN,
+            });
             expect(res.transactions).toHaveTransaction({ to: proxy.address, success: true });
             expect((await proxy.getTokenOfWallet(w.address))!.equals(other.address)).toBe(true);
             // take_wallet_address from someone who is not a pending root
-            res = await proxy.sendBody(alice.getSender(), beginCell().storeUint(Op.jetton.takeWalletAddress, 32).storeUint(0, 64).storeAddress(alice.address).storeBit(false).endCell());
-            expect(res.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: Errors.proxy.wrongTokenRoot });
+            res = await proxy.sendBody(
+                alice.getSender(),
+                beginCell()
+                    .storeUint(Op.jetton.takeWalletAddress, 32)
+                    .storeUint(0, 64)
+                    .storeAddress(alice.address)
+                    .storeBit(false)
+                    .endCell(),
+            );
+            expect(res.transactions).toHaveTransaction({
+                to: proxy.address,
+                success: false,
+                exitCode: Errors.proxy.wrongTokenRoot,
+            });
         });
     });
 
     describe('lock (outgoing)', () => {
         it('should keep the tokens and emit TvmTvmNative as an external message with no destination', async () => {
             const userPayload = beginCell().storeUint(0xcafe, 16).endCell();
-            const res = await lock(500n, { forwardPayload: transferPayloadCell(payloadArgs({ expectedGas: toNano('0.01'), payload: userPayload })) });
+            const res = await lock(500n, {
+                forwardPayload: transferPayloadCell(payloadArgs({ expectedGas: toNano('0.01'), payload: userPayload })),
+            });
             const tx = txOf(res.transactions, proxy.address, Op.jetton.transferNotification);
             expect(exitCode(tx)).toBe(0);
             const events = emittedEvents(tx.outMessages.values());
@@ -188,7 +254,11 @@ describe('ProxyMultiVaultNative', () => {
             expect(event.value).toBeLessThan(toNano('0.1'));
             expect(event.token.token.equals(minter.address)).toBe(true);
             expect(event.token.nativeProxyWallet!.equals(proxyWallet.address)).toBe(true);
-            expect([event.token.name, event.token.symbol, Number(event.token.decimals)]).toEqual([TOKEN.name, TOKEN.symbol, TOKEN.decimals]);
+            expect([event.token.name, event.token.symbol, Number(event.token.decimals)]).toEqual([
+                TOKEN.name,
+                TOKEN.symbol,
+                TOKEN.decimals,
+            ]);
             expect(event.transfer.sender.equals(alice.address)).toBe(true);
             expect(event.transfer.remainingGasTo.equals(alice.address)).toBe(true);
             expect(event.transfer.payload!.equals(userPayload)).toBe(true);
@@ -197,16 +267,36 @@ describe('ProxyMultiVaultNative', () => {
         });
 
         const refused: [string, number, () => Promise<Cell | null>, (() => Promise<void>)?][] = [
-            ['paused', Errors.proxy.proxyPaused, async () => transferPayloadCell(payloadArgs()), async () => {
-                await proxy.sendBody(owner.getSender(), ProxyMessages.setPaused(true));
-            }],
+            [
+                'paused',
+                Errors.proxy.proxyPaused,
+                async () => transferPayloadCell(payloadArgs()),
+                async () => {
+                    await proxy.sendBody(owner.getSender(), ProxyMessages.setPaused(true));
+                },
+            ],
             ['missing payload', Errors.proxy.wrongTokensAmountInPayload, async () => null],
-            ['malformed payload', Errors.proxy.wrongTokensAmountInPayload, async () => beginCell().storeUint(1, 100).endCell()],
-            ['payload with trailing data', Errors.proxy.wrongTokensAmountInPayload, async () =>
-                beginCell().storeSlice(transferPayloadCell(payloadArgs()).beginParse()).storeUint(1, 1).endCell()],
-            ['recipient outside the basechain', Errors.proxy.wrongOwnerInPayload, async () =>
-                transferPayloadCell(payloadArgs({ recipient: new Address(-1, bob.address.hash) }))],
-            ['expected_gas above the value', Errors.proxy.lowMsgValue, async () => transferPayloadCell(payloadArgs({ expectedGas: toNano('0.1') }))],
+            [
+                'malformed payload',
+                Errors.proxy.wrongTokensAmountInPayload,
+                async () => beginCell().storeUint(1, 100).endCell(),
+            ],
+            [
+                'payload with trailing data',
+                Errors.proxy.wrongTokensAmountInPayload,
+                async () =>
+                    beginCell().storeSlice(transferPayloadCell(payloadArgs()).beginParse()).storeUint(1, 1).endCell(),
+            ],
+            [
+                'recipient outside the basechain',
+                Errors.proxy.wrongOwnerInPayload,
+                async () => transferPayloadCell(payloadArgs({ recipient: new Address(-1, bob.address.hash) })),
+            ],
+            [
+                'expected_gas above the value',
+                Errors.proxy.lowMsgValue,
+                async () => transferPayloadCell(payloadArgs({ expectedGas: toNano('0.1') })),
+            ],
         ];
         for (const [name, code, payload, before] of refused) {
             it(`should send the tokens back with code ${code}: ${name}`, async () => {
@@ -217,7 +307,11 @@ describe('ProxyMultiVaultNative', () => {
                 expect(exitCode(tx)).toBe(0);
                 expect(emittedEvents(tx.outMessages.values())).toHaveLength(0);
                 expect(refundCodeTo(res.transactions, aliceWallet.address)).toBe(code);
-                expect(res.transactions).toHaveTransaction({ from: aliceWallet.address, to: alice.address, op: Op.jetton.excesses });
+                expect(res.transactions).toHaveTransaction({
+                    from: aliceWallet.address,
+                    to: alice.address,
+                    op: Op.jetton.excesses,
+                });
                 expect(allSucceeded(res.transactions)).toBe(true);
                 expect(await balanceOf(alice.address)).toBe(1_000_000n);
                 expect(await proxyWallet.getJettonBalance()).toBe(0n);
@@ -225,22 +319,39 @@ describe('ProxyMultiVaultNative', () => {
         }
 
         it('should send back tokens of a token it does not know (2708), from the wallet they came to', async () => {
-            const other = blockchain.openContract(await JettonMinter.createFromConfig({ owner: tokenOwner.address, content: { ...TOKEN, name: 'Other' } }));
+            const other = blockchain.openContract(
+                await JettonMinter.createFromConfig({
+                    owner: tokenOwner.address,
+                    content: { ...TOKEN, name: 'Other' },
+                }),
+            );
             await other.sendMint(tokenOwner.getSender(), { to: alice.address, amount: 50n });
             const res = await lock(50n, { m: other.address });
-            expect(refundCodeTo(res.transactions, (await walletOf(alice.address, other.address)).address)).toBe(Errors.proxy.wrongTokenRoot);
+            expect(refundCodeTo(res.transactions, (await walletOf(alice.address, other.address)).address)).toBe(
+                Errors.proxy.wrongTokenRoot,
+            );
             expect(await balanceOf(alice.address, other.address)).toBe(50n);
             expect(await balanceOf(proxy.address, other.address)).toBe(0n);
         });
 
         it('should answer a notification from a contract that is not its wallet only to that contract', async () => {
             const fake = await blockchain.treasury('fake wallet');
-            const body = beginCell().storeUint(Op.jetton.transferNotification, 32).storeUint(0, 64).storeCoins(1000n)
-                .storeAddress(alice.address).storeBit(true).storeRef(transferPayloadCell(payloadArgs())).endCell();
+            const body = beginCell()
+                .storeUint(Op.jetton.transferNotification, 32)
+                .storeUint(0, 64)
+                .storeCoins(1000n)
+                .storeAddress(alice.address)
+                .storeBit(true)
+                .storeRef(transferPayloadCell(payloadArgs()))
+                .endCell();
             let res = await proxy.sendBody(fake.getSender(), body, toNano('0.1'));
             const tx = txOf(res.transactions, proxy.address, Op.jetton.transferNotification);
             expect(emittedEvents(tx.outMessages.values())).toHaveLength(0);
-            expect(res.transactions).toHaveTransaction({ from: proxy.address, to: fake.address, op: Op.jetton.transfer });
+            expect(res.transactions).toHaveTransaction({
+                from: proxy.address,
+                to: fake.address,
+                op: Op.jetton.transfer,
+            });
             res = await proxy.sendBody(fake.getSender(), body, toNano('0.01'));
             expect(txOf(res.transactions, proxy.address, Op.jetton.transferNotification).outMessages.size).toBe(0);
             expect(await proxy.getRefundOf(fake.address, alice.address)).toBe(0n);
@@ -249,7 +360,11 @@ describe('ProxyMultiVaultNative', () => {
         it('should record a refund it cannot pay for, and pay it on claim_refund', async () => {
             // the smallest forward_ton_amount with which the proxy runs (below it, the notification
             // runs out of gas before the proxy can buy gas: see proxy.tlb, known limits)
-            const { value } = await smallestAccepted(blockchain, (v) => lock(300n, { forwardTonAmount: v }), proxy.address);
+            const { value } = await smallestAccepted(
+                blockchain,
+                (v) => lock(300n, { forwardTonAmount: v }),
+                proxy.address,
+            );
             if (process.env.DBG) console.log('proxy runs from forward_ton_amount', value);
             expect(value).toBeLessThan(toNano('0.002'));
             // the harness's lock builder refuses anything below MIN_LOCK_FORWARD_TON (proxy.tlb, known
@@ -262,12 +377,32 @@ describe('ProxyMultiVaultNative', () => {
             expect(await proxy.getRefundOf(proxyWallet.address, alice.address)).toBe(300n);
             expect(await proxyWallet.getJettonBalance()).toBe(300n);
             // too little TON to claim: refused before anything changes
-            let claim = await proxy.sendBody(alice.getSender(), ProxyMessages.claimRefund(proxyWallet.address), toNano('0.005'));
-            expect(claim.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: Errors.proxy.lowMsgValue });
+            let claim = await proxy.sendBody(
+                alice.getSender(),
+                ProxyMessages.claimRefund(proxyWallet.address),
+                toNano('0.005'),
+            );
+            expect(claim.transactions).toHaveTransaction({
+                to: proxy.address,
+                success: false,
+                exitCode: Errors.proxy.lowMsgValue,
+            });
             // nothing recorded for bob
-            claim = await proxy.sendBody(bob.getSender(), ProxyMessages.claimRefund(proxyWallet.address), toNano('0.1'));
-            expect(claim.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: Errors.proxy.wrongTokensAmountInPayload });
-            claim = await proxy.sendBody(alice.getSender(), ProxyMessages.claimRefund(proxyWallet.address), toNano('0.1'));
+            claim = await proxy.sendBody(
+                bob.getSender(),
+                ProxyMessages.claimRefund(proxyWallet.address),
+                toNano('0.1'),
+            );
+            expect(claim.transactions).toHaveTransaction({
+                to: proxy.address,
+                success: false,
+                exitCode: Errors.proxy.wrongTokensAmountInPayload,
+            });
+            claim = await proxy.sendBody(
+                alice.getSender(),
+                ProxyMessages.claimRefund(proxyWallet.address),
+                toNano('0.1'),
+            );
             expect(allSucceeded(claim.transactions)).toBe(true);
             expect(await balanceOf(alice.address)).toBe(1_000_000n);
             expect(await proxy.getRefundOf(proxyWallet.address, alice.address)).toBe(0n);
@@ -277,21 +412,40 @@ describe('ProxyMultiVaultNative', () => {
             it(`should emit at the smallest value it accepts, and refund (2713) just below (gas price x${factor})`, async () => {
                 scaleGasPrice(blockchain, factor);
                 const expectedGas = toNano('0.05');
-                const fp = transferPayloadCell(payloadArgs({ expectedGas, payload: beginCell().storeUint(1, 200).endCell() }));
+                const fp = transferPayloadCell(
+                    payloadArgs({ expectedGas, payload: beginCell().storeUint(1, 200).endCell() }),
+                );
                 const emitted = (txs: any[]) => {
                     const t = txs.find((x) => flattenTransaction(x).to?.equals(proxy.address));
                     return !!t && emittedEvents(t.outMessages.values()).length === 1;
                 };
-                const { value } = await smallestAccepted(blockchain, (v) => lock(10n, { forwardTonAmount: v, forwardPayload: fp }), proxy.address, emitted);
+                const { value } = await smallestAccepted(
+                    blockchain,
+                    (v) => lock(10n, { forwardTonAmount: v, forwardPayload: fp }),
+                    proxy.address,
+                    emitted,
+                );
                 const res = await lock(10n, { forwardTonAmount: value, forwardPayload: fp });
-                const ev = emittedEvents(txOf(res.transactions, proxy.address, Op.jetton.transferNotification).outMessages.values())[0].event;
+                const ev = emittedEvents(
+                    txOf(res.transactions, proxy.address, Op.jetton.transferNotification).outMessages.values(),
+                )[0].event;
                 expect(ev.value).toBeGreaterThanOrEqual(expectedGas);
                 expect(allSucceeded(res.transactions)).toBe(true);
                 // just below: refused with 2713 (sent back, or recorded when even that cannot be paid)
                 const below = await lock(10n, { forwardTonAmount: value - 2000n, forwardPayload: fp });
-                expect(emittedEvents(txOf(below.transactions, proxy.address, Op.jetton.transferNotification).outMessages.values())).toHaveLength(0);
+                expect(
+                    emittedEvents(
+                        txOf(below.transactions, proxy.address, Op.jetton.transferNotification).outMessages.values(),
+                    ),
+                ).toHaveLength(0);
                 const aliceWallet = (await walletOf(alice.address)).address;
-                if (below.transactions.some((t) => flattenTransaction(t).to?.equals(aliceWallet) && flattenTransaction(t).op === Op.jetton.internalTransfer)) {
+                if (
+                    below.transactions.some(
+                        (t) =>
+                            flattenTransaction(t).to?.equals(aliceWallet) &&
+                            flattenTransaction(t).op === Op.jetton.internalTransfer,
+                    )
+                ) {
                     expect(refundCodeTo(below.transactions, aliceWallet)).toBe(Errors.proxy.lowMsgValue);
                 } else {
                     expect(await proxy.getRefundOf(proxyWallet.address, alice.address)).toBe(10n);
@@ -309,7 +463,12 @@ describe('ProxyMultiVaultNative', () => {
         it('should unlock amount - fee to the recipient from an allowed configuration', async () => {
             await proxy.sendBody(owner.getSender(), ProxyMessages.setDefaultFee(1n, 100n));
             const res = await confirm(config, alienEvent({ amount: 1000n }));
-            expect(res.transactions).toHaveTransaction({ from: proxy.address, to: proxyWallet.address, op: Op.jetton.transfer, success: true });
+            expect(res.transactions).toHaveTransaction({
+                from: proxy.address,
+                to: proxyWallet.address,
+                op: Op.jetton.transfer,
+                success: true,
+            });
             expect(res.transactions).toHaveTransaction({ to: owner.address, op: Op.jetton.excesses });
             expect(allSucceeded(res.transactions)).toBe(true);
             expect(await balanceOf(bob.address)).toBe(990n);
@@ -335,24 +494,60 @@ describe('ProxyMultiVaultNative', () => {
         });
 
         const refused: [string, number, () => Promise<any>][] = [
-            ['from a sender that is not a listed configuration', Errors.proxy.notTvmConfig, () => confirm(alice, alienEvent())],
-            ['TvmTvmNative from a configuration', Errors.proxy.notTvmConfig, () => confirm(config, alienEvent({ kind: 'native' }))],
+            [
+                'from a sender that is not a listed configuration',
+                Errors.proxy.notTvmConfig,
+                () => confirm(alice, alienEvent()),
+            ],
+            [
+                'TvmTvmNative from a configuration',
+                Errors.proxy.notTvmConfig,
+                () => confirm(config, alienEvent({ kind: 'native' })),
+            ],
             ['TvmTvmAlien from the alien proxy', Errors.proxy.notTvmConfig, () => confirm(alienProxy, alienEvent())],
-            ['paused', Errors.proxy.proxyPaused, async () => {
-                await proxy.sendBody(owner.getSender(), ProxyMessages.setPaused(true));
-                return confirm(config, alienEvent());
-            }],
-            ['zero token root', Errors.proxy.proxyTokenRootIsEmpty, () => confirm(config, alienEvent({ token: ZERO_ADDRESS }))],
-            ['token not registered', Errors.proxy.wrongTokenRoot, () => confirm(config, alienEvent({ token: alice.address }))],
-            ['another native proxy wallet', Errors.proxy.wrongTokenRoot, () => confirm(config, alienEvent({ wallet: alice.address }))],
-            ['no native proxy wallet', Errors.proxy.wrongTokenRoot, () => confirm(config, alienEvent({ wallet: null }))],
-            ['token whose wallet is not known yet (TEP-89 pending)', Errors.proxy.wrongTokenRoot, async () => {
-                const silentRoot = (await blockchain.treasury('silent root')).address;
-                await proxy.sendRegisterNativeToken(owner.getSender(), { token: silentRoot, ...TOKEN });
-                return confirm(config, alienEvent({ token: silentRoot, wallet: alice.address }));
-            }],
+            [
+                'paused',
+                Errors.proxy.proxyPaused,
+                async () => {
+                    await proxy.sendBody(owner.getSender(), ProxyMessages.setPaused(true));
+                    return confirm(config, alienEvent());
+                },
+            ],
+            [
+                'zero token root',
+                Errors.proxy.proxyTokenRootIsEmpty,
+                () => confirm(config, alienEvent({ token: ZERO_ADDRESS })),
+            ],
+            [
+                'token not registered',
+                Errors.proxy.wrongTokenRoot,
+                () => confirm(config, alienEvent({ token: alice.address })),
+            ],
+            [
+                'another native proxy wallet',
+                Errors.proxy.wrongTokenRoot,
+                () => confirm(config, alienEvent({ wallet: alice.address })),
+            ],
+            [
+                'no native proxy wallet',
+                Errors.proxy.wrongTokenRoot,
+                () => confirm(config, alienEvent({ wallet: null })),
+            ],
+            [
+                'token whose wallet is not known yet (TEP-89 pending)',
+                Errors.proxy.wrongTokenRoot,
+                async () => {
+                    const silentRoot = (await blockchain.treasury('silent root')).address;
+                    await proxy.sendRegisterNativeToken(owner.getSender(), { token: silentRoot, ...TOKEN });
+                    return confirm(config, alienEvent({ token: silentRoot, wallet: alice.address }));
+                },
+            ],
             ['amount 0', Errors.proxy.wrongTokensAmountInPayload, () => confirm(config, alienEvent({ amount: 0n }))],
-            ['recipient outside the basechain', Errors.proxy.wrongOwnerInPayload, () => confirm(config, alienEvent({ recipient: new Address(-1, bob.address.hash) }))],
+            [
+                'recipient outside the basechain',
+                Errors.proxy.wrongOwnerInPayload,
+                () => confirm(config, alienEvent({ recipient: new Address(-1, bob.address.hash) })),
+            ],
             ['too little value', Errors.proxy.lowMsgValue, () => confirm(config, alienEvent(), toNano('0.01'))],
         ];
         for (const [name, code, run] of refused) {
@@ -381,8 +576,17 @@ describe('ProxyMultiVaultNative', () => {
             it(`should complete the unlock at the smallest value it accepts (gas price x${factor})`, async () => {
                 scaleGasPrice(blockchain, factor);
                 await proxy.sendBody(owner.getSender(), ProxyMessages.setDefaultFee(1n, 10n));
-                const ev = alienEvent({ amount: 1000n, payload: beginCell().storeUint(3, 64).endCell(), recipient: (await blockchain.treasury('carol')).address });
-                const { value, refusal } = await smallestAccepted(blockchain, (v) => confirm(config, ev, v), proxy.address, deliveredBy(proxy.address));
+                const ev = alienEvent({
+                    amount: 1000n,
+                    payload: beginCell().storeUint(3, 64).endCell(),
+                    recipient: (await blockchain.treasury('carol')).address,
+                });
+                const { value, refusal } = await smallestAccepted(
+                    blockchain,
+                    (v) => confirm(config, ev, v),
+                    proxy.address,
+                    deliveredBy(proxy.address),
+                );
                 expect(refusal).toBe(Errors.proxy.lowMsgValue);
                 const res = await confirm(config, ev, value);
                 expect(allSucceeded(res.transactions)).toBe(true);
@@ -393,17 +597,36 @@ describe('ProxyMultiVaultNative', () => {
 
     describe('fees', () => {
         it('should validate the fee setters and keep them owner-only', async () => {
-            const bad: [bigint, bigint][] = [[0n, 0n], [2n, 1n]];
+            const bad: [bigint, bigint][] = [
+                [0n, 0n],
+                [2n, 1n],
+            ];
             for (const [n, d] of bad) {
                 let res = await proxy.sendBody(owner.getSender(), ProxyMessages.setDefaultFee(n, d));
-                expect(res.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: Errors.proxy.wrongTokensAmountInPayload });
+                expect(res.transactions).toHaveTransaction({
+                    to: proxy.address,
+                    success: false,
+                    exitCode: Errors.proxy.wrongTokensAmountInPayload,
+                });
                 res = await proxy.sendBody(owner.getSender(), ProxyMessages.setTokenFee(minter.address, n, d));
-                expect(res.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: Errors.proxy.wrongTokensAmountInPayload });
+                expect(res.transactions).toHaveTransaction({
+                    to: proxy.address,
+                    success: false,
+                    exitCode: Errors.proxy.wrongTokensAmountInPayload,
+                });
             }
             let res = await proxy.sendBody(alice.getSender(), ProxyMessages.setDefaultFee(1n, 2n));
-            expect(res.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: Errors.proxy.notOwner });
+            expect(res.transactions).toHaveTransaction({
+                to: proxy.address,
+                success: false,
+                exitCode: Errors.proxy.notOwner,
+            });
             res = await proxy.sendBody(alice.getSender(), ProxyMessages.setTokenFee(minter.address, 1n, 2n));
-            expect(res.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: Errors.proxy.notOwner });
+            expect(res.transactions).toHaveTransaction({
+                to: proxy.address,
+                success: false,
+                exitCode: Errors.proxy.notOwner,
+            });
             expect((await proxy.getDefaultFee()).denominator).toBe(1n);
             expect((await proxy.getDefaultFee()).numerator).toBe(0n);
 
@@ -421,11 +644,31 @@ describe('ProxyMultiVaultNative', () => {
             await proxy.sendBody(owner.getSender(), ProxyMessages.setTokenFee(minter.address, 5n, 100n));
             await confirm(config, alienEvent({ amount: 2000n }));
             expect(await proxy.getAccumulatedFees(minter.address)).toBe(100n);
-            let res = await proxy.sendBody(owner.getSender(), ProxyMessages.withdrawFees(minter.address, 101n, owner.address), toNano('0.1'));
-            expect(res.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: Errors.proxy.wrongTokensAmountInPayload });
-            res = await proxy.sendBody(alice.getSender(), ProxyMessages.withdrawFees(minter.address, 10n, alice.address), toNano('0.1'));
-            expect(res.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: Errors.proxy.notOwner });
-            res = await proxy.sendBody(owner.getSender(), ProxyMessages.withdrawFees(minter.address, 60n, owner.address), toNano('0.1'));
+            let res = await proxy.sendBody(
+                owner.getSender(),
+                ProxyMessages.withdrawFees(minter.address, 101n, owner.address),
+                toNano('0.1'),
+            );
+            expect(res.transactions).toHaveTransaction({
+                to: proxy.address,
+                success: false,
+                exitCode: Errors.proxy.wrongTokensAmountInPayload,
+            });
+            res = await proxy.sendBody(
+                alice.getSender(),
+                ProxyMessages.withdrawFees(minter.address, 10n, alice.address),
+                toNano('0.1'),
+            );
+            expect(res.transactions).toHaveTransaction({
+                to: proxy.address,
+                success: false,
+                exitCode: Errors.proxy.notOwner,
+            });
+            res = await proxy.sendBody(
+                owner.getSender(),
+                ProxyMessages.withdrawFees(minter.address, 60n, owner.address),
+                toNano('0.1'),
+            );
             expect(allSucceeded(res.transactions)).toBe(true);
             expect(await balanceOf(owner.address)).toBe(60n);
             expect(await proxy.getAccumulatedFees(minter.address)).toBe(40n);
@@ -435,7 +678,11 @@ describe('ProxyMultiVaultNative', () => {
     describe('owner operations', () => {
         it('should pause, list configurations (TVM, and EVM for later), move ownership, withdraw TON above its reserve', async () => {
             let res = await proxy.sendBody(alice.getSender(), ProxyMessages.setPaused(true));
-            expect(res.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: Errors.proxy.notOwner });
+            expect(res.transactions).toHaveTransaction({
+                to: proxy.address,
+                success: false,
+                exitCode: Errors.proxy.notOwner,
+            });
             await proxy.sendBody(owner.getSender(), ProxyMessages.setTvmConfiguration(alice.address, true));
             expect(await proxy.getIsTvmConfiguration(alice.address)).toBe(true);
             await proxy.sendBody(owner.getSender(), ProxyMessages.setTvmConfiguration(config.address, false));
@@ -443,13 +690,21 @@ describe('ProxyMultiVaultNative', () => {
             await proxy.sendBody(owner.getSender(), ProxyMessages.setEvmConfiguration(bob.address, true));
             expect(await proxy.getIsEvmConfiguration(bob.address)).toBe(true);
             res = await proxy.sendBody(owner.getSender(), ProxyMessages.withdrawTon(toNano('10'), owner.address));
-            expect(res.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: Errors.proxy.lowMsgValue });
+            expect(res.transactions).toHaveTransaction({
+                to: proxy.address,
+                success: false,
+                exitCode: Errors.proxy.lowMsgValue,
+            });
             res = await proxy.sendBody(owner.getSender(), ProxyMessages.withdrawTon(toNano('0.1'), bob.address));
             expect(res.transactions).toHaveTransaction({ from: proxy.address, to: bob.address, value: toNano('0.1') });
             await proxy.sendBody(owner.getSender(), ProxyMessages.transferOwnership(alice.address));
             expect((await proxy.getOwner()).equals(alice.address)).toBe(true);
             res = await proxy.sendBody(owner.getSender(), ProxyMessages.setPaused(true));
-            expect(res.transactions).toHaveTransaction({ to: proxy.address, success: false, exitCode: Errors.proxy.notOwner });
+            expect(res.transactions).toHaveTransaction({
+                to: proxy.address,
+                success: false,
+                exitCode: Errors.proxy.notOwner,
+            });
         });
     });
 
@@ -458,17 +713,28 @@ describe('ProxyMultiVaultNative', () => {
         const pin = (name: string, measured: number) => pinGas(G, name, measured);
 
         it('gas constants: native lock', async () => {
-            const res = await lock(10n, { forwardPayload: transferPayloadCell(payloadArgs({ payload: longPayload() })) });
+            const res = await lock(10n, {
+                forwardPayload: transferPayloadCell(payloadArgs({ payload: longPayload() })),
+            });
             pin('GAS_NATIVE_LOCK', gasUsed(txOf(res.transactions, proxy.address, Op.jetton.transferNotification)));
         });
 
         it('gas constants: native refund', async () => {
             await proxy.sendBody(owner.getSender(), ProxyMessages.setTvmConfiguration(alice.address, true));
             const worst = [
-                await lock(10n, { forwardPayload: transferPayloadCell(payloadArgs({ expectedGas: toNano('1'), payload: longPayload() })) }),
+                await lock(10n, {
+                    forwardPayload: transferPayloadCell(
+                        payloadArgs({ expectedGas: toNano('1'), payload: longPayload() }),
+                    ),
+                }),
                 await lock(10n, { forwardPayload: beginCell().storeUint(1, 900).endCell() }),
             ];
-            pin('GAS_NATIVE_REFUND', Math.max(...worst.map((r) => gasUsed(txOf(r.transactions, proxy.address, Op.jetton.transferNotification)))));
+            pin(
+                'GAS_NATIVE_REFUND',
+                Math.max(
+                    ...worst.map((r) => gasUsed(txOf(r.transactions, proxy.address, Op.jetton.transferNotification))),
+                ),
+            );
         });
 
         it('gas constants: native unlock', async () => {
@@ -477,20 +743,34 @@ describe('ProxyMultiVaultNative', () => {
             // the worst case: a fee, a payload and a daily limit counted
             await proxy.sendBody(owner.getSender(), ProxyMessages.setDailyLimit(minter.address, 10n ** 12n));
             const res = await confirm(config, alienEvent({ amount: 1000n, payload: longPayload() }));
-            const viaAlien = await confirm(alienProxy, alienEvent({ kind: 'native', amount: 1000n, payload: longPayload() }));
-            pin('GAS_NATIVE_UNLOCK', Math.max(
-                gasUsed(txOf(res.transactions, proxy.address, Op.bridge.onTvmEventConfirmedExtended)),
-                gasUsed(txOf(viaAlien.transactions, proxy.address, Op.bridge.onTvmEventConfirmedExtended)),
-            ));
+            const viaAlien = await confirm(
+                alienProxy,
+                alienEvent({ kind: 'native', amount: 1000n, payload: longPayload() }),
+            );
+            pin(
+                'GAS_NATIVE_UNLOCK',
+                Math.max(
+                    gasUsed(txOf(res.transactions, proxy.address, Op.bridge.onTvmEventConfirmedExtended)),
+                    gasUsed(txOf(viaAlien.transactions, proxy.address, Op.bridge.onTvmEventConfirmedExtended)),
+                ),
+            );
         });
 
         it('gas constants: pay out', async () => {
             await lock(100_000n);
             await proxy.sendBody(owner.getSender(), ProxyMessages.setTokenFee(minter.address, 1n, 100n));
             await confirm(config, alienEvent({ amount: 1000n }));
-            const w = await proxy.sendBody(owner.getSender(), ProxyMessages.withdrawFees(minter.address, 10n, owner.address), toNano('0.1'));
+            const w = await proxy.sendBody(
+                owner.getSender(),
+                ProxyMessages.withdrawFees(minter.address, 10n, owner.address),
+                toNano('0.1'),
+            );
             await lock(300n, { forwardTonAmount: toNano('0.002') });
-            const c = await proxy.sendBody(alice.getSender(), ProxyMessages.claimRefund(proxyWallet.address), toNano('0.1'));
+            const c = await proxy.sendBody(
+                alice.getSender(),
+                ProxyMessages.claimRefund(proxyWallet.address),
+                toNano('0.1'),
+            );
             const measured = Math.max(
                 gasUsed(txOf(w.transactions, proxy.address, Op.proxy.withdrawFees)),
                 gasUsed(txOf(c.transactions, proxy.address, Op.proxy.claimRefund)),

@@ -47,14 +47,20 @@ describeWithFixtures('TransactionChecker (real testnet data)', () => {
     /** rsquad signature dictionary (pubkey -> signature) -> BlockSignatures indexed by the 27620817 set */
     function signatures(seqno: number): Cell {
         const entries = pubkeyDictEntries(sample(`block_signatures_${seqno}.boc`))
-            .map((e) => ({ index: validators.findIndex((v) => v.publicKey.equals(e.publicKey)), signature: e.signature }))
+            .map((e) => ({
+                index: validators.findIndex((v) => v.publicKey.equals(e.publicKey)),
+                signature: e.signature,
+            }))
             .filter((e) => e.index >= 0)
             .sort((a, b) => a.index - b.index);
         return buildSignaturesCell(Buffer.from(FILE_HASH[seqno], 'hex'), entries);
     }
 
     function currentBlock(seqno: number, block?: Cell, sigs?: Cell): Cell {
-        return TransactionChecker.currentBlockCell(block ?? sample(`pruned_block_${seqno}.boc`), sigs ?? signatures(seqno));
+        return TransactionChecker.currentBlockCell(
+            block ?? sample(`pruned_block_${seqno}.boc`),
+            sigs ?? signatures(seqno),
+        );
     }
 
     beforeAll(async () => {
@@ -68,7 +74,9 @@ describeWithFixtures('TransactionChecker (real testnet data)', () => {
         user = await blockchain.treasury('user');
         liteClient = blockchain.openContract(LiteClient.createFromKeyBlock(sample('init_block.boc'), lcCode));
         await liteClient.sendDeploy(deployer.getSender(), toNano('1'));
-        checker = blockchain.openContract(TransactionChecker.createFromConfig({ liteClient: liteClient.address }, tcCode));
+        checker = blockchain.openContract(
+            TransactionChecker.createFromConfig({ liteClient: liteClient.address }, tcCode),
+        );
         const r = await checker.sendDeploy(deployer.getSender(), toNano('1'));
         expect(r.transactions).toHaveTransaction({ to: checker.address, deploy: true, success: true });
     });
@@ -96,9 +104,24 @@ describeWithFixtures('TransactionChecker (real testnet data)', () => {
                 proof,
                 currentBlock: currentBlock(seqno),
             });
-            expect(r.transactions).toHaveTransaction({ from: user.address, to: checker.address, success: true, outMessagesCount: 1 });
-            expect(r.transactions).toHaveTransaction({ from: checker.address, to: liteClient.address, op: Op.liteClient.checkBlock, success: true });
-            expect(r.transactions).toHaveTransaction({ from: liteClient.address, to: checker.address, op: Op.liteClient.correct, success: true });
+            expect(r.transactions).toHaveTransaction({
+                from: user.address,
+                to: checker.address,
+                success: true,
+                outMessagesCount: 1,
+            });
+            expect(r.transactions).toHaveTransaction({
+                from: checker.address,
+                to: liteClient.address,
+                op: Op.liteClient.checkBlock,
+                success: true,
+            });
+            expect(r.transactions).toHaveTransaction({
+                from: liteClient.address,
+                to: checker.address,
+                op: Op.liteClient.correct,
+                success: true,
+            });
             expect(r.transactions).toHaveTransaction({
                 from: checker.address,
                 to: user.address,
@@ -114,8 +137,16 @@ describeWithFixtures('TransactionChecker (real testnet data)', () => {
         const txs = transactionsOf(proof);
         expect(txs.length).toBe(3);
         for (const t of txs) {
-            const r = await checker.sendCheckTransaction(user.getSender(), { transaction: t.cell, proof, currentBlock: currentBlock(27626103) });
-            expect(r.transactions).toHaveTransaction({ from: checker.address, to: user.address, op: Op.transactionChecker.transactionChecked });
+            const r = await checker.sendCheckTransaction(user.getSender(), {
+                transaction: t.cell,
+                proof,
+                currentBlock: currentBlock(27626103),
+            });
+            expect(r.transactions).toHaveTransaction({
+                from: checker.address,
+                to: user.address,
+                op: Op.transactionChecker.transactionChecked,
+            });
         }
     });
 
@@ -142,8 +173,17 @@ describeWithFixtures('TransactionChecker (real testnet data)', () => {
         it('in the transaction argument: 201', async () => {
             const proof = original();
             const tx = flipByte(txOf(proof), 60);
-            const r = await checker.sendCheckTransaction(user.getSender(), { transaction: tx, proof, currentBlock: currentBlock(seqno) });
-            expect(r.transactions).toHaveTransaction({ from: user.address, to: checker.address, success: false, exitCode: Errors.transactionChecker.invalidTransactionHash });
+            const r = await checker.sendCheckTransaction(user.getSender(), {
+                transaction: tx,
+                proof,
+                currentBlock: currentBlock(seqno),
+            });
+            expect(r.transactions).toHaveTransaction({
+                from: user.address,
+                to: checker.address,
+                success: false,
+                exitCode: Errors.transactionChecker.invalidTransactionHash,
+            });
         });
 
         it('in the transaction inside the proof (sent as the argument too): not tied to the signed block, 204', async () => {
@@ -152,15 +192,33 @@ describeWithFixtures('TransactionChecker (real testnet data)', () => {
             const forgedRoot = replaceAt(blockRoot(proof), path, (c) => flipByte(c, 60));
             const forged = sealProof(forgedRoot);
             const tx = transactionsOf(forged)[0].cell;
-            const r = await checker.sendCheckTransaction(user.getSender(), { transaction: tx, proof: forged, currentBlock: currentBlock(seqno) });
-            expect(r.transactions).toHaveTransaction({ from: user.address, to: checker.address, success: false, exitCode: Errors.transactionChecker.blockNotLinked });
+            const r = await checker.sendCheckTransaction(user.getSender(), {
+                transaction: tx,
+                proof: forged,
+                currentBlock: currentBlock(seqno),
+            });
+            expect(r.transactions).toHaveTransaction({
+                from: user.address,
+                to: checker.address,
+                success: false,
+                exitCode: Errors.transactionChecker.blockNotLinked,
+            });
         });
 
         it('in the transaction inside the proof, original argument: 201', async () => {
             const proof = original();
             const forged = sealProof(replaceAt(blockRoot(proof), txPath(proof), (c) => flipByte(c, 60)));
-            const r = await checker.sendCheckTransaction(user.getSender(), { transaction: txOf(proof), proof: forged, currentBlock: currentBlock(seqno) });
-            expect(r.transactions).toHaveTransaction({ from: user.address, to: checker.address, success: false, exitCode: Errors.transactionChecker.invalidTransactionHash });
+            const r = await checker.sendCheckTransaction(user.getSender(), {
+                transaction: txOf(proof),
+                proof: forged,
+                currentBlock: currentBlock(seqno),
+            });
+            expect(r.transactions).toHaveTransaction({
+                from: user.address,
+                to: checker.address,
+                success: false,
+                exitCode: Errors.transactionChecker.invalidTransactionHash,
+            });
         });
 
         it('in the block (BlockInfo), both proofs agreeing: the LiteClient rejects the signatures, the sender gets the failure reply', async () => {
@@ -170,12 +228,27 @@ describeWithFixtures('TransactionChecker (real testnet data)', () => {
             const forgedBlock = sealProof(replaceAt(blockRoot(block), [0], () => forgedInfo));
             // the tx proof keeps BlockInfo pruned: prune the forged one the same way
             const proof = original();
-            const pruned = beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(forgedInfo.hash()).storeUint(forgedInfo.depth(), 16).endCell({ exotic: true });
+            const pruned = beginCell()
+                .storeUint(1, 8)
+                .storeUint(1, 8)
+                .storeBuffer(forgedInfo.hash())
+                .storeUint(forgedInfo.depth(), 16)
+                .endCell({ exotic: true });
             const forgedProof = sealProof(replaceAt(blockRoot(proof), [0], () => pruned));
             expect(proofHash(forgedProof).equals(proofHash(forgedBlock))).toBe(true);
             const tx = txOf(proof);
-            const r = await checker.sendCheckTransaction(user.getSender(), { transaction: tx, proof: forgedProof, currentBlock: currentBlock(seqno, forgedBlock) });
-            expect(r.transactions).toHaveTransaction({ from: checker.address, to: liteClient.address, op: Op.liteClient.checkBlock, success: false, exitCode: Errors.liteClient.invalidSignature });
+            const r = await checker.sendCheckTransaction(user.getSender(), {
+                transaction: tx,
+                proof: forgedProof,
+                currentBlock: currentBlock(seqno, forgedBlock),
+            });
+            expect(r.transactions).toHaveTransaction({
+                from: checker.address,
+                to: liteClient.address,
+                op: Op.liteClient.checkBlock,
+                success: false,
+                exitCode: Errors.liteClient.invalidSignature,
+            });
             expect(r.transactions).toHaveTransaction({
                 from: checker.address,
                 to: user.address,
@@ -189,8 +262,17 @@ describeWithFixtures('TransactionChecker (real testnet data)', () => {
             const block = sample(`pruned_block_${seqno}.boc`);
             const forgedBlock = sealProof(replaceAt(blockRoot(block), [0], (c) => flipByte(c, 30)));
             const proof = original();
-            const r = await checker.sendCheckTransaction(user.getSender(), { transaction: txOf(proof), proof, currentBlock: currentBlock(seqno, forgedBlock) });
-            expect(r.transactions).toHaveTransaction({ from: user.address, to: checker.address, success: false, exitCode: Errors.transactionChecker.blockNotLinked });
+            const r = await checker.sendCheckTransaction(user.getSender(), {
+                transaction: txOf(proof),
+                proof,
+                currentBlock: currentBlock(seqno, forgedBlock),
+            });
+            expect(r.transactions).toHaveTransaction({
+                from: user.address,
+                to: checker.address,
+                success: false,
+                exitCode: Errors.transactionChecker.blockNotLinked,
+            });
         });
 
         it('in a signature: the LiteClient rejects, the sender gets the failure reply', async () => {
@@ -199,18 +281,44 @@ describeWithFixtures('TransactionChecker (real testnet data)', () => {
             const forgedSigs = replaceAt(sigs, [0], () => flipByte(first, 10));
             const proof = original();
             const tx = txOf(proof);
-            const r = await checker.sendCheckTransaction(user.getSender(), { transaction: tx, proof, currentBlock: currentBlock(seqno, undefined, forgedSigs) });
-            expect(r.transactions).toHaveTransaction({ from: checker.address, to: liteClient.address, success: false, exitCode: Errors.liteClient.invalidSignature });
-            expect(r.transactions).toHaveTransaction({ from: checker.address, to: user.address, op: Op.transactionChecker.transactionCheckFailed });
+            const r = await checker.sendCheckTransaction(user.getSender(), {
+                transaction: tx,
+                proof,
+                currentBlock: currentBlock(seqno, undefined, forgedSigs),
+            });
+            expect(r.transactions).toHaveTransaction({
+                from: checker.address,
+                to: liteClient.address,
+                success: false,
+                exitCode: Errors.liteClient.invalidSignature,
+            });
+            expect(r.transactions).toHaveTransaction({
+                from: checker.address,
+                to: user.address,
+                op: Op.transactionChecker.transactionCheckFailed,
+            });
         });
 
         it('in the file hash: the LiteClient rejects, the sender gets the failure reply', async () => {
             const sigs = signatures(seqno);
             const forgedSigs = flipByte(sigs, 5);
             const proof = original();
-            const r = await checker.sendCheckTransaction(user.getSender(), { transaction: txOf(proof), proof, currentBlock: currentBlock(seqno, undefined, forgedSigs) });
-            expect(r.transactions).toHaveTransaction({ from: checker.address, to: liteClient.address, success: false, exitCode: Errors.liteClient.invalidSignature });
-            expect(r.transactions).toHaveTransaction({ from: checker.address, to: user.address, op: Op.transactionChecker.transactionCheckFailed });
+            const r = await checker.sendCheckTransaction(user.getSender(), {
+                transaction: txOf(proof),
+                proof,
+                currentBlock: currentBlock(seqno, undefined, forgedSigs),
+            });
+            expect(r.transactions).toHaveTransaction({
+                from: checker.address,
+                to: liteClient.address,
+                success: false,
+                exitCode: Errors.liteClient.invalidSignature,
+            });
+            expect(r.transactions).toHaveTransaction({
+                from: checker.address,
+                to: user.address,
+                op: Op.transactionChecker.transactionCheckFailed,
+            });
         });
     });
 });

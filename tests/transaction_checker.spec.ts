@@ -8,7 +8,14 @@ import { compile } from '@ton/blueprint';
 import '@ton/test-utils';
 import { makeValidatorSet, ValidatorSet } from '../harness/validators';
 import { SyntheticChain } from '../harness/chain';
-import { buildBlockInfo, buildMasterchainBlock, buildShardBlock, buildShardDescr, buildStateUpdate, BuiltBlock } from '../harness/blocks';
+import {
+    buildBlockInfo,
+    buildMasterchainBlock,
+    buildShardBlock,
+    buildShardDescr,
+    buildStateUpdate,
+    BuiltBlock,
+} from '../harness/blocks';
 import { blockHeaderProof, buildMerkleProof, masterchainProofWithShard, transactionProof } from '../harness/proofs';
 import { buildSignaturesCell, signBlock } from '../harness/signatures';
 import { sha256 } from '../harness/validators';
@@ -65,7 +72,9 @@ describe('TransactionChecker (synthetic chain)', () => {
         const genesis = chain.genesisKeyBlock();
         liteClient = blockchain.openContract(LiteClient.createFromKeyBlock(genesis.proof, lcCode));
         await liteClient.sendDeploy(deployer.getSender(), toNano('1'));
-        checker = blockchain.openContract(TransactionChecker.createFromConfig({ liteClient: liteClient.address }, tcCode));
+        checker = blockchain.openContract(
+            TransactionChecker.createFromConfig({ liteClient: liteClient.address }, tcCode),
+        );
         const r = await checker.sendDeploy(deployer.getSender(), toNano('1'));
         expect(r.transactions).toHaveTransaction({ to: checker.address, deploy: true, success: true });
     });
@@ -75,16 +84,38 @@ describe('TransactionChecker (synthetic chain)', () => {
     }
 
     function expectRejected(r: { transactions: any[] }, exitCode: number) {
-        expect(r.transactions).toHaveTransaction({ from: user.address, to: checker.address, op: Op.transactionChecker.checkTransaction, success: false, exitCode });
+        expect(r.transactions).toHaveTransaction({
+            from: user.address,
+            to: checker.address,
+            op: Op.transactionChecker.checkTransaction,
+            success: false,
+            exitCode,
+        });
         expect(r.transactions).not.toHaveTransaction({ from: checker.address, to: liteClient.address });
         // the failed check bounces the value back to the sender
         expect(r.transactions).toHaveTransaction({ from: checker.address, to: user.address, inMessageBounced: true });
     }
 
     function expectAccepted(r: { transactions: any[] }, transaction: Cell) {
-        expect(r.transactions).toHaveTransaction({ from: user.address, to: checker.address, op: Op.transactionChecker.checkTransaction, success: true, outMessagesCount: 1 });
-        expect(r.transactions).toHaveTransaction({ from: checker.address, to: liteClient.address, op: Op.liteClient.checkBlock, success: true });
-        expect(r.transactions).toHaveTransaction({ from: liteClient.address, to: checker.address, op: Op.liteClient.correct, success: true });
+        expect(r.transactions).toHaveTransaction({
+            from: user.address,
+            to: checker.address,
+            op: Op.transactionChecker.checkTransaction,
+            success: true,
+            outMessagesCount: 1,
+        });
+        expect(r.transactions).toHaveTransaction({
+            from: checker.address,
+            to: liteClient.address,
+            op: Op.liteClient.checkBlock,
+            success: true,
+        });
+        expect(r.transactions).toHaveTransaction({
+            from: liteClient.address,
+            to: checker.address,
+            op: Op.liteClient.correct,
+            success: true,
+        });
         expect(r.transactions).toHaveTransaction({
             from: checker.address,
             to: user.address,
@@ -100,7 +131,11 @@ describe('TransactionChecker (synthetic chain)', () => {
         const sent = toNano('1');
         const r = await check(b.transaction, b.txProof, b.currentBlock, sent);
         expectAccepted(r, b.transaction);
-        const reply = r.transactions.find((t) => t.inMessage?.info.src?.toString() === checker.address.toString() && t.inMessage?.info.dest?.toString() === user.address.toString())!;
+        const reply = r.transactions.find(
+            (t) =>
+                t.inMessage?.info.src?.toString() === checker.address.toString() &&
+                t.inMessage?.info.dest?.toString() === user.address.toString(),
+        )!;
         const back = reply.inMessage!.info.type === 'internal' ? reply.inMessage!.info.value.coins : 0n;
         // gas of the three contract transactions and forward fees stay well below 0.2 TON
         expect(back).toBeGreaterThan(sent - toNano('0.2'));
@@ -138,7 +173,10 @@ describe('TransactionChecker (synthetic chain)', () => {
     it('accepts proofs that keep state_update as the Merkle update it is', async () => {
         const b = chain.blockWithTransactions([txs[0]]);
         const root = b.mcBlock.cell;
-        const txProof = buildMerkleProof(root, { cells: [root, ...keepTxOf(root, b.transaction).cells], full: [root.refs[0], root.refs[2]] });
+        const txProof = buildMerkleProof(root, {
+            cells: [root, ...keepTxOf(root, b.transaction).cells],
+            full: [root.refs[0], root.refs[2]],
+        });
         const blockProof = buildMerkleProof(root, { full: [root.refs[0], root.refs[2]] });
         const r = await check(b.transaction, txProof, currentBlock(blockProof, b.signatures));
         expectAccepted(r, b.transaction);
@@ -185,16 +223,27 @@ describe('TransactionChecker (synthetic chain)', () => {
         // the signed block with an ordinary cell in place of state_update
         const ordinary = beginCell().storeUint(0x72, 8).storeUint(0, 256).endCell();
         const root1 = replaceAt(b.mcBlock.cell, [2], () => ordinary);
-        let r = await check(b.transaction, b.txProof, currentBlock(buildMerkleProof(root1, { full: [root1.refs[0], ordinary] }), b.signatures));
+        let r = await check(
+            b.transaction,
+            b.txProof,
+            currentBlock(buildMerkleProof(root1, { full: [root1.refs[0], ordinary] }), b.signatures),
+        );
         expectRejected(r, Errors.merkle.notMerkleUpdate);
         // ... or a Merkle proof (exotic type 3) in its place
         const proofCell = blockHeaderProof(b.mcBlock);
         const root2 = replaceAt(b.mcBlock.cell, [2], () => proofCell);
-        r = await check(b.transaction, b.txProof, currentBlock(buildMerkleProof(root2, { full: [root2.refs[0], proofCell] }), b.signatures));
+        r = await check(
+            b.transaction,
+            b.txProof,
+            currentBlock(buildMerkleProof(root2, { full: [root2.refs[0], proofCell] }), b.signatures),
+        );
         expectRejected(r, Errors.merkle.notMerkleUpdate);
         // the same in the transaction proof
         const root3 = replaceAt(b.mcBlock.cell, [2], () => ordinary);
-        const txProof = buildMerkleProof(root3, { cells: [root3, ...keepTxOf(root3, b.transaction).cells], full: [root3.refs[0], ordinary] });
+        const txProof = buildMerkleProof(root3, {
+            cells: [root3, ...keepTxOf(root3, b.transaction).cells],
+            full: [root3.refs[0], ordinary],
+        });
         r = await check(b.transaction, txProof, b.currentBlock);
         expectRejected(r, Errors.merkle.notMerkleUpdate);
     });
@@ -245,9 +294,18 @@ describe('TransactionChecker (synthetic chain)', () => {
     it('203: correct from anyone but the LiteClient', async () => {
         const b = chain.blockWithTransactions([txs[0]]);
         const forger = await blockchain.treasury('forger');
-        const body = beginCell().storeUint(Op.liteClient.correct, 32).storeUint(0, 64).storeBuffer(b.mcBlock.rootHash, 32).endCell();
+        const body = beginCell()
+            .storeUint(Op.liteClient.correct, 32)
+            .storeUint(0, 64)
+            .storeBuffer(b.mcBlock.rootHash, 32)
+            .endCell();
         const r = await forger.send({ to: checker.address, value: toNano('0.1'), body });
-        expect(r.transactions).toHaveTransaction({ from: forger.address, to: checker.address, success: false, exitCode: Errors.transactionChecker.senderNotLiteClient });
+        expect(r.transactions).toHaveTransaction({
+            from: forger.address,
+            to: checker.address,
+            success: false,
+            exitCode: Errors.transactionChecker.senderNotLiteClient,
+        });
     });
 
     it('203: a forged correct for a pending query changes nothing; the real answer still arrives', async () => {
@@ -255,7 +313,12 @@ describe('TransactionChecker (synthetic chain)', () => {
         const forger = await blockchain.treasury('forger');
         // stop after the check_transaction transaction: the query is pending
         const it = await blockchain.sendMessageIter(
-            internal({ from: user.address, to: checker.address, value: toNano('1'), body: TransactionChecker.checkTransactionMessage(b.transaction, b.txProof, b.currentBlock) }),
+            internal({
+                from: user.address,
+                to: checker.address,
+                value: toNano('1'),
+                body: TransactionChecker.checkTransactionMessage(b.transaction, b.txProof, b.currentBlock),
+            }),
         );
         const first = await it.next();
         expect(first.done).toBe(false);
@@ -264,14 +327,32 @@ describe('TransactionChecker (synthetic chain)', () => {
         expect(pending?.sender.equals(user.address)).toBe(true);
         expect(pending?.blockHash).toBe(BigInt('0x' + b.mcBlock.rootHash.toString('hex')));
         expect(pending?.transactionHash).toBe(BigInt('0x' + b.transaction.hash().toString('hex')));
-        const body = beginCell().storeUint(Op.liteClient.correct, 32).storeUint(0, 64).storeBuffer(b.mcBlock.rootHash, 32).endCell();
+        const body = beginCell()
+            .storeUint(Op.liteClient.correct, 32)
+            .storeUint(0, 64)
+            .storeBuffer(b.mcBlock.rootHash, 32)
+            .endCell();
         // the forged correct is rejected; sending it also runs the queued messages of the real flow
         const forged = await forger.send({ to: checker.address, value: toNano('0.1'), body });
-        expect(forged.transactions).toHaveTransaction({ from: forger.address, to: checker.address, success: false, exitCode: Errors.transactionChecker.senderNotLiteClient });
+        expect(forged.transactions).toHaveTransaction({
+            from: forger.address,
+            to: checker.address,
+            success: false,
+            exitCode: Errors.transactionChecker.senderNotLiteClient,
+        });
         const all = [...forged.transactions];
         for (let n = await it.next(); !n.done; n = await it.next()) all.push(n.value);
-        expect(all).toHaveTransaction({ from: liteClient.address, to: checker.address, op: Op.liteClient.correct, success: true });
-        expect(all).toHaveTransaction({ from: checker.address, to: user.address, op: Op.transactionChecker.transactionChecked });
+        expect(all).toHaveTransaction({
+            from: liteClient.address,
+            to: checker.address,
+            op: Op.liteClient.correct,
+            success: true,
+        });
+        expect(all).toHaveTransaction({
+            from: checker.address,
+            to: user.address,
+            op: Op.transactionChecker.transactionChecked,
+        });
         expect(await checker.getPendingCount()).toBe(0);
     });
 
@@ -280,7 +361,12 @@ describe('TransactionChecker (synthetic chain)', () => {
     it('rejects a forged transaction proof (a block built around another transaction) with a genuinely signed block: 204', async () => {
         const genuine = chain.blockWithTransactions([txs[0]]);
         // the forger builds an unsigned block around a transaction that never happened on this chain
-        const forgedBlock = buildMasterchainBlock({ globalId: GLOBAL_ID, seqno: genuine.mcBlock.seqno, genUtime: genuine.mcBlock.genUtime, transactions: [txs[4]] });
+        const forgedBlock = buildMasterchainBlock({
+            globalId: GLOBAL_ID,
+            seqno: genuine.mcBlock.seqno,
+            genUtime: genuine.mcBlock.genUtime,
+            transactions: [txs[4]],
+        });
         const forgedProof = transactionProof(forgedBlock, txs[4]);
         const r = await check(txs[4], forgedProof, genuine.currentBlock);
         expectRejected(r, Errors.transactionChecker.blockNotLinked);
@@ -288,7 +374,12 @@ describe('TransactionChecker (synthetic chain)', () => {
 
     it('rejects a forged shard block with a genuinely signed masterchain block: 204', async () => {
         const genuine = chain.blockWithTransactions([txs[0]], { shard: true });
-        const forgedShard = buildShardBlock({ globalId: GLOBAL_ID, seqno: genuine.shardBlock!.seqno, genUtime: genuine.shardBlock!.genUtime, transactions: [txs[4]] });
+        const forgedShard = buildShardBlock({
+            globalId: GLOBAL_ID,
+            seqno: genuine.shardBlock!.seqno,
+            genUtime: genuine.shardBlock!.genUtime,
+            transactions: [txs[4]],
+        });
         const r = await check(txs[4], transactionProof(forgedShard, txs[4]), genuine.currentBlock);
         expectRejected(r, Errors.transactionChecker.blockNotLinked);
     });
@@ -321,8 +412,19 @@ describe('TransactionChecker (synthetic chain)', () => {
         // 4 of 7 equal weights < 2/3
         const b = chain.blockWithTransactions([txs[0]], { signers: [0, 1, 2, 3] });
         const r = await check(b.transaction, b.txProof, b.currentBlock);
-        expect(r.transactions).toHaveTransaction({ from: checker.address, to: liteClient.address, op: Op.liteClient.checkBlock, success: false, exitCode: Errors.liteClient.weightBelowCutoff });
-        expect(r.transactions).toHaveTransaction({ from: liteClient.address, to: checker.address, inMessageBounced: true, success: true });
+        expect(r.transactions).toHaveTransaction({
+            from: checker.address,
+            to: liteClient.address,
+            op: Op.liteClient.checkBlock,
+            success: false,
+            exitCode: Errors.liteClient.weightBelowCutoff,
+        });
+        expect(r.transactions).toHaveTransaction({
+            from: liteClient.address,
+            to: checker.address,
+            inMessageBounced: true,
+            success: true,
+        });
         expect(r.transactions).toHaveTransaction({
             from: checker.address,
             to: user.address,
@@ -338,8 +440,17 @@ describe('TransactionChecker (synthetic chain)', () => {
         const other = makeValidatorSet({ size: 7, seed: 'other', utimeSince: T0, utimeUntil: T0 + 1_000_000 });
         const b = chain.blockWithTransactions([txs[0]], { shard: true, signWith: other });
         const r = await check(b.transaction, b.txProof, b.currentBlock);
-        expect(r.transactions).toHaveTransaction({ from: checker.address, to: liteClient.address, success: false, exitCode: Errors.liteClient.invalidSignature });
-        expect(r.transactions).toHaveTransaction({ from: checker.address, to: user.address, op: Op.transactionChecker.transactionCheckFailed });
+        expect(r.transactions).toHaveTransaction({
+            from: checker.address,
+            to: liteClient.address,
+            success: false,
+            exitCode: Errors.liteClient.invalidSignature,
+        });
+        expect(r.transactions).toHaveTransaction({
+            from: checker.address,
+            to: user.address,
+            op: Op.transactionChecker.transactionCheckFailed,
+        });
     });
 
     it('a LiteClient address without a contract: the bounce still reaches the sender as transaction_check_failed', async () => {
@@ -349,8 +460,17 @@ describe('TransactionChecker (synthetic chain)', () => {
         );
         await lone.sendDeploy(nowhere.getSender(), toNano('1'));
         const b = chain.blockWithTransactions([txs[0]]);
-        const r = await lone.sendCheckTransaction(user.getSender(), { transaction: b.transaction, proof: b.txProof, currentBlock: b.currentBlock, value: toNano('1') });
-        expect(r.transactions).toHaveTransaction({ from: lone.address, to: user.address, op: Op.transactionChecker.transactionCheckFailed });
+        const r = await lone.sendCheckTransaction(user.getSender(), {
+            transaction: b.transaction,
+            proof: b.txProof,
+            currentBlock: b.currentBlock,
+            value: toNano('1'),
+        });
+        expect(r.transactions).toHaveTransaction({
+            from: lone.address,
+            to: user.address,
+            op: Op.transactionChecker.transactionCheckFailed,
+        });
         expect(await lone.getPendingCount()).toBe(0);
     });
 
@@ -372,8 +492,17 @@ describe('TransactionChecker (synthetic chain)', () => {
     });
 
     it('unknown op: 0xffff; a plain transfer is accepted', async () => {
-        let r = await user.send({ to: checker.address, value: toNano('0.1'), body: beginCell().storeUint(0x12345678, 32).endCell() });
-        expect(r.transactions).toHaveTransaction({ from: user.address, to: checker.address, success: false, exitCode: Errors.common.wrongOp });
+        let r = await user.send({
+            to: checker.address,
+            value: toNano('0.1'),
+            body: beginCell().storeUint(0x12345678, 32).endCell(),
+        });
+        expect(r.transactions).toHaveTransaction({
+            from: user.address,
+            to: checker.address,
+            success: false,
+            exitCode: Errors.common.wrongOp,
+        });
         r = await user.send({ to: checker.address, value: toNano('0.1') });
         expect(r.transactions).toHaveTransaction({ from: user.address, to: checker.address, success: true });
     });
@@ -426,7 +555,11 @@ function splitShardSetup(chain: SyntheticChain, set: ValidatorSet, txs: Cell[]) 
     // a block holding the transaction that claims the left shard: the left ShardDescr names another root hash
     const wrongShard = mk(0x4000000000000000n, tx);
 
-    const leaf = (sb: BuiltBlock, tag: 0xa | 0xb) => beginCell().storeBit(false).storeBuilder(buildShardDescr(sb, { regMcSeqno: 6000, tag })).endCell();
+    const leaf = (sb: BuiltBlock, tag: 0xa | 0xb) =>
+        beginCell()
+            .storeBit(false)
+            .storeBuilder(buildShardDescr(sb, { regMcSeqno: 6000, tag }))
+            .endCell();
     // left: shard_descr#b, right: shard_descr_new#a
     const fork = beginCell().storeBit(true).storeRef(leaf(left, 0xb)).storeRef(leaf(right, 0xa)).endCell();
     const dict = Dictionary.empty(Dictionary.Keys.Uint(32), Dictionary.Values.Cell());
@@ -435,7 +568,13 @@ function splitShardSetup(chain: SyntheticChain, set: ValidatorSet, txs: Cell[]) 
 
     // a masterchain block with one (unsplit) shard, then its shard_hashes root replaced
     const unsplit = buildShardBlock({ globalId: GLOBAL_ID, seqno: 5000, genUtime: T0 + 100, transactions: [txs[2]] });
-    const base = buildMasterchainBlock({ globalId: GLOBAL_ID, seqno: 6000, genUtime: T0 + 101, shardBlocks: [unsplit], prevKeyBlockSeqno: chain.lastKeyBlock!.seqno });
+    const base = buildMasterchainBlock({
+        globalId: GLOBAL_ID,
+        seqno: 6000,
+        genUtime: T0 + 101,
+        shardBlocks: [unsplit],
+        prevKeyBlockSeqno: chain.lastKeyBlock!.seqno,
+    });
     const mcCell = replaceAt(base.cell, [3, 3, 0], () => dictRoot);
     const mcBoc = mcCell.toBoc({ idx: false, crc32: true });
     const mc = { rootHash: mcCell.hash(0), fileHash: sha256(mcBoc) };
@@ -444,7 +583,14 @@ function splitShardSetup(chain: SyntheticChain, set: ValidatorSet, txs: Cell[]) 
         tx,
         signatures,
         leftTx: txs[1],
-        txProofs: { right: transactionProof(right, tx), left: transactionProof(left, txs[1]), wrongShard: transactionProof(wrongShard, tx) },
-        mcProof: { right: masterchainProofWithShard(mcCell, right.rootHash), left: masterchainProofWithShard(mcCell, left.rootHash) },
+        txProofs: {
+            right: transactionProof(right, tx),
+            left: transactionProof(left, txs[1]),
+            wrongShard: transactionProof(wrongShard, tx),
+        },
+        mcProof: {
+            right: masterchainProofWithShard(mcCell, right.rootHash),
+            left: masterchainProofWithShard(mcCell, left.rootHash),
+        },
     };
 }

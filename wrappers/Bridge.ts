@@ -54,7 +54,11 @@ export class Bridge extends Base {
         return new Bridge(base.address, base.init);
     }
 
-    static setRelaysMessage(round: number, publicKeys: ReadonlyArray<Buffer | bigint> | Dictionary<bigint, number>, queryId = 0n): Cell {
+    static setRelaysMessage(
+        round: number,
+        publicKeys: ReadonlyArray<Buffer | bigint> | Dictionary<bigint, number>,
+        queryId = 0n,
+    ): Cell {
         const relays = publicKeys instanceof Dictionary ? publicKeys : relayMap(publicKeys);
         return beginCell()
             .store(storeBridgeSetRelays({ $$type: 'BridgeSetRelays', queryId, round: BigInt(round), relays }))
@@ -62,11 +66,15 @@ export class Bridge extends Base {
     }
 
     static setActiveMessage(active: boolean, queryId = 0n): Cell {
-        return beginCell().store(storeBridgeSetActive({ $$type: 'BridgeSetActive', queryId, active })).endCell();
+        return beginCell()
+            .store(storeBridgeSetActive({ $$type: 'BridgeSetActive', queryId, active }))
+            .endCell();
     }
 
     static setPausedMessage(paused: boolean, queryId = 0n): Cell {
-        return beginCell().store(storeBridgeSetPaused({ $$type: 'BridgeSetPaused', queryId, paused })).endCell();
+        return beginCell()
+            .store(storeBridgeSetPaused({ $$type: 'BridgeSetPaused', queryId, paused }))
+            .endCell();
     }
 
     static setConfigurationMessage(configuration: Address, active: boolean, queryId = 0n): Cell {

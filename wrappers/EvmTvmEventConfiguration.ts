@@ -1,4 +1,14 @@
-import { Address, beginCell, Cell, Contract, contractAddress, ContractProvider, Dictionary, Slice, toNano } from '@ton/core';
+import {
+    Address,
+    beginCell,
+    Cell,
+    Contract,
+    contractAddress,
+    ContractProvider,
+    Dictionary,
+    Slice,
+    toNano,
+} from '@ton/core';
 import { compile } from '@ton/blueprint';
 import { sign } from '@ton/crypto';
 import {
@@ -157,11 +167,18 @@ export class EvmTvmEventConfiguration extends Base {
 
 /** evm_event_delivery_failed (proxy -> Event) */
 export function evmEventDeliveryFailedMessage(remainingGasTo: Address, queryId = 0n, errorCode = 0): Cell {
-    return beginCell().storeUint(OpEvm.evmEventDeliveryFailed, 32).storeUint(queryId, 64).storeAddress(remainingGasTo).storeUint(errorCode, 16).endCell();
+    return beginCell()
+        .storeUint(OpEvm.evmEventDeliveryFailed, 32)
+        .storeUint(queryId, 64)
+        .storeAddress(remainingGasTo)
+        .storeUint(errorCode, 16)
+        .endCell();
 }
 
 /** evm_event_delivery_failed decoded (proxy -> Event), or null for another body. */
-export function parseEvmEventDeliveryFailed(body: Cell): { queryId: bigint; remainingGasTo: Address; errorCode: number } | null {
+export function parseEvmEventDeliveryFailed(
+    body: Cell,
+): { queryId: bigint; remainingGasTo: Address; errorCode: number } | null {
     const s = body.beginParse();
     if (s.remainingBits < 32 || s.loadUint(32) !== OpEvm.evmEventDeliveryFailed) return null;
     return { queryId: s.loadUintBig(64), remainingGasTo: s.loadAddress(), errorCode: s.loadUint(16) };
@@ -332,7 +349,8 @@ export interface OnEvmEventConfirmedExtended {
 export function parseOnEvmEventConfirmedExtended(body: Cell): OnEvmEventConfirmedExtended {
     const s = body.beginParse();
     const op = s.loadUint(32);
-    if (op !== OpEvm.onEvmEventConfirmedExtended) throw new Error(`not on_evm_event_confirmed_extended: 0x${op.toString(16)}`);
+    if (op !== OpEvm.onEvmEventConfirmedExtended)
+        throw new Error(`not on_evm_event_confirmed_extended: 0x${op.toString(16)}`);
     return {
         eventAddress: s.loadAddress(),
         chainId: s.loadUint(32),
@@ -368,7 +386,16 @@ export function parseBridgeState(c: Cell): BridgeState {
 }
 
 function extraCell(e: EvmTransferExtraData): Cell {
-    return beginCell().store(storeEvmTransferExtra({ $$type: 'EvmTransferExtra', value: e.value, expectedGas: e.expectedGas, payload: e.payload })).endCell();
+    return beginCell()
+        .store(
+            storeEvmTransferExtra({
+                $$type: 'EvmTransferExtra',
+                value: e.value,
+                expectedGas: e.expectedGas,
+                payload: e.payload,
+            }),
+        )
+        .endCell();
 }
 
 /** evm_alien_transfer, as the configuration builds it (tests that stand in for a configuration). */
@@ -393,7 +420,15 @@ export function alienTransferCell(t: EvmAlienTransferData): Cell {
 /** evm_native_transfer, as the configuration builds it. */
 export function nativeTransferCell(t: EvmNativeTransferData): Cell {
     return beginCell()
-        .store(storeEvmNativeTransfer({ $$type: 'EvmNativeTransfer', token: t.token, amount: t.amount, recipient: t.recipient, extra: extraCell(t) }))
+        .store(
+            storeEvmNativeTransfer({
+                $$type: 'EvmNativeTransfer',
+                token: t.token,
+                amount: t.amount,
+                recipient: t.recipient,
+                extra: extraCell(t),
+            }),
+        )
         .endCell();
 }
 

@@ -76,16 +76,27 @@ export class JettonMinter extends JettonMinterBase {
     /** provide_wallet_address body (TEP-89). */
     static provideWalletAddressMessage(owner: Address, includeAddress: boolean, queryId = 0n): Cell {
         return beginCell()
-            .store(storeProvideWalletAddress({ $$type: 'ProvideWalletAddress', queryId, ownerAddress: owner, includeAddress }))
+            .store(
+                storeProvideWalletAddress({
+                    $$type: 'ProvideWalletAddress',
+                    queryId,
+                    ownerAddress: owner,
+                    includeAddress,
+                }),
+            )
             .endCell();
     }
 
     static changeOwnerMessage(newOwner: Address, queryId = 0n): Cell {
-        return beginCell().store(storeChangeOwner({ $$type: 'ChangeOwner', queryId, newOwner })).endCell();
+        return beginCell()
+            .store(storeChangeOwner({ $$type: 'ChangeOwner', queryId, newOwner }))
+            .endCell();
     }
 
     static changeContentMessage(content: Cell, queryId = 0n): Cell {
-        return beginCell().store(storeChangeContent({ $$type: 'ChangeContent', queryId, content })).endCell();
+        return beginCell()
+            .store(storeChangeContent({ $$type: 'ChangeContent', queryId, content }))
+            .endCell();
     }
 
     /** Deploy (empty body; the first mint deploys it too). */
@@ -103,7 +114,13 @@ export class JettonMinter extends JettonMinterBase {
     }
 
     /** TEP-89: ask for the wallet address of `owner`; the answer is take_wallet_address to the sender. */
-    async sendProvideWalletAddress(provider: ContractProvider, via: Sender, owner: Address, includeAddress: boolean, value: bigint = toNano('0.02')) {
+    async sendProvideWalletAddress(
+        provider: ContractProvider,
+        via: Sender,
+        owner: Address,
+        includeAddress: boolean,
+        value: bigint = toNano('0.02'),
+    ) {
         await provider.internal(via, {
             value,
             sendMode: SendMode.PAY_GAS_SEPARATELY,
@@ -112,11 +129,19 @@ export class JettonMinter extends JettonMinterBase {
     }
 
     async sendChangeOwner(provider: ContractProvider, via: Sender, newOwner: Address, value: bigint = toNano('0.02')) {
-        await provider.internal(via, { value, sendMode: SendMode.PAY_GAS_SEPARATELY, body: JettonMinter.changeOwnerMessage(newOwner) });
+        await provider.internal(via, {
+            value,
+            sendMode: SendMode.PAY_GAS_SEPARATELY,
+            body: JettonMinter.changeOwnerMessage(newOwner),
+        });
     }
 
     async sendChangeContent(provider: ContractProvider, via: Sender, content: Cell, value: bigint = toNano('0.02')) {
-        await provider.internal(via, { value, sendMode: SendMode.PAY_GAS_SEPARATELY, body: JettonMinter.changeContentMessage(content) });
+        await provider.internal(via, {
+            value,
+            sendMode: SendMode.PAY_GAS_SEPARATELY,
+            body: JettonMinter.changeContentMessage(content),
+        });
     }
 
     /** get_wallet_address(owner). */

@@ -66,7 +66,8 @@ export class JettonWallet extends JettonWalletBase {
 
     /** The wallet's code, as a minter stores it (wallet_code). */
     static async code(): Promise<Cell> {
-        return (await JettonWalletBase.init(0n, new Address(0, Buffer.alloc(32)), new Address(0, Buffer.alloc(32)))).code;
+        return (await JettonWalletBase.init(0n, new Address(0, Buffer.alloc(32)), new Address(0, Buffer.alloc(32))))
+            .code;
     }
 
     /** forward_payload:(Either Cell ^Cell): a 0 bit and the payload inline, or a 1 bit and a reference. */

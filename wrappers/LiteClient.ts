@@ -53,7 +53,15 @@ export const WEIGHT_BITS = 68;
 export function validatorChain(validators: LiteClientValidator[]): Cell {
     if (validators.length === 0) throw new Error('empty validator set');
     // chain end: one data bit, an empty cell and a weight cell of zeros
-    let next: Cell = beginCell().storeUint(0, 1).storeRef(beginCell().endCell()).storeRef(beginCell().storeUint(0, WEIGHT_BITS * 5).endCell()).endCell();
+    let next: Cell = beginCell()
+        .storeUint(0, 1)
+        .storeRef(beginCell().endCell())
+        .storeRef(
+            beginCell()
+                .storeUint(0, WEIGHT_BITS * 5)
+                .endCell(),
+        )
+        .endCell();
     let after = 0n;
     const last = Math.floor((validators.length - 1) / ENTRIES_PER_CHUNK) * ENTRIES_PER_CHUNK;
     for (let start = last; start >= 0; start -= ENTRIES_PER_CHUNK) {

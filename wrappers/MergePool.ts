@@ -63,20 +63,36 @@ export class MergePool extends MergePoolBase {
     // ---------------------------------------------------------------- owner / manager bodies
     static setTokenMessage(token: Address, decimals: number | bigint, enabled = true, queryId = 0n): Cell {
         return beginCell()
-            .store(storeMergePoolSetToken({ $$type: 'MergePoolSetToken', queryId, token, decimals: BigInt(decimals), enabled }))
+            .store(
+                storeMergePoolSetToken({
+                    $$type: 'MergePoolSetToken',
+                    queryId,
+                    token,
+                    decimals: BigInt(decimals),
+                    enabled,
+                }),
+            )
             .endCell();
     }
     static removeTokenMessage(token: Address, queryId = 0n): Cell {
-        return beginCell().store(storeMergePoolRemoveToken({ $$type: 'MergePoolRemoveToken', queryId, token })).endCell();
+        return beginCell()
+            .store(storeMergePoolRemoveToken({ $$type: 'MergePoolRemoveToken', queryId, token }))
+            .endCell();
     }
     static setEnabledMessage(token: Address, enabled: boolean, queryId = 0n): Cell {
-        return beginCell().store(storeMergePoolSetEnabled({ $$type: 'MergePoolSetEnabled', queryId, token, enabled })).endCell();
+        return beginCell()
+            .store(storeMergePoolSetEnabled({ $$type: 'MergePoolSetEnabled', queryId, token, enabled }))
+            .endCell();
     }
     static setCanonicalMessage(token: Address | null, queryId = 0n): Cell {
-        return beginCell().store(storeMergePoolSetCanonical({ $$type: 'MergePoolSetCanonical', queryId, token })).endCell();
+        return beginCell()
+            .store(storeMergePoolSetCanonical({ $$type: 'MergePoolSetCanonical', queryId, token }))
+            .endCell();
     }
     static setManagerMessage(manager: Address | null, queryId = 0n): Cell {
-        return beginCell().store(storeMergePoolSetManager({ $$type: 'MergePoolSetManager', queryId, manager })).endCell();
+        return beginCell()
+            .store(storeMergePoolSetManager({ $$type: 'MergePoolSetManager', queryId, manager }))
+            .endCell();
     }
     static transferOwnershipMessage(newOwner: Address, queryId = 0n): Cell {
         return beginCell()
@@ -84,7 +100,9 @@ export class MergePool extends MergePoolBase {
             .endCell();
     }
     static claimRefundMessage(token: Address, queryId = 0n): Cell {
-        return beginCell().store(storeMergePoolClaimRefund({ $$type: 'MergePoolClaimRefund', queryId, token })).endCell();
+        return beginCell()
+            .store(storeMergePoolClaimRefund({ $$type: 'MergePoolClaimRefund', queryId, token }))
+            .endCell();
     }
 
     // ---------------------------------------------------------------- payloads
@@ -104,7 +122,9 @@ export class MergePool extends MergePoolBase {
     }
     /** merge_mint: the custom payload of the pool's burn, as the alien proxy reads it. */
     static mergeMintCell(token: Address, amount: bigint, recipient: Address, refundTo: Address): Cell {
-        return beginCell().store(storeMergeMint({ $$type: 'MergeMint', token, amount, recipient, refundTo })).endCell();
+        return beginCell()
+            .store(storeMergeMint({ $$type: 'MergeMint', token, amount, recipient, refundTo }))
+            .endCell();
     }
     /** Reads merge_mint (op included); null when it is not one. */
     static parseMergeMint(c: Cell): { token: Address; amount: bigint; recipient: Address; refundTo: Address } | null {
@@ -123,13 +143,23 @@ export class MergePool extends MergePoolBase {
     }
     /** tvm_event_merge (alien proxy -> Alien Event), for the Event's tests. */
     static tvmEventMergeMessage(router: Address, pool: Address, remainingGasTo: Address, queryId = 0n): Cell {
-        return beginCell().store(storeTvmEventMerge({ $$type: 'TvmEventMerge', queryId, router, pool, remainingGasTo })).endCell();
+        return beginCell()
+            .store(storeTvmEventMerge({ $$type: 'TvmEventMerge', queryId, router, pool, remainingGasTo }))
+            .endCell();
     }
 
     /** merge_pool_delivered (pool -> Event), for tests that play a pool. */
     static deliveredMessage(token: Address, amount: bigint, errorCode: number, queryId = 0n): Cell {
         return beginCell()
-            .store(storeMergePoolDelivered({ $$type: 'MergePoolDelivered', queryId, token, amount, errorCode: BigInt(errorCode) }))
+            .store(
+                storeMergePoolDelivered({
+                    $$type: 'MergePoolDelivered',
+                    queryId,
+                    token,
+                    amount,
+                    errorCode: BigInt(errorCode),
+                }),
+            )
             .endCell();
     }
 

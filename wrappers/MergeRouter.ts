@@ -41,14 +41,20 @@ export class MergeRouter extends MergeRouterBase {
 
     /** merge_router_init (proxy only). */
     static initMessage(owner: Address, manager: Address | null, queryId = 0n): Cell {
-        return beginCell().store(storeMergeRouterInit({ $$type: 'MergeRouterInit', queryId, owner, manager })).endCell();
+        return beginCell()
+            .store(storeMergeRouterInit({ $$type: 'MergeRouterInit', queryId, owner, manager }))
+            .endCell();
     }
     /** merge_router_set_pool (owner or manager); null unsets. */
     static setPoolMessage(pool: Address | null, queryId = 0n): Cell {
-        return beginCell().store(storeMergeRouterSetPool({ $$type: 'MergeRouterSetPool', queryId, pool })).endCell();
+        return beginCell()
+            .store(storeMergeRouterSetPool({ $$type: 'MergeRouterSetPool', queryId, pool }))
+            .endCell();
     }
     static setManagerMessage(manager: Address | null, queryId = 0n): Cell {
-        return beginCell().store(storeMergeRouterSetManager({ $$type: 'MergeRouterSetManager', queryId, manager })).endCell();
+        return beginCell()
+            .store(storeMergeRouterSetManager({ $$type: 'MergeRouterSetManager', queryId, manager }))
+            .endCell();
     }
     static transferOwnershipMessage(newOwner: Address, queryId = 0n): Cell {
         return beginCell()
@@ -57,16 +63,22 @@ export class MergeRouter extends MergeRouterBase {
     }
     /** merge_router_get_pool (anyone): answered with merge_router_pool. */
     static getPoolMessage(queryId = 0n): Cell {
-        return beginCell().store(storeMergeRouterGetPool({ $$type: 'MergeRouterGetPool', queryId })).endCell();
+        return beginCell()
+            .store(storeMergeRouterGetPool({ $$type: 'MergeRouterGetPool', queryId }))
+            .endCell();
     }
 
     /** merge_router_update (router -> its proxy), for tests that play a router. */
     static updateMessage(token: Address, pool: Address | null, remainingGasTo: Address, queryId = 0n): Cell {
-        return beginCell().store(storeMergeRouterUpdate({ $$type: 'MergeRouterUpdate', queryId, token, pool, remainingGasTo })).endCell();
+        return beginCell()
+            .store(storeMergeRouterUpdate({ $$type: 'MergeRouterUpdate', queryId, token, pool, remainingGasTo }))
+            .endCell();
     }
     /** merge_router_pool (router -> asker), for tests that play a router. */
     static poolMessage(token: Address, pool: Address | null, queryId = 0n): Cell {
-        return beginCell().store(storeMergeRouterPool({ $$type: 'MergeRouterPool', queryId, token, pool })).endCell();
+        return beginCell()
+            .store(storeMergeRouterPool({ $$type: 'MergeRouterPool', queryId, token, pool }))
+            .endCell();
     }
 
     async sendDeploy(provider: ContractProvider, via: Sender, value = toNano('0.02')) {

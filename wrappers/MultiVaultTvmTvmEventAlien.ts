@@ -4,7 +4,13 @@ import { cancelMessage, CancelArgs, tvmEventNativeProxyMessage, TvmEventWrapper 
 
 /** What the alien proxy (wrappers/ProxyMultiVaultAlien.ts, opened) answers to derive token_. */
 export interface AlienTokenResolver {
-    getAlienTokenAddress(baseChainId: bigint, baseToken: Address, name: string, symbol: string, decimals: bigint): Promise<Address>;
+    getAlienTokenAddress(
+        baseChainId: bigint,
+        baseToken: Address,
+        name: string,
+        symbol: string,
+        decimals: bigint,
+    ): Promise<Address>;
     getPredeployedToken?(baseChainId: bigint, baseToken: Address): Promise<{ token: Address } | null>;
 }
 
@@ -17,7 +23,14 @@ export interface AlienTokenResolver {
  */
 export class MultiVaultTvmTvmEventAlien extends TvmEventWrapper(Base, 'MultiVaultTvmTvmEventAlien') {
     /** alien proxy -> Event: the predeployed token's native proxy and its wallet (Confirmed only: 2316; 2331). */
-    async sendNativeProxy(provider: ContractProvider, via: Sender, nativeProxy: Address, nativeProxyTokenWallet: Address, remainingGasTo: Address, value = toNano('0.05')) {
+    async sendNativeProxy(
+        provider: ContractProvider,
+        via: Sender,
+        nativeProxy: Address,
+        nativeProxyTokenWallet: Address,
+        remainingGasTo: Address,
+        value = toNano('0.05'),
+    ) {
         await provider.internal(via, {
             value,
             sendMode: SendMode.PAY_GAS_SEPARATELY,
@@ -32,7 +45,11 @@ export class MultiVaultTvmTvmEventAlien extends TvmEventWrapper(Base, 'MultiVaul
      * (getLastErrorCode) keeps the status and returns the value to remainingGasTo.
      */
     async sendCancel(provider: ContractProvider, via: Sender, args: CancelArgs, value = toNano('1')) {
-        await provider.internal(via, { value, sendMode: SendMode.PAY_GAS_SEPARATELY, body: cancelMessage('alien', args) });
+        await provider.internal(via, {
+            value,
+            sendMode: SendMode.PAY_GAS_SEPARATELY,
+            body: cancelMessage('alien', args),
+        });
     }
 
     /** getDecodedData, in the spec's order (see the class comment). */
@@ -48,8 +65,12 @@ export class MultiVaultTvmTvmEventAlien extends TvmEventWrapper(Base, 'MultiVaul
      */
     async getDecodedDataWithToken(provider: ContractProvider, alienProxy: AlienTokenResolver) {
         const d = await this.getGetDecodedData(provider);
-        const pre = alienProxy.getPredeployedToken ? await alienProxy.getPredeployedToken(d.baseChainId, d.baseToken) : null;
-        const token = pre ? pre.token : await alienProxy.getAlienTokenAddress(d.baseChainId, d.baseToken, d.name, d.symbol, d.decimals);
+        const pre = alienProxy.getPredeployedToken
+            ? await alienProxy.getPredeployedToken(d.baseChainId, d.baseToken)
+            : null;
+        const token = pre
+            ? pre.token
+            : await alienProxy.getAlienTokenAddress(d.baseChainId, d.baseToken, d.name, d.symbol, d.decimals);
         return { ...d, token };
     }
 
@@ -57,8 +78,12 @@ export class MultiVaultTvmTvmEventAlien extends TvmEventWrapper(Base, 'MultiVaul
      * merge (merge.tlb): the router and pool the alien proxy named (tvm_event_merge) and what the pool
      * delivered (token null before merge_pool_delivered; errorCode 0: the canonical token), or null.
      */
-    async getMergeDelivery(provider: ContractProvider): Promise<{ router: Address; pool: Address; token: Address | null; amount: bigint; errorCode: number } | null> {
+    async getMergeDelivery(
+        provider: ContractProvider,
+    ): Promise<{ router: Address; pool: Address; token: Address | null; amount: bigint; errorCode: number } | null> {
         const m = await this.getGetMergeDelivery(provider);
-        return m ? { router: m.router, pool: m.pool, token: m.token, amount: m.amount, errorCode: Number(m.errorCode) } : null;
+        return m
+            ? { router: m.router, pool: m.pool, token: m.token, amount: m.amount, errorCode: Number(m.errorCode) }
+            : null;
     }
 }

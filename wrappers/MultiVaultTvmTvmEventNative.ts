@@ -26,8 +26,17 @@ export class MultiVaultTvmTvmEventNative extends TvmEventWrapper(Base, 'MultiVau
      * transfer to newRecipient on the source network and the Event goes to Cancelled; a refusal
      * (getLastErrorCode) keeps the status and returns the value to remainingGasTo.
      */
-    async sendCancel(provider: ContractProvider, via: Sender, args: Omit<CancelArgs, 'predeployedTokenData'>, value = toNano('1')) {
-        await provider.internal(via, { value, sendMode: SendMode.PAY_GAS_SEPARATELY, body: cancelMessage('native', args) });
+    async sendCancel(
+        provider: ContractProvider,
+        via: Sender,
+        args: Omit<CancelArgs, 'predeployedTokenData'>,
+        value = toNano('1'),
+    ) {
+        await provider.internal(via, {
+            value,
+            sendMode: SendMode.PAY_GAS_SEPARATELY,
+            body: cancelMessage('native', args),
+        });
     }
 
     /** getDecodedData, in the spec's order (see the class comment). */

@@ -79,7 +79,15 @@ export class ProxyMultiVaultAlien extends ProxyMultiVaultAlienBase {
         return new ProxyMultiVaultAlien(base.address, base.init);
     }
 
-    static deployTvmAlienTokenMessage(a: { baseChainId: number; baseToken: Address; name: string; symbol: string; decimals: number; remainingGasTo: Address; queryId?: bigint }): Cell {
+    static deployTvmAlienTokenMessage(a: {
+        baseChainId: number;
+        baseToken: Address;
+        name: string;
+        symbol: string;
+        decimals: number;
+        remainingGasTo: Address;
+        queryId?: bigint;
+    }): Cell {
         return beginCell()
             .store(
                 storeDeployTvmAlienToken({
@@ -97,25 +105,62 @@ export class ProxyMultiVaultAlien extends ProxyMultiVaultAlienBase {
     }
 
     /** deploy_merge_router (owner only, 132; token one of the proxy's minters, 2708). */
-    static deployMergeRouterMessage(a: { token: Address; owner: Address; manager?: Address | null; queryId?: bigint }): Cell {
+    static deployMergeRouterMessage(a: {
+        token: Address;
+        owner: Address;
+        manager?: Address | null;
+        queryId?: bigint;
+    }): Cell {
         return beginCell()
-            .store(storeDeployMergeRouter({ $$type: 'DeployMergeRouter', queryId: a.queryId ?? 0n, token: a.token, owner: a.owner, manager: a.manager ?? null }))
+            .store(
+                storeDeployMergeRouter({
+                    $$type: 'DeployMergeRouter',
+                    queryId: a.queryId ?? 0n,
+                    token: a.token,
+                    owner: a.owner,
+                    manager: a.manager ?? null,
+                }),
+            )
             .endCell();
     }
 
     static setNativeProxyMessage(nativeProxy: Address | null, queryId = 0n): Cell {
-        return beginCell().store(storeSetNativeProxy({ $$type: 'SetNativeProxy', queryId, nativeProxy })).endCell();
+        return beginCell()
+            .store(storeSetNativeProxy({ $$type: 'SetNativeProxy', queryId, nativeProxy }))
+            .endCell();
     }
 
-    static setPredeployedTokenMessage(a: { baseChainId: number; baseToken: Address; token: Address; nativeProxyWallet: Address; queryId?: bigint }): Cell {
+    static setPredeployedTokenMessage(a: {
+        baseChainId: number;
+        baseToken: Address;
+        token: Address;
+        nativeProxyWallet: Address;
+        queryId?: bigint;
+    }): Cell {
         return beginCell()
-            .store(storeSetPredeployedToken({ $$type: 'SetPredeployedToken', queryId: a.queryId ?? 0n, baseChainId: BigInt(a.baseChainId), baseToken: a.baseToken, token: a.token, nativeProxyWallet: a.nativeProxyWallet }))
+            .store(
+                storeSetPredeployedToken({
+                    $$type: 'SetPredeployedToken',
+                    queryId: a.queryId ?? 0n,
+                    baseChainId: BigInt(a.baseChainId),
+                    baseToken: a.baseToken,
+                    token: a.token,
+                    nativeProxyWallet: a.nativeProxyWallet,
+                }),
+            )
             .endCell();
     }
 
     static removePredeployedTokenMessage(baseChainId: number, baseToken: Address, queryId = 0n): Cell {
         return beginCell()
-            .store(storeRemovePredeployedToken({ $$type: 'RemovePredeployedToken', queryId, baseChainId: BigInt(baseChainId), baseToken }))
+            .store(
+                storeRemovePredeployedToken({
+                    $$type: 'RemovePredeployedToken',
+                    queryId,
+                    baseChainId: BigInt(baseChainId),
+                    baseToken,
+                }),
+            )
             .endCell();
     }
 
@@ -123,20 +168,40 @@ export class ProxyMultiVaultAlien extends ProxyMultiVaultAlienBase {
         await sendBody(provider, via, Cell.EMPTY, value);
     }
 
-    async sendDeployTvmAlienToken(provider: ContractProvider, via: Sender, a: Parameters<typeof ProxyMultiVaultAlien.deployTvmAlienTokenMessage>[0], value = ProxyMultiVaultAlien.DEPLOY_TOKEN_VALUE) {
+    async sendDeployTvmAlienToken(
+        provider: ContractProvider,
+        via: Sender,
+        a: Parameters<typeof ProxyMultiVaultAlien.deployTvmAlienTokenMessage>[0],
+        value = ProxyMultiVaultAlien.DEPLOY_TOKEN_VALUE,
+    ) {
         await sendBody(provider, via, ProxyMultiVaultAlien.deployTvmAlienTokenMessage(a), value);
     }
 
     /** deploy_merge_router: deploys the router of `token` naming its owner and manager (merge.tlb). */
-    async sendDeployMergeRouter(provider: ContractProvider, via: Sender, a: Parameters<typeof ProxyMultiVaultAlien.deployMergeRouterMessage>[0], value = ProxyMultiVaultAlien.OWNER_OP_VALUE) {
+    async sendDeployMergeRouter(
+        provider: ContractProvider,
+        via: Sender,
+        a: Parameters<typeof ProxyMultiVaultAlien.deployMergeRouterMessage>[0],
+        value = ProxyMultiVaultAlien.OWNER_OP_VALUE,
+    ) {
         await sendBody(provider, via, ProxyMultiVaultAlien.deployMergeRouterMessage(a), value);
     }
 
-    async sendSetNativeProxy(provider: ContractProvider, via: Sender, nativeProxy: Address | null, value = ProxyMultiVaultAlien.OWNER_OP_VALUE) {
+    async sendSetNativeProxy(
+        provider: ContractProvider,
+        via: Sender,
+        nativeProxy: Address | null,
+        value = ProxyMultiVaultAlien.OWNER_OP_VALUE,
+    ) {
         await sendBody(provider, via, ProxyMultiVaultAlien.setNativeProxyMessage(nativeProxy), value);
     }
 
-    async sendSetPredeployedToken(provider: ContractProvider, via: Sender, a: Parameters<typeof ProxyMultiVaultAlien.setPredeployedTokenMessage>[0], value = ProxyMultiVaultAlien.OWNER_OP_VALUE) {
+    async sendSetPredeployedToken(
+        provider: ContractProvider,
+        via: Sender,
+        a: Parameters<typeof ProxyMultiVaultAlien.setPredeployedTokenMessage>[0],
+        value = ProxyMultiVaultAlien.OWNER_OP_VALUE,
+    ) {
         await sendBody(provider, via, ProxyMultiVaultAlien.setPredeployedTokenMessage(a), value);
     }
 

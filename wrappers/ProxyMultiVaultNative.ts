@@ -1,4 +1,15 @@
-import { Address, beginCell, Cell, ContractProvider, Dictionary, Message, Sender, SendMode, Slice, toNano } from '@ton/core';
+import {
+    Address,
+    beginCell,
+    Cell,
+    ContractProvider,
+    Dictionary,
+    Message,
+    Sender,
+    SendMode,
+    Slice,
+    toNano,
+} from '@ton/core';
 import {
     ProxyMultiVaultNative as ProxyMultiVaultNativeBase,
     Fee,
@@ -80,7 +91,12 @@ export function transferPayloadCell(a: TransferPayloadArgs): Cell {
 }
 
 /** The event body cell (tvm_tvm_native / tvm_tvm_alien), e.g. to send as a configuration would. */
-export function tvmTvmEventCell(e: Omit<TvmTvmEvent, 'token' | 'transfer'> & { token: Omit<TokenMeta, '$$type'>; transfer: Omit<TransferMeta, '$$type'> }): Cell {
+export function tvmTvmEventCell(
+    e: Omit<TvmTvmEvent, 'token' | 'transfer'> & {
+        token: Omit<TokenMeta, '$$type'>;
+        transfer: Omit<TransferMeta, '$$type'>;
+    },
+): Cell {
     return beginCell()
         .storeUint(e.kind === 'native' ? Op.bridge.tvmTvmNative : Op.bridge.tvmTvmAlien, 32)
         .storeInt(e.destinationChainId, 32)
@@ -96,7 +112,8 @@ export function tvmTvmEventCell(e: Omit<TvmTvmEvent, 'token' | 'transfer'> & { t
 export function parseTvmTvmEvent(body: Cell): TvmTvmEvent {
     const s = body.beginParse();
     const op = s.loadUint(32);
-    if (op !== Op.bridge.tvmTvmNative && op !== Op.bridge.tvmTvmAlien) throw new Error(`not a TvmTvm event: op ${op.toString(16)}`);
+    if (op !== Op.bridge.tvmTvmNative && op !== Op.bridge.tvmTvmAlien)
+        throw new Error(`not a TvmTvm event: op ${op.toString(16)}`);
     const e: TvmTvmEvent = {
         kind: op === Op.bridge.tvmTvmNative ? 'native' : 'alien',
         destinationChainId: s.loadInt(32),
@@ -144,7 +161,14 @@ export function onTvmEventConfirmedExtendedMessage(a: {
     limitApproved?: boolean;
 }): Cell {
     return beginCell()
-        .store(storeOnTvmEventConfirmedExtended({ $$type: 'OnTvmEventConfirmedExtended', ...a, chainId: BigInt(a.chainId), limitApproved: a.limitApproved ?? false }))
+        .store(
+            storeOnTvmEventConfirmedExtended({
+                $$type: 'OnTvmEventConfirmedExtended',
+                ...a,
+                chainId: BigInt(a.chainId),
+                limitApproved: a.limitApproved ?? false,
+            }),
+        )
         .endCell();
 }
 
@@ -152,27 +176,55 @@ export function onTvmEventConfirmedExtendedMessage(a: {
 export const ProxyMessages = {
     /** set_daily_limit#103cd72a query_id:uint64 token:MsgAddressInt limit:Coins (owner; 0 removes) */
     setDailyLimit: (token: Address, limit: bigint, queryId = 0n) =>
-        beginCell().storeUint(Op.proxy.setDailyLimit, 32).storeUint(queryId, 64).storeAddress(token).storeCoins(limit).endCell(),
+        beginCell()
+            .storeUint(Op.proxy.setDailyLimit, 32)
+            .storeUint(queryId, 64)
+            .storeAddress(token)
+            .storeCoins(limit)
+            .endCell(),
     /** set_limit_approver#459e86f5 query_id:uint64 limit_approver:MsgAddress (owner; null: the owner) */
     setLimitApprover: (approver: Address | null, queryId = 0n) =>
         beginCell().storeUint(Op.proxy.setLimitApprover, 32).storeUint(queryId, 64).storeAddress(approver).endCell(),
-    setPaused: (paused: boolean, queryId = 0n) => beginCell().store(storeSetPaused({ $$type: 'SetPaused', queryId, paused })).endCell(),
+    setPaused: (paused: boolean, queryId = 0n) =>
+        beginCell()
+            .store(storeSetPaused({ $$type: 'SetPaused', queryId, paused }))
+            .endCell(),
     setTvmConfiguration: (configuration: Address, allowed: boolean, queryId = 0n) =>
-        beginCell().store(storeSetTvmConfiguration({ $$type: 'SetTvmConfiguration', queryId, configuration, allowed })).endCell(),
+        beginCell()
+            .store(storeSetTvmConfiguration({ $$type: 'SetTvmConfiguration', queryId, configuration, allowed }))
+            .endCell(),
     setEvmConfiguration: (configuration: Address, allowed: boolean, queryId = 0n) =>
-        beginCell().store(storeSetEvmConfiguration({ $$type: 'SetEvmConfiguration', queryId, configuration, allowed })).endCell(),
+        beginCell()
+            .store(storeSetEvmConfiguration({ $$type: 'SetEvmConfiguration', queryId, configuration, allowed }))
+            .endCell(),
     setDefaultFee: (numerator: bigint, denominator: bigint, queryId = 0n) =>
-        beginCell().store(storeSetDefaultFee({ $$type: 'SetDefaultFee', queryId, numerator, denominator })).endCell(),
+        beginCell()
+            .store(storeSetDefaultFee({ $$type: 'SetDefaultFee', queryId, numerator, denominator }))
+            .endCell(),
     setTokenFee: (token: Address, numerator: bigint, denominator: bigint, queryId = 0n) =>
-        beginCell().store(storeSetTokenFee({ $$type: 'SetTokenFee', queryId, token, numerator, denominator })).endCell(),
-    removeTokenFee: (token: Address, queryId = 0n) => beginCell().store(storeRemoveTokenFee({ $$type: 'RemoveTokenFee', queryId, token })).endCell(),
+        beginCell()
+            .store(storeSetTokenFee({ $$type: 'SetTokenFee', queryId, token, numerator, denominator }))
+            .endCell(),
+    removeTokenFee: (token: Address, queryId = 0n) =>
+        beginCell()
+            .store(storeRemoveTokenFee({ $$type: 'RemoveTokenFee', queryId, token }))
+            .endCell(),
     withdrawFees: (token: Address, amount: bigint, recipient: Address, queryId = 0n) =>
-        beginCell().store(storeWithdrawFees({ $$type: 'WithdrawFees', queryId, token, amount, recipient })).endCell(),
+        beginCell()
+            .store(storeWithdrawFees({ $$type: 'WithdrawFees', queryId, token, amount, recipient }))
+            .endCell(),
     withdrawTon: (amount: bigint, recipient: Address, queryId = 0n) =>
-        beginCell().store(storeWithdrawTon({ $$type: 'WithdrawTon', queryId, amount, recipient })).endCell(),
+        beginCell()
+            .store(storeWithdrawTon({ $$type: 'WithdrawTon', queryId, amount, recipient }))
+            .endCell(),
     transferOwnership: (newOwner: Address, queryId = 0n) =>
-        beginCell().store(storeTransferOwnership({ $$type: 'TransferOwnership', queryId, newOwner })).endCell(),
-    claimRefund: (token: Address, queryId = 0n) => beginCell().store(storeClaimRefund({ $$type: 'ClaimRefund', queryId, token })).endCell(),
+        beginCell()
+            .store(storeTransferOwnership({ $$type: 'TransferOwnership', queryId, newOwner }))
+            .endCell(),
+    claimRefund: (token: Address, queryId = 0n) =>
+        beginCell()
+            .store(storeClaimRefund({ $$type: 'ClaimRefund', queryId, token }))
+            .endCell(),
 };
 
 /** Senders and getters both proxies share (owner operations, fees, refunds). */
@@ -187,8 +239,21 @@ export async function sendBody(provider: ContractProvider, via: Sender, body: Ce
 export function commonProxyInit(c: Pick<ProxyNativeConfig, 'owner' | 'paused' | 'tvmConfigurations' | 'defaultFee'>) {
     const configs = Dictionary.empty(Dictionary.Keys.Address(), Dictionary.Values.Bool());
     for (const a of c.tvmConfigurations ?? []) configs.set(a, true);
-    const fee: Fee = { $$type: 'Fee', numerator: c.defaultFee?.numerator ?? 0n, denominator: c.defaultFee?.denominator ?? 1n };
-    return [c.owner, c.paused ?? false, configs, Dictionary.empty<Address, boolean>(), fee, Dictionary.empty<Address, Fee>(), Dictionary.empty<Address, bigint>(), Dictionary.empty<bigint, bigint>()] as const;
+    const fee: Fee = {
+        $$type: 'Fee',
+        numerator: c.defaultFee?.numerator ?? 0n,
+        denominator: c.defaultFee?.denominator ?? 1n,
+    };
+    return [
+        c.owner,
+        c.paused ?? false,
+        configs,
+        Dictionary.empty<Address, boolean>(),
+        fee,
+        Dictionary.empty<Address, Fee>(),
+        Dictionary.empty<Address, bigint>(),
+        Dictionary.empty<bigint, bigint>(),
+    ] as const;
 }
 
 export class ProxyMultiVaultNative extends ProxyMultiVaultNativeBase {
@@ -212,7 +277,14 @@ export class ProxyMultiVaultNative extends ProxyMultiVaultNativeBase {
         return new ProxyMultiVaultNative(base.address, base.init);
     }
 
-    static registerNativeTokenMessage(a: { token: Address; wallet?: Address | null; name: string; symbol: string; decimals: number; queryId?: bigint }): Cell {
+    static registerNativeTokenMessage(a: {
+        token: Address;
+        wallet?: Address | null;
+        name: string;
+        symbol: string;
+        decimals: number;
+        queryId?: bigint;
+    }): Cell {
         return beginCell()
             .store(
                 storeRegisterNativeToken({
@@ -229,7 +301,9 @@ export class ProxyMultiVaultNative extends ProxyMultiVaultNativeBase {
     }
 
     static setAlienProxyMessage(alienProxy: Address | null, queryId = 0n): Cell {
-        return beginCell().store(storeSetAlienProxy({ $$type: 'SetAlienProxy', queryId, alienProxy })).endCell();
+        return beginCell()
+            .store(storeSetAlienProxy({ $$type: 'SetAlienProxy', queryId, alienProxy }))
+            .endCell();
     }
 
     async sendDeploy(provider: ContractProvider, via: Sender, value: bigint = toNano('0.5')) {
@@ -237,11 +311,21 @@ export class ProxyMultiVaultNative extends ProxyMultiVaultNativeBase {
     }
 
     /** Owner: register a token; without `wallet` the proxy asks the root (TEP-89). */
-    async sendRegisterNativeToken(provider: ContractProvider, via: Sender, a: Parameters<typeof ProxyMultiVaultNative.registerNativeTokenMessage>[0], value = ProxyMultiVaultNative.OWNER_OP_VALUE) {
+    async sendRegisterNativeToken(
+        provider: ContractProvider,
+        via: Sender,
+        a: Parameters<typeof ProxyMultiVaultNative.registerNativeTokenMessage>[0],
+        value = ProxyMultiVaultNative.OWNER_OP_VALUE,
+    ) {
         await sendBody(provider, via, ProxyMultiVaultNative.registerNativeTokenMessage(a), value);
     }
 
-    async sendSetAlienProxy(provider: ContractProvider, via: Sender, alienProxy: Address | null, value = ProxyMultiVaultNative.OWNER_OP_VALUE) {
+    async sendSetAlienProxy(
+        provider: ContractProvider,
+        via: Sender,
+        alienProxy: Address | null,
+        value = ProxyMultiVaultNative.OWNER_OP_VALUE,
+    ) {
         await sendBody(provider, via, ProxyMultiVaultNative.setAlienProxyMessage(alienProxy), value);
     }
 
@@ -260,12 +344,28 @@ export class ProxyMultiVaultNative extends ProxyMultiVaultNativeBase {
 
     /** withdraw_liquidity#2bd3d8bb query_id:uint64 token amount:Coins recipient (owner; amount <= liquidity: 2704). */
     static withdrawLiquidityMessage(token: Address, amount: bigint, recipient: Address, queryId = 0n): Cell {
-        return beginCell().storeUint(Op.proxy.withdrawLiquidity, 32).storeUint(queryId, 64).storeAddress(token).storeCoins(amount).storeAddress(recipient).endCell();
+        return beginCell()
+            .storeUint(Op.proxy.withdrawLiquidity, 32)
+            .storeUint(queryId, 64)
+            .storeAddress(token)
+            .storeCoins(amount)
+            .storeAddress(recipient)
+            .endCell();
     }
 
     /** Owner: `amount` of the token's liquidity to `recipient` (a jetton transfer from the proxy's wallet). */
-    async sendWithdrawLiquidity(provider: ContractProvider, via: Sender, a: { token: Address; amount: bigint; recipient: Address }, value = toNano('0.2')) {
-        await sendBody(provider, via, ProxyMultiVaultNative.withdrawLiquidityMessage(a.token, a.amount, a.recipient), value);
+    async sendWithdrawLiquidity(
+        provider: ContractProvider,
+        via: Sender,
+        a: { token: Address; amount: bigint; recipient: Address },
+        value = toNano('0.2'),
+    ) {
+        await sendBody(
+            provider,
+            via,
+            ProxyMultiVaultNative.withdrawLiquidityMessage(a.token, a.amount, a.recipient),
+            value,
+        );
     }
 
     async getWalletOf(provider: ContractProvider, token: Address): Promise<Address | null> {

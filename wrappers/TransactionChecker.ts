@@ -26,12 +26,7 @@ export const TC_MIN_VALUE = toNano('0.3');
 export function transactionCheckerConfigToCell(config: TransactionCheckerConfig): Cell {
     // tc_storage$_ lite_client:MsgAddressInt next_query_id:uint64 pending_count:uint32
     //   pending:(HashmapE 64 PendingCheck)
-    return beginCell()
-        .storeAddress(config.liteClient)
-        .storeUint(0, 64)
-        .storeUint(0, 32)
-        .storeDict(null)
-        .endCell();
+    return beginCell().storeAddress(config.liteClient).storeUint(0, 64).storeUint(0, 32).storeDict(null).endCell();
 }
 
 export type PendingCheck = {

@@ -105,16 +105,31 @@ export class TvmTvmEventConfiguration extends Base {
 
     /** set_end_timestamp#596daffd query_id:uint64 end_timestamp:uint32 */
     static setEndTimestampMessage(endTimestamp: number, queryId = 0n): Cell {
-        return beginCell().storeUint(Op.bridge.setEndTimestamp, 32).storeUint(queryId, 64).storeUint(endTimestamp, 32).endCell();
+        return beginCell()
+            .storeUint(Op.bridge.setEndTimestamp, 32)
+            .storeUint(queryId, 64)
+            .storeUint(endTimestamp, 32)
+            .endCell();
     }
 
     /** withdraw_ton#62bad5e0 query_id:uint64 amount:Coins recipient:MsgAddressInt (owner only) */
     static withdrawTonMessage(amount: bigint, recipient: Address, queryId = 0n): Cell {
-        return beginCell().storeUint(0x62bad5e0, 32).storeUint(queryId, 64).storeCoins(amount).storeAddress(recipient).endCell();
+        return beginCell()
+            .storeUint(0x62bad5e0, 32)
+            .storeUint(queryId, 64)
+            .storeCoins(amount)
+            .storeAddress(recipient)
+            .endCell();
     }
 
     /** tvm_event_confirmed (Event -> configuration); the configuration takes it only from the derived Event (2212). */
-    static tvmEventConfirmedMessage(msgHash: bigint, chainId: number, remainingGasTo: Address, event: Cell, limitApproved = false): Cell {
+    static tvmEventConfirmedMessage(
+        msgHash: bigint,
+        chainId: number,
+        remainingGasTo: Address,
+        event: Cell,
+        limitApproved = false,
+    ): Cell {
         return beginCell()
             .storeUint(Op.bridge.tvmEventConfirmed, 32)
             .storeUint(msgHash, 256)
@@ -160,8 +175,18 @@ export class TvmTvmEventConfiguration extends Base {
     }
 
     /** Owner only (132): `amount` to `recipient`, keeping 0.05 TON (2713). */
-    async sendWithdrawTon(provider: ContractProvider, via: Sender, amount: bigint, recipient: Address, value = toNano('0.05')) {
-        await provider.internal(via, { value, sendMode: SendMode.PAY_GAS_SEPARATELY, body: TvmTvmEventConfiguration.withdrawTonMessage(amount, recipient) });
+    async sendWithdrawTon(
+        provider: ContractProvider,
+        via: Sender,
+        amount: bigint,
+        recipient: Address,
+        value = toNano('0.05'),
+    ) {
+        await provider.internal(via, {
+            value,
+            sendMode: SendMode.PAY_GAS_SEPARATELY,
+            body: TvmTvmEventConfiguration.withdrawTonMessage(amount, recipient),
+        });
     }
 
     async getEventAddress(provider: ContractProvider, msgHash: bigint): Promise<Address> {

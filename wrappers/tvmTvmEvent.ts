@@ -3,7 +3,19 @@
  * address), proof_data, the out message of a Transaction, the Event message builders.
  * Layouts: contracts/bridge/event.tlb and contracts/bridge/bridge.tlb.
  */
-import { Address, beginCell, Cell, contractAddress, Contract, ContractProvider, Dictionary, DictionaryValue, Sender, SendMode, toNano } from '@ton/core';
+import {
+    Address,
+    beginCell,
+    Cell,
+    contractAddress,
+    Contract,
+    ContractProvider,
+    Dictionary,
+    DictionaryValue,
+    Sender,
+    SendMode,
+    toNano,
+} from '@ton/core';
 import { compile } from '@ton/blueprint';
 import { Op, OpEvent } from './constants';
 import { EventStatus } from './eventStatus';
@@ -23,7 +35,13 @@ export function tvmEventInitData(msgHash: bigint, configuration: Address, chainI
 }
 
 /** The Event's state init and address for (msgHash, configuration, chainId), from its code. */
-export function tvmEventInit(code: Cell, msgHash: bigint, configuration: Address, chainId: number | bigint, workchain = 0) {
+export function tvmEventInit(
+    code: Cell,
+    msgHash: bigint,
+    configuration: Address,
+    chainId: number | bigint,
+    workchain = 0,
+) {
     const init = { code, data: tvmEventInitData(msgHash, configuration, chainId) };
     return { init, address: contractAddress(workchain, init) };
 }
@@ -93,7 +111,9 @@ export function tvmEventDeliveryFailedMessage(remainingGasTo: Address, queryId =
 }
 
 /** tvm_event_delivery_failed body (proxy -> Event), or null for another body. */
-export function parseTvmEventDeliveryFailed(body: Cell): { queryId: bigint; remainingGasTo: Address; errorCode: number } | null {
+export function parseTvmEventDeliveryFailed(
+    body: Cell,
+): { queryId: bigint; remainingGasTo: Address; errorCode: number } | null {
     const s = body.beginParse();
     if (s.remainingBits < 32 || s.loadUint(32) !== EventOp.tvmEventDeliveryFailed) return null;
     return { queryId: s.loadUintBig(64), remainingGasTo: s.loadAddress(), errorCode: s.loadUint(16) };
@@ -110,7 +130,12 @@ export function parseTvmEventRefused(body: Cell): { queryId: bigint; errorCode: 
  * tvm_event_native_proxy#5d181b03 query_id:uint64 native_proxy:MsgAddressInt
  *   native_proxy_token_wallet:MsgAddressInt remaining_gas_to:MsgAddressInt (alien proxy -> Alien Event)
  */
-export function tvmEventNativeProxyMessage(nativeProxy: Address, nativeProxyTokenWallet: Address, remainingGasTo: Address, queryId = 0n): Cell {
+export function tvmEventNativeProxyMessage(
+    nativeProxy: Address,
+    nativeProxyTokenWallet: Address,
+    remainingGasTo: Address,
+    queryId = 0n,
+): Cell {
     return beginCell()
         .storeUint(EventOp.tvmEventNativeProxy, 32)
         .storeUint(queryId, 64)
@@ -135,7 +160,11 @@ export function toTvmEventDetails(d: {
     status: bigint;
 }): TvmEventDetails {
     return {
-        eventInitData: { msgHash: d.eventInitData.msgHash, configuration: d.eventInitData.configuration, chainId: Number(d.eventInitData.chainId) },
+        eventInitData: {
+            msgHash: d.eventInitData.msgHash,
+            configuration: d.eventInitData.configuration,
+            chainId: Number(d.eventInitData.chainId),
+        },
         initializer: d.initializer,
         meta: d.meta,
         status: Number(d.status) as EventStatus,
@@ -186,10 +215,17 @@ export function tvmTvmEventBody(kind: 'native' | 'alien', f: TvmTvmEventFields):
 
 /** daily_limit_reached query_id:uint64 limit_approver:MsgAddressInt remaining_gas_to:MsgAddressInt (proxy -> Event; 2331) */
 export function dailyLimitReachedMessage(limitApprover: Address, remainingGasTo: Address, queryId = 0n): Cell {
-    return beginCell().storeUint(EventOp.dailyLimitReached, 32).storeUint(queryId, 64).storeAddress(limitApprover).storeAddress(remainingGasTo).endCell();
+    return beginCell()
+        .storeUint(EventOp.dailyLimitReached, 32)
+        .storeUint(queryId, 64)
+        .storeAddress(limitApprover)
+        .storeAddress(remainingGasTo)
+        .endCell();
 }
 
-export function parseDailyLimitReached(body: Cell): { queryId: bigint; limitApprover: Address; remainingGasTo: Address } | null {
+export function parseDailyLimitReached(
+    body: Cell,
+): { queryId: bigint; limitApprover: Address; remainingGasTo: Address } | null {
     const s = body.beginParse();
     if (s.remainingBits < 32 || s.loadUint(32) !== EventOp.dailyLimitReached) return null;
     return { queryId: s.loadUintBig(64), limitApprover: s.loadAddress(), remainingGasTo: s.loadAddress() };
@@ -242,7 +278,9 @@ export function cancelMessage(kind: 'native' | 'alien', a: CancelArgs): Cell {
 
 /** tvm_event_cancelled (ok) / tvm_event_cancel_failed (error_code) body (proxy -> Event; 2901 from anyone else). */
 export function cancelAnswerMessage(errorCode?: number, queryId = 0n): Cell {
-    const b = beginCell().storeUint(errorCode === undefined ? EventOp.tvmEventCancelled : EventOp.tvmEventCancelFailed, 32).storeUint(queryId, 64);
+    const b = beginCell()
+        .storeUint(errorCode === undefined ? EventOp.tvmEventCancelled : EventOp.tvmEventCancelFailed, 32)
+        .storeUint(queryId, 64);
     if (errorCode !== undefined) b.storeUint(errorCode, 16);
     return b.endCell();
 }
@@ -281,14 +319,30 @@ export function TvmEventWrapper<TBase extends new (...args: any[]) => TactTvmEve
         }
 
         /** The Event of (msgHash, configuration, chainId) with its state init (as the configuration derives it). */
-        static createForEvent<T>(this: new (address: Address, init: { code: Cell; data: Cell }) => T, code: Cell, msgHash: bigint, configuration: Address, chainId: number): T {
+        static createForEvent<T>(
+            this: new (address: Address, init: { code: Cell; data: Cell }) => T,
+            code: Cell,
+            msgHash: bigint,
+            configuration: Address,
+            chainId: number,
+        ): T {
             const { init, address } = tvmEventInit(code, msgHash, configuration, chainId);
             return new this(address, init);
         }
 
         /** proxy -> Event: delivery failed; Confirmed only (2316), proxy only (2331). Back to Verified. */
-        async sendDeliveryFailed(provider: ContractProvider, via: Sender, remainingGasTo: Address, value = toNano('0.05'), errorCode = 0) {
-            await provider.internal(via, { value, sendMode: SendMode.PAY_GAS_SEPARATELY, body: tvmEventDeliveryFailedMessage(remainingGasTo, 0n, errorCode) });
+        async sendDeliveryFailed(
+            provider: ContractProvider,
+            via: Sender,
+            remainingGasTo: Address,
+            value = toNano('0.05'),
+            errorCode = 0,
+        ) {
+            await provider.internal(via, {
+                value,
+                sendMode: SendMode.PAY_GAS_SEPARATELY,
+                body: tvmEventDeliveryFailedMessage(remainingGasTo, 0n, errorCode),
+            });
         }
 
         /** error_code of the last tvm_event_delivery_failed (why the proxy did not deliver), 0 if none. */

@@ -66,7 +66,10 @@ export async function evmTvmSetup(hre: HardhatRuntimeEnvironment, o: EvmTvmSetup
                     chainId: evm.chainId,
                     eventEmitter: evm.vaultAddress,
                     eventBlocksToConfirm: BLOCKS_TO_CONFIRM,
-                    proxy: eventType === EvmEventType.Alien ? (o.proxies?.alien ?? alienProxy.address) : (o.proxies?.native ?? nativeProxy.address),
+                    proxy:
+                        eventType === EvmEventType.Alien
+                            ? (o.proxies?.alien ?? alienProxy.address)
+                            : (o.proxies?.native ?? nativeProxy.address),
                     startBlockNumber: o.startBlockNumber ?? 0,
                     endBlockNumber: 0,
                 },

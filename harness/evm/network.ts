@@ -21,7 +21,13 @@ export class EvmNetwork {
         readonly token: Contract,
         readonly tokenAddress: string,
         readonly iface: Interface,
-        readonly signers: { deployer: EvmSigner; governance: EvmSigner; guardian: EvmSigner; user: EvmSigner; other: EvmSigner },
+        readonly signers: {
+            deployer: EvmSigner;
+            governance: EvmSigner;
+            guardian: EvmSigner;
+            user: EvmSigner;
+            other: EvmSigner;
+        },
     ) {}
 
     static async create(hre: HardhatRuntimeEnvironment, tokenBalance = 10n ** 15n): Promise<EvmNetwork> {

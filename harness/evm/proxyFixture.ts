@@ -28,8 +28,13 @@ export interface EvmTvmProxyOptions extends EvmTvmSetupOptions {
 function expectOk(r: { transactions: { description: any }[] }, what: string) {
     for (const t of r.transactions) {
         const d = t.description;
-        if (d.type === 'generic' && ((d.computePhase.type === 'vm' && !d.computePhase.success) || (d.actionPhase && !d.actionPhase.success)))
-            throw new Error(`${what}: a transaction failed (exit ${d.computePhase.type === 'vm' ? d.computePhase.exitCode : '-'})`);
+        if (
+            d.type === 'generic' &&
+            ((d.computePhase.type === 'vm' && !d.computePhase.success) || (d.actionPhase && !d.actionPhase.success))
+        )
+            throw new Error(
+                `${what}: a transaction failed (exit ${d.computePhase.type === 'vm' ? d.computePhase.exitCode : '-'})`,
+            );
     }
 }
 
@@ -44,27 +49,50 @@ export async function evmTvmProxySetup(hre: HardhatRuntimeEnvironment, o: EvmTvm
         await ProxyMultiVaultNative.createFromConfig({ owner: proxyOwner.address, defaultFee: fee }),
     );
     const alien: SandboxContract<ProxyMultiVaultAlien> = blockchain.openContract(
-        await ProxyMultiVaultAlien.createFromConfig({ owner: proxyOwner.address, nativeProxy: native.address, defaultFee: fee }),
+        await ProxyMultiVaultAlien.createFromConfig({
+            owner: proxyOwner.address,
+            nativeProxy: native.address,
+            defaultFee: fee,
+        }),
     );
     expectOk(await native.sendDeploy(via, toNano('1')), 'native proxy deploy');
     expectOk(await alien.sendDeploy(via, toNano('1')), 'alien proxy deploy');
     expectOk(await native.sendSetAlienProxy(via, alien.address), 'set_alien_proxy');
 
     const s = await evmTvmSetup(hre, { ...o, blockchain, proxies: { alien: alien.address, native: native.address } });
-    expectOk(await alien.sendBody(via, ProxyMessages.setEvmConfiguration(s.alienConfiguration.address, true)), 'alien: set_evm_configuration');
-    expectOk(await native.sendBody(via, ProxyMessages.setEvmConfiguration(s.nativeConfiguration.address, true)), 'native: set_evm_configuration');
+    expectOk(
+        await alien.sendBody(via, ProxyMessages.setEvmConfiguration(s.alienConfiguration.address, true)),
+        'alien: set_evm_configuration',
+    );
+    expectOk(
+        await native.sendBody(via, ProxyMessages.setEvmConfiguration(s.nativeConfiguration.address, true)),
+        'native: set_evm_configuration',
+    );
 
     // a TVM-native token, registered, NATIVE_LOCKED of it in the native proxy's wallet
-    const nativeToken = blockchain.openContract(await JettonMinter.createFromConfig({ owner: proxyOwner.address, content: NATIVE_TOKEN_META }));
+    const nativeToken = blockchain.openContract(
+        await JettonMinter.createFromConfig({ owner: proxyOwner.address, content: NATIVE_TOKEN_META }),
+    );
     expectOk(await nativeToken.sendDeploy(via), 'native token deploy');
-    const nativeProxyWallet = blockchain.openContract(await JettonWallet.createFromOwner(native.address, nativeToken.address));
+    const nativeProxyWallet = blockchain.openContract(
+        await JettonWallet.createFromOwner(native.address, nativeToken.address),
+    );
     expectOk(
-        await native.sendRegisterNativeToken(via, { token: nativeToken.address, wallet: nativeProxyWallet.address, ...NATIVE_TOKEN_META }),
+        await native.sendRegisterNativeToken(via, {
+            token: nativeToken.address,
+            wallet: nativeProxyWallet.address,
+            ...NATIVE_TOKEN_META,
+        }),
         'register_native_token',
     );
     // deposited as liquidity (proxy_add_liquidity), so the proxy counts it for unlocks
     expectOk(
-        await nativeToken.sendMint(via, { to: native.address, amount: NATIVE_LOCKED, forwardTonAmount: toNano('0.05'), forwardPayload: ProxyMultiVaultNative.addLiquidityPayload() }),
+        await nativeToken.sendMint(via, {
+            to: native.address,
+            amount: NATIVE_LOCKED,
+            forwardTonAmount: toNano('0.05'),
+            forwardPayload: ProxyMultiVaultNative.addLiquidityPayload(),
+        }),
         'native token: liquidity to the proxy',
     );
 

@@ -55,7 +55,8 @@ export async function readConfiguration(c: SandboxContract<EvmTvmEventConfigurat
     };
 }
 
-export type Verdict = { kind: VoteKind.Confirm } | { kind: VoteKind.Reject; reason: string } | { kind: 'wait'; reason: string };
+export type Verdict =
+    { kind: VoteKind.Confirm } | { kind: VoteKind.Reject; reason: string } | { kind: 'wait'; reason: string };
 
 /**
  * A relay's own check of vote data: the transaction exists in the named block, the log at eventIndex
@@ -93,7 +94,13 @@ export class EvmRelay {
 
     /** The signed external body of a vote (evm_event_vote). */
     voteBody(event: Address, kind: VoteKind, validUntil: number, voteReceiver: Address = event): Cell {
-        return evmEventVoteBody({ kind, voteReceiver, validUntil, publicKey: this.keys.publicKey, secretKey: this.keys.secretKey });
+        return evmEventVoteBody({
+            kind,
+            voteReceiver,
+            validUntil,
+            publicKey: this.keys.publicKey,
+            secretKey: this.keys.secretKey,
+        });
     }
 
     /** Sends a vote as an external message. Throws (the sandbox's error, with the exit code) if refused. */
@@ -204,7 +211,12 @@ export class EvmRelayService {
     }
 
     /** Each relay (up to `count`) checks the vote data on its own and votes accordingly. */
-    async vote(config: ConfigurationView, eventAddress: Address, voteData: EventVoteData, count = this.relays.relays.length) {
+    async vote(
+        config: ConfigurationView,
+        eventAddress: Address,
+        voteData: EventVoteData,
+        count = this.relays.relays.length,
+    ) {
         const results: SendMessageResult[] = [];
         for (const relay of this.relays.relays.slice(0, count)) {
             const verdict = await verifyVoteData(this.evm, config, voteData);

@@ -33,17 +33,39 @@ describe('TVM to TVM event gas', () => {
         return eventFields({}, { recipient: f.user.address, sender: f.user.address, token: f.deployer.address });
     }
 
-    async function run(kind: 'native' | 'alien', label: string, o?: { shard?: boolean; keepTransactionCell?: boolean }) {
+    async function run(
+        kind: 'native' | 'alien',
+        label: string,
+        o?: { shard?: boolean; keepTransactionCell?: boolean },
+    ) {
         const cfg = kind === 'native' ? f.alienConfig : f.nativeConfig;
         const proxy = kind === 'native' ? f.alienProxy : f.nativeProxy;
         const body = tvmTvmEventBody(kind, fields());
         const tx = await f.emit(body);
         const msgHash = TvmTvmEventConfiguration.eventMessageHash(tx.raw, 0);
-        const proof = f.prove(tx.raw, { signers, shard: o?.shard ?? true, keepTransactionCell: o?.keepTransactionCell ?? true });
+        const proof = f.prove(tx.raw, {
+            signers,
+            shard: o?.shard ?? true,
+            keepTransactionCell: o?.keepTransactionCell ?? true,
+        });
         const event = await cfg.getEventAddress(msgHash);
-        const r = await cfg.sendDeployTvmEvent(f.user.getSender(), { value: DEPLOY_VALUE, msgHash, outMsgIndex: 0, remainingGasTo: f.user.address, proof });
-        const find = (from: string, to: string) => r.transactions.find((t) => addr(t.inMessage?.info.src as any) === from && addr(t.inMessage?.info.dest as any) === to)!;
-        const u = f.user.address.toString(), c = cfg.address.toString(), e = event.toString(), tc = f.checker.address.toString(), lc = f.liteClient.address.toString(), p = proxy.address.toString();
+        const r = await cfg.sendDeployTvmEvent(f.user.getSender(), {
+            value: DEPLOY_VALUE,
+            msgHash,
+            outMsgIndex: 0,
+            remainingGasTo: f.user.address,
+            proof,
+        });
+        const find = (from: string, to: string) =>
+            r.transactions.find(
+                (t) => addr(t.inMessage?.info.src as any) === from && addr(t.inMessage?.info.dest as any) === to,
+            )!;
+        const u = f.user.address.toString(),
+            c = cfg.address.toString(),
+            e = event.toString(),
+            tc = f.checker.address.toString(),
+            lc = f.liteClient.address.toString(),
+            p = proxy.address.toString();
         const steps: [string, any][] = [
             ['TvmTvmEventConfiguration.deploy_tvm_event', find(u, c)],
             ['Event.process_proof (deploy)', find(c, e)],
@@ -64,7 +86,11 @@ describe('TVM to TVM event gas', () => {
         expect(find(c, p)).toBeDefined();
         const toProxy = find(c, p).inMessage!.info;
         const carried = toProxy.type === 'internal' ? toProxy.value.coins : 0n;
-        section.record({ path: `deploy_tvm_event -> Confirmed, total [${label}]`, gas: total, notes: `value ${DEPLOY_VALUE} sent, ${carried} reached the proxy; proof_data ${proof.depth()} deep` });
+        section.record({
+            path: `deploy_tvm_event -> Confirmed, total [${label}]`,
+            gas: total,
+            notes: `value ${DEPLOY_VALUE} sent, ${carried} reached the proxy; proof_data ${proof.depth()} deep`,
+        });
         return { r, event };
     }
 
@@ -84,14 +110,34 @@ describe('TVM to TVM event gas', () => {
         const body = tvmTvmEventBody('native', fields());
         const tx = await f.emit(body);
         const msgHash = TvmTvmEventConfiguration.eventMessageHash(tx.raw, 0);
-        const forger = makeValidatorSet({ size: 100, main: 100, seed: 'bench-forger', utimeSince: T0, utimeUntil: T0 + 1_000_000 });
+        const forger = makeValidatorSet({
+            size: 100,
+            main: 100,
+            seed: 'bench-forger',
+            utimeSince: T0,
+            utimeUntil: T0 + 1_000_000,
+        });
         const proof = f.prove(tx.raw, { signers, signWith: forger });
-        const r = await f.alienConfig.sendDeployTvmEvent(f.user.getSender(), { value: DEPLOY_VALUE, msgHash, outMsgIndex: 0, remainingGasTo: f.user.address, proof });
+        const r = await f.alienConfig.sendDeployTvmEvent(f.user.getSender(), {
+            value: DEPLOY_VALUE,
+            msgHash,
+            outMsgIndex: 0,
+            remainingGasTo: f.user.address,
+            proof,
+        });
         const event = await f.alienConfig.getEventAddress(msgHash);
-        const failed = r.transactions.find((t) => addr(t.inMessage?.info.dest as any) === event.toString() && t.inMessage?.body.beginParse().preloadUint(32) === Op.transactionChecker.transactionCheckFailed)!;
+        const failed = r.transactions.find(
+            (t) =>
+                addr(t.inMessage?.info.dest as any) === event.toString() &&
+                t.inMessage?.body.beginParse().preloadUint(32) === Op.transactionChecker.transactionCheckFailed,
+        )!;
         expect(failed).toBeDefined();
         section.record({ path: 'Event.transaction_check_failed (-> Rejected, refund)', gas: computeGas(failed) });
-        const s = f.blockchain.openContract((await import('../../wrappers/MultiVaultTvmTvmEventAlien')).MultiVaultTvmTvmEventAlien.createFromAddress(event));
+        const s = f.blockchain.openContract(
+            (await import('../../wrappers/MultiVaultTvmTvmEventAlien')).MultiVaultTvmTvmEventAlien.createFromAddress(
+                event,
+            ),
+        );
         expect(await s.getStatus()).toBe(EventStatus.Rejected);
     });
 });

@@ -41,7 +41,11 @@ describe('bench: MultiVault deposits', () => {
         governance = gov;
         const weth = await deployWeth(hre, deployer);
         wethAddress = await weth.getAddress();
-        vault = await deployMultiVault(hre, deployer, { governance: gov.address, guardian: guardian.address, weth: wethAddress });
+        vault = await deployMultiVault(hre, deployer, {
+            governance: gov.address,
+            guardian: guardian.address,
+            weth: wethAddress,
+        });
         const token = await deployTestToken(hre, deployer, 'Test Token', 'TST', 6);
         tokenAddress = await token.getAddress();
         await (await token.mint(user.address, 10n ** 18n)).wait();
@@ -68,7 +72,11 @@ describe('bench: MultiVault deposits', () => {
         expect(warm).toBeLessThanOrEqual(TARGET_WARM_ALIEN);
 
         const credit = await gasOf(v.deposit(params, { value: 10n ** 15n }));
-        section.record({ path: 'MultiVault.deposit (alien ERC-20, warm, credit value)', gas: Number(credit), notes: 'msg.value > 0' });
+        section.record({
+            path: 'MultiVault.deposit (alien ERC-20, warm, credit value)',
+            gas: Number(credit),
+            notes: 'msg.value > 0',
+        });
 
         const payload = '0x' + 'ab'.repeat(128);
         const withPayload = await gasOf(v.deposit({ ...params, payload }));
@@ -88,7 +96,11 @@ describe('bench: MultiVault deposits', () => {
 
         await time.increase(3600);
         const nextHour = await gasOf(v.deposit(params));
-        section.record({ path: 'MultiVault.deposit (alien ERC-20, fee + limit, next hour)', gas: Number(nextHour), notes: 'new bucket' });
+        section.record({
+            path: 'MultiVault.deposit (alien ERC-20, fee + limit, next hour)',
+            gas: Number(nextHour),
+            notes: 'new bucket',
+        });
         await time.increase(23 * 3600);
         const worst = await gasOf(v.deposit(params));
         section.record({
@@ -148,7 +160,9 @@ describe('bench: MultiVault deposits', () => {
         });
         const warm = await gasOf(v.depositByNativeToken(params, { value: 10n ** 16n }));
         section.record({ path: 'MultiVault.depositByNativeToken (warm)', gas: Number(warm) });
-        const credit = await gasOf(v.depositByNativeToken({ ...params, creditGas: 10n ** 15n }, { value: 11n * 10n ** 15n }));
+        const credit = await gasOf(
+            v.depositByNativeToken({ ...params, creditGas: 10n ** 15n }, { value: 11n * 10n ** 15n }),
+        );
         section.record({ path: 'MultiVault.depositByNativeToken (warm, credit value)', gas: Number(credit) });
     });
 });

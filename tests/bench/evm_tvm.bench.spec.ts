@@ -41,7 +41,13 @@ function preAcceptGas(tx: Transaction): number {
 }
 
 function txTo(r: SendMessageResult, to: Address): Transaction {
-    const tx = r.transactions.find((t) => t.inMessage && 'dest' in t.inMessage.info && t.inMessage.info.dest instanceof Address && t.inMessage.info.dest.equals(to));
+    const tx = r.transactions.find(
+        (t) =>
+            t.inMessage &&
+            'dest' in t.inMessage.info &&
+            t.inMessage.info.dest instanceof Address &&
+            t.inMessage.info.dest.equals(to),
+    );
     if (!tx) throw new Error(`no transaction on ${to}`);
     return tx;
 }
@@ -62,7 +68,10 @@ async function deposit(s: EvmTvmSetup): Promise<void> {
     await mined((s.evm.token.connect(user) as Contract).getFunction('approve')(s.evm.vaultAddress, 1000n));
     await mined(
         s.evm.vaultAs(user).getFunction('deposit')(
-            depositParams(tvmRecipient(s.recipient.address), s.evm.tokenAddress, 1000n, { expectedGas: 1n, payload: '0x' }),
+            depositParams(tvmRecipient(s.recipient.address), s.evm.tokenAddress, 1000n, {
+                expectedGas: 1n,
+                payload: '0x',
+            }),
         ),
     );
     await s.evm.mine(2);
@@ -80,7 +89,11 @@ describe('bench: EVM to TVM', () => {
             const [p] = await service.poll();
             const pre = preAcceptGas(txTo(p.votes[0], p.eventAddress));
             expect(pre).toBeLessThan(MAX_PRE_ACCEPT_GAS);
-            section.record({ path: `MultiVaultEvmTvmEvent vote: gas before ACCEPT (${relays} relays)`, gas: pre, notes: 'of the 10,000 credited to an external message' });
+            section.record({
+                path: `MultiVaultEvmTvmEvent vote: gas before ACCEPT (${relays} relays)`,
+                gas: pre,
+                notes: 'of the 10,000 credited to an external message',
+            });
             const required = s.relays.requiredVotes;
             expect(p.votes).toHaveLength(required);
 
@@ -88,22 +101,36 @@ describe('bench: EVM to TVM', () => {
                 const cfg = gasOf(txTo(p.deploy, s.alienConfiguration.address));
                 const ev = gasOf(txTo(p.deploy, p.eventAddress));
                 expect(cfg).toBeLessThan(MAX_DEPLOY_GAS);
-                section.record({ path: 'EvmTvmEventConfiguration.deployEvent (AlienTransfer, checks + decode + deploy)', gas: cfg, notes: fee(p.deploy) });
+                section.record({
+                    path: 'EvmTvmEventConfiguration.deployEvent (AlienTransfer, checks + decode + deploy)',
+                    gas: cfg,
+                    notes: fee(p.deploy),
+                });
                 section.record({ path: 'MultiVaultEvmTvmEvent.evm_event_init (deployment, 4 relay keys)', gas: ev });
             } else {
-                section.record({ path: `MultiVaultEvmTvmEvent.evm_event_init (deployment, ${relays} relay keys)`, gas: gasOf(txTo(p.deploy, p.eventAddress)) });
+                section.record({
+                    path: `MultiVaultEvmTvmEvent.evm_event_init (deployment, ${relays} relay keys)`,
+                    gas: gasOf(txTo(p.deploy, p.eventAddress)),
+                });
             }
             for (let i = 0; i < required - 1; i++) {
                 const g = gasOf(txTo(p.votes[i], p.eventAddress));
                 expect(g).toBeLessThan(MAX_VOTE_GAS);
                 if (i < 2 || i === required - 2) {
-                    section.record({ path: `MultiVaultEvmTvmEvent confirm #${i + 1} of ${required} (${relays} relays, external)`, gas: g });
+                    section.record({
+                        path: `MultiVaultEvmTvmEvent confirm #${i + 1} of ${required} (${relays} relays, external)`,
+                        gas: g,
+                    });
                 }
             }
             const last = p.votes[required - 1];
             const g = gasOf(txTo(last, p.eventAddress));
             expect(g).toBeLessThan(MAX_VOTE_GAS);
-            section.record({ path: `MultiVaultEvmTvmEvent final confirm #${required} with callback (${relays} relays)`, gas: g, notes: fee(last) });
+            section.record({
+                path: `MultiVaultEvmTvmEvent final confirm #${required} with callback (${relays} relays)`,
+                gas: g,
+                notes: fee(last),
+            });
             section.record({
                 path: `EvmTvmEventConfiguration.evm_event_confirmed -> proxy (${relays} relays)`,
                 gas: gasOf(txTo(last, s.alienConfiguration.address)),
@@ -117,7 +144,11 @@ describe('bench: EVM to TVM', () => {
         const onProxy = (r: SendMessageResult, proxy: Address) => gasOf(txTo(r, proxy));
         const whole = (rs: SendMessageResult[]) => {
             const txs = rs.flatMap((r) => r.transactions);
-            return { n: txs.length, gas: txs.reduce((a, t) => a + gasOf(t), 0), fees: txs.reduce((a, t) => a + t.totalFees.coins, 0n) };
+            return {
+                n: txs.length,
+                gas: txs.reduce((a, t) => a + gasOf(t), 0),
+                fees: txs.reduce((a, t) => a + t.totalFees.coins, 0n),
+            };
         };
         const service = new EvmRelayService(s.evm, s.blockchain, s.alienConfiguration, s.relays, s.relayer);
         // an ERC-20 deposit, twice: the first mint deploys the minter
@@ -125,7 +156,10 @@ describe('bench: EVM to TVM', () => {
             await deposit(s as unknown as EvmTvmSetup);
             const [p] = await service.poll();
             const last = p.votes[p.votes.length - 1];
-            section.record({ path: `ProxyMultiVaultAlien.on_evm_event_confirmed_extended (mint, ${label})`, gas: onProxy(last, s.proxies.alien.address) });
+            section.record({
+                path: `ProxyMultiVaultAlien.on_evm_event_confirmed_extended (mint, ${label})`,
+                gas: onProxy(last, s.proxies.alien.address),
+            });
             const w = whole([p.deploy, ...p.votes]);
             section.record({
                 path: `EVM to TVM, whole TVM side of one ERC-20 deposit (${label}; deployEvent -> tokens in the wallet, 4 relays)`,
@@ -136,15 +170,26 @@ describe('bench: EVM to TVM', () => {
         // a burned representation of the TVM-native token: the native proxy unlocks
         const { governance, user } = s.evm.signers;
         const root = tvmRecipient(s.nativeToken.address);
-        await mined(s.evm.vaultAs(governance).getFunction('deployNativeToken')(root.wid, root.addr, 'Tvm Native', 'TNT', 9));
+        await mined(
+            s.evm.vaultAs(governance).getFunction('deployNativeToken')(root.wid, root.addr, 'Tvm Native', 'TNT', 9),
+        );
         const token: string = await s.evm.vault.getFunction('predictNativeTokenAddress')(root.wid, root.addr);
         await mined(s.evm.vaultAs(governance).getFunction('testMintNative')(token, user.address, 1000n));
-        const receipt = await mined(s.evm.vaultAs(user).getFunction('deposit')(depositParams(tvmRecipient(s.recipient.address), token, 1000n)));
+        const receipt = await mined(
+            s.evm.vaultAs(user).getFunction('deposit')(depositParams(tvmRecipient(s.recipient.address), token, 1000n)),
+        );
         await s.evm.mine(2);
         const d = await deployEventNonCredit(s.evm, s.nativeConfiguration, s.user, receipt.hash);
         const votes = await new EvmRelayService(s.evm, s.blockchain, s.nativeConfiguration, s.relays, s.relayer).vote(
-            await readConfiguration(s.nativeConfiguration), d.eventAddress, d.voteData, s.relays.requiredVotes);
-        section.record({ path: 'ProxyMultiVaultNative.on_evm_event_confirmed_extended (unlock)', gas: onProxy(votes[votes.length - 1], s.proxies.native.address) });
+            await readConfiguration(s.nativeConfiguration),
+            d.eventAddress,
+            d.voteData,
+            s.relays.requiredVotes,
+        );
+        section.record({
+            path: 'ProxyMultiVaultNative.on_evm_event_confirmed_extended (unlock)',
+            gas: onProxy(votes[votes.length - 1], s.proxies.native.address),
+        });
         const w = whole([d.result, ...votes]);
         section.record({
             path: 'EVM to TVM, whole TVM side of one NativeTransfer (non-credit: deployEvent -> tokens in the wallet, 4 relays)',
@@ -156,9 +201,18 @@ describe('bench: EVM to TVM', () => {
     it('Bridge: set_relays with its pushes, and a configuration taking a push', async () => {
         const s = await evmTvmSetup(hre);
         for (const n of [4, 100]) {
-            const r = await s.ownerSend(Bridge.setRelaysMessage(2, RelaySet.generate(n, `b${n}`).publicKeys), toNano('1'));
-            section.record({ path: `Bridge.set_relays (${n} keys, 2 configurations)`, gas: gasOf(txTo(r, s.bridge.address)) });
-            section.record({ path: `EvmTvmEventConfiguration.bridge_push_state (${n} keys)`, gas: gasOf(txTo(r, s.alienConfiguration.address)) });
+            const r = await s.ownerSend(
+                Bridge.setRelaysMessage(2, RelaySet.generate(n, `b${n}`).publicKeys),
+                toNano('1'),
+            );
+            section.record({
+                path: `Bridge.set_relays (${n} keys, 2 configurations)`,
+                gas: gasOf(txTo(r, s.bridge.address)),
+            });
+            section.record({
+                path: `EvmTvmEventConfiguration.bridge_push_state (${n} keys)`,
+                gas: gasOf(txTo(r, s.alienConfiguration.address)),
+            });
         }
     });
 });

@@ -15,7 +15,8 @@ import { Op } from '../../wrappers/constants';
 const section = new GasSection('Jetton (TEP-74, Tact)');
 
 function gasUsed(tx: Transaction): number {
-    if (tx.description.type !== 'generic' || tx.description.computePhase.type !== 'vm') throw new Error('no compute phase');
+    if (tx.description.type !== 'generic' || tx.description.computePhase.type !== 'vm')
+        throw new Error('no compute phase');
     return Number(tx.description.computePhase.gasUsed);
 }
 
@@ -41,7 +42,8 @@ describe('bench: jetton', () => {
     let alice: SandboxContract<TreasuryContract>;
     let bob: SandboxContract<TreasuryContract>;
     let minter: SandboxContract<JettonMinter>;
-    const walletOf = async (who: Address) => blockchain.openContract(await JettonWallet.createFromOwner(who, minter.address));
+    const walletOf = async (who: Address) =>
+        blockchain.openContract(await JettonWallet.createFromOwner(who, minter.address));
     const payload = beginCell().storeUint(0xabcdef, 64).endCell();
 
     beforeAll(async () => {
@@ -50,7 +52,10 @@ describe('bench: jetton', () => {
         alice = await blockchain.treasury('alice');
         bob = await blockchain.treasury('bob');
         minter = blockchain.openContract(
-            await JettonMinter.createFromConfig({ owner: owner.address, content: { name: 'Bench', symbol: 'BNC', decimals: 9 } }),
+            await JettonMinter.createFromConfig({
+                owner: owner.address,
+                content: { name: 'Bench', symbol: 'BNC', decimals: 9 },
+            }),
         );
         await minter.sendDeploy(owner.getSender());
     });
@@ -59,15 +64,37 @@ describe('bench: jetton', () => {
 
     it('mint', async () => {
         const aliceWallet = await walletOf(alice.address);
-        const first = await minter.sendMint(owner.getSender(), { to: alice.address, amount: 1000n, responseDestination: owner.address });
-        const all = [minter.address, aliceWallet.address];
-        section.record({ path: 'JettonMinter.mint', gas: gasUsed(txOf(first.transactions, minter.address)), notes: `chain fees ${fees(first.transactions, all)} (new wallet)` });
-        section.record({ path: 'JettonWallet.internal_transfer (mint, deploys the wallet, excesses)', gas: gasUsed(txOf(first.transactions, aliceWallet.address)) });
-        const again = await minter.sendMint(owner.getSender(), {
-            to: alice.address, amount: 1000n, responseDestination: owner.address, forwardTonAmount: 1n, forwardPayload: payload,
+        const first = await minter.sendMint(owner.getSender(), {
+            to: alice.address,
+            amount: 1000n,
+            responseDestination: owner.address,
         });
-        section.record({ path: 'JettonMinter.mint (forward payload)', gas: gasUsed(txOf(again.transactions, minter.address)), notes: `chain fees ${fees(again.transactions, all)}` });
-        section.record({ path: 'JettonWallet.internal_transfer (mint, notification + excesses)', gas: gasUsed(txOf(again.transactions, aliceWallet.address)) });
+        const all = [minter.address, aliceWallet.address];
+        section.record({
+            path: 'JettonMinter.mint',
+            gas: gasUsed(txOf(first.transactions, minter.address)),
+            notes: `chain fees ${fees(first.transactions, all)} (new wallet)`,
+        });
+        section.record({
+            path: 'JettonWallet.internal_transfer (mint, deploys the wallet, excesses)',
+            gas: gasUsed(txOf(first.transactions, aliceWallet.address)),
+        });
+        const again = await minter.sendMint(owner.getSender(), {
+            to: alice.address,
+            amount: 1000n,
+            responseDestination: owner.address,
+            forwardTonAmount: 1n,
+            forwardPayload: payload,
+        });
+        section.record({
+            path: 'JettonMinter.mint (forward payload)',
+            gas: gasUsed(txOf(again.transactions, minter.address)),
+            notes: `chain fees ${fees(again.transactions, all)}`,
+        });
+        section.record({
+            path: 'JettonWallet.internal_transfer (mint, notification + excesses)',
+            gas: gasUsed(txOf(again.transactions, aliceWallet.address)),
+        });
     });
 
     it('transfer', async () => {
@@ -75,31 +102,72 @@ describe('bench: jetton', () => {
         const bobWallet = await walletOf(bob.address);
         const all = [aliceWallet.address, bobWallet.address];
         const first = await aliceWallet.sendTransfer(alice.getSender(), {
-            to: bob.address, amount: 10n, responseDestination: alice.address, forwardTonAmount: 1n, forwardPayload: payload,
+            to: bob.address,
+            amount: 10n,
+            responseDestination: alice.address,
+            forwardTonAmount: 1n,
+            forwardPayload: payload,
         });
-        section.record({ path: 'JettonWallet.transfer (forward payload)', gas: gasUsed(txOf(first.transactions, aliceWallet.address)), notes: `chain fees ${fees(first.transactions, all)} (new receiver wallet)` });
-        section.record({ path: 'JettonWallet.internal_transfer (deploys, notification + excesses)', gas: gasUsed(txOf(first.transactions, bobWallet.address)) });
+        section.record({
+            path: 'JettonWallet.transfer (forward payload)',
+            gas: gasUsed(txOf(first.transactions, aliceWallet.address)),
+            notes: `chain fees ${fees(first.transactions, all)} (new receiver wallet)`,
+        });
+        section.record({
+            path: 'JettonWallet.internal_transfer (deploys, notification + excesses)',
+            gas: gasUsed(txOf(first.transactions, bobWallet.address)),
+        });
         const plain = await aliceWallet.sendTransfer(alice.getSender(), { to: bob.address, amount: 10n });
-        section.record({ path: 'JettonWallet.transfer (plain)', gas: gasUsed(txOf(plain.transactions, aliceWallet.address)), notes: `chain fees ${fees(plain.transactions, all)}` });
-        section.record({ path: 'JettonWallet.internal_transfer (plain)', gas: gasUsed(txOf(plain.transactions, bobWallet.address)) });
+        section.record({
+            path: 'JettonWallet.transfer (plain)',
+            gas: gasUsed(txOf(plain.transactions, aliceWallet.address)),
+            notes: `chain fees ${fees(plain.transactions, all)}`,
+        });
+        section.record({
+            path: 'JettonWallet.internal_transfer (plain)',
+            gas: gasUsed(txOf(plain.transactions, bobWallet.address)),
+        });
     });
 
     it('burn', async () => {
         const aliceWallet = await walletOf(alice.address);
         const all = [aliceWallet.address, minter.address];
         const plain = await aliceWallet.sendBurn(alice.getSender(), { amount: 5n, responseDestination: alice.address });
-        section.record({ path: 'JettonWallet.burn (plain)', gas: gasUsed(txOf(plain.transactions, aliceWallet.address)), notes: `chain fees ${fees(plain.transactions, all)}` });
-        section.record({ path: 'JettonMinter.burn_notification (excesses)', gas: gasUsed(txOf(plain.transactions, minter.address)) });
-        const bridge = await aliceWallet.sendBurn(alice.getSender(), {
-            amount: 5n, responseDestination: alice.address, customPayload: payload,
+        section.record({
+            path: 'JettonWallet.burn (plain)',
+            gas: gasUsed(txOf(plain.transactions, aliceWallet.address)),
+            notes: `chain fees ${fees(plain.transactions, all)}`,
         });
-        expect(bridge.transactions).toHaveTransaction({ from: minter.address, to: owner.address, op: Op.jetton.acceptTokensBurn });
-        section.record({ path: 'JettonWallet.burn (custom payload)', gas: gasUsed(txOf(bridge.transactions, aliceWallet.address)), notes: `chain fees ${fees(bridge.transactions, all)}` });
-        section.record({ path: 'JettonMinter.burn_notification (accept_tokens_burn to owner)', gas: gasUsed(txOf(bridge.transactions, minter.address)) });
+        section.record({
+            path: 'JettonMinter.burn_notification (excesses)',
+            gas: gasUsed(txOf(plain.transactions, minter.address)),
+        });
+        const bridge = await aliceWallet.sendBurn(alice.getSender(), {
+            amount: 5n,
+            responseDestination: alice.address,
+            customPayload: payload,
+        });
+        expect(bridge.transactions).toHaveTransaction({
+            from: minter.address,
+            to: owner.address,
+            op: Op.jetton.acceptTokensBurn,
+        });
+        section.record({
+            path: 'JettonWallet.burn (custom payload)',
+            gas: gasUsed(txOf(bridge.transactions, aliceWallet.address)),
+            notes: `chain fees ${fees(bridge.transactions, all)}`,
+        });
+        section.record({
+            path: 'JettonMinter.burn_notification (accept_tokens_burn to owner)',
+            gas: gasUsed(txOf(bridge.transactions, minter.address)),
+        });
     });
 
     it('provide_wallet_address', async () => {
         const res = await minter.sendProvideWalletAddress(bob.getSender(), alice.address, true);
-        section.record({ path: 'JettonMinter.provide_wallet_address (include_address)', gas: gasUsed(txOf(res.transactions, minter.address)) });
+        section.record({
+            path: 'JettonMinter.provide_wallet_address (include_address)',
+            gas: gasUsed(txOf(res.transactions, minter.address)),
+        });
     });
 });

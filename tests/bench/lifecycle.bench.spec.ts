@@ -41,13 +41,15 @@ const ACTION_VALUE = toNano('0.5');
 const CANCEL_VALUE = toNano('1');
 const PROVIDE_FORWARD = toNano('0.5');
 
-const setBounty = (bounty: bigint) => beginCell().storeUint(OpEvent.setBounty, 32).storeUint(0, 64).storeUint(bounty, 128).endCell();
+const setBounty = (bounty: bigint) =>
+    beginCell().storeUint(OpEvent.setBounty, 32).storeUint(0, 64).storeUint(bounty, 128).endCell();
 
 /** the GAS_* constants of contracts/bridge/*.tact, by name */
 const GAS: Record<string, number> = {};
 const BRIDGE_DIR = path.resolve(__dirname, '..', '..', 'contracts', 'bridge');
 for (const f of fs.readdirSync(BRIDGE_DIR).filter((x) => x.endsWith('.tact'))) {
-    for (const m of fs.readFileSync(path.join(BRIDGE_DIR, f), 'utf8').matchAll(/^const (GAS_\w+): Int = (\d+);/gm)) GAS[m[1]] = Number(m[2]);
+    for (const m of fs.readFileSync(path.join(BRIDGE_DIR, f), 'utf8').matchAll(/^const (GAS_\w+): Int = (\d+);/gm))
+        GAS[m[1]] = Number(m[2]);
 }
 
 /**
@@ -120,7 +122,16 @@ describe('bench: TVM to TVM lifecycle', () => {
 
     async function lock(t: TokenInfo, amount: bigint): Promise<FoundTransfer> {
         const wallet = await pair.wallet(A, t.minter.address, userA.address);
-        const result = await lockNative(userA, { wallet: wallet.address, nativeProxy: pair.A.nativeProxy.address, amount, forwardTonAmount: toNano('0.5'), destinationChainId: B.globalId, recipient: userB.address, expectedGas: toNano('0.1'), remainingGasTo: userA.address });
+        const result = await lockNative(userA, {
+            wallet: wallet.address,
+            nativeProxy: pair.A.nativeProxy.address,
+            amount,
+            forwardTonAmount: toNano('0.5'),
+            destinationChainId: B.globalId,
+            recipient: userB.address,
+            expectedGas: toNano('0.1'),
+            remainingGasTo: userA.address,
+        });
         return findTransferId(A, result.transactions[0].hash(), pair.A.nativeProxy.address);
     }
 
@@ -135,25 +146,49 @@ describe('bench: TVM to TVM lifecycle', () => {
     /** burn `amount` of the alien token on B for userA, delivered: the Native Event on A */
     async function burnDelivered(amount = BURN) {
         const wallet = await pair.wallet(B, alienMinterB, userB.address);
-        const src = await burnAlien(userB, { wallet: wallet.address, amount, value: toNano('0.6'), destinationChainId: A.globalId, recipient: userA.address, expectedGas: toNano('0.1'), remainingGasTo: userB.address });
+        const src = await burnAlien(userB, {
+            wallet: wallet.address,
+            amount,
+            value: toNano('0.6'),
+            destinationChainId: A.globalId,
+            recipient: userA.address,
+            expectedGas: toNano('0.1'),
+            remainingGasTo: userB.address,
+        });
         const found = findTransferId(B, src.transactions[0].hash(), pair.B.alienProxy.address);
         const d = (await pair.BA.credit.deliver(found))!;
         expectAllOk(d.result.transactions);
         return { found, result: d.result, event: pair.nativeEvent(pair.A, found.messageHash) };
     }
 
-    const withdraw = (amount: bigint) => proxy.sendWithdrawLiquidity(pair.A.owner.getSender(), { token: token.minter.address, amount, recipient: pair.A.owner.address });
+    const withdraw = (amount: bigint) =>
+        proxy.sendWithdrawLiquidity(pair.A.owner.getSender(), {
+            token: token.minter.address,
+            amount,
+            recipient: pair.A.owner.address,
+        });
 
     async function deposit(amount: bigint, t: TokenInfo = token, side = pair.A) {
         const w = await pair.wallet(side.network, t.minter.address, side.owner.address);
-        const r = await w.sendTransfer(side.owner.getSender(), { to: side.nativeProxy.address, amount, responseDestination: side.owner.address, forwardTonAmount: toNano('0.05'), forwardPayload: ProxyMultiVaultNative.addLiquidityPayload() });
+        const r = await w.sendTransfer(side.owner.getSender(), {
+            to: side.nativeProxy.address,
+            amount,
+            responseDestination: side.owner.address,
+            forwardTonAmount: toNano('0.05'),
+            forwardPayload: ProxyMultiVaultNative.addLiquidityPayload(),
+        });
         expectAllOk(r.transactions);
         return r;
     }
 
     async function provide(event: Address, amount: bigint) {
         const w = await pair.wallet(A, token.minter.address, provider.address);
-        const r = await w.sendTransfer(provider.getSender(), { to: event, amount, responseDestination: provider.address, forwardTonAmount: PROVIDE_FORWARD });
+        const r = await w.sendTransfer(provider.getSender(), {
+            to: event,
+            amount,
+            responseDestination: provider.address,
+            forwardTonAmount: PROVIDE_FORWARD,
+        });
         expectAllOk(r.transactions);
         return r;
     }
@@ -166,16 +201,35 @@ describe('bench: TVM to TVM lifecycle', () => {
         return d;
     }
 
-    const cancelArgs = (newRecipient: Address, remainingGasTo: Address, o: Partial<CancelArgs> = {}): CancelArgs => ({ newRecipient, remainingGasTo, expectedGas: toNano('0.1'), eventPayload: null, expectedGasReceiver: remainingGasTo, ...o });
+    const cancelArgs = (newRecipient: Address, remainingGasTo: Address, o: Partial<CancelArgs> = {}): CancelArgs => ({
+        newRecipient,
+        remainingGasTo,
+        expectedGas: toNano('0.1'),
+        eventPayload: null,
+        expectedGasReceiver: remainingGasTo,
+        ...o,
+    });
 
     // ------------------------------------------------------------------ the native proxy's liquidity
 
     it('liquidity: withdraw_liquidity, proxy_add_liquidity deposit', async () => {
         const w = await withdraw(BURN);
         expectAllOk(w.transactions);
-        row(w, proxy.address, Op.proxy.withdrawLiquidity, 'ProxyMultiVaultNative.withdraw_liquidity (owner, to itself)', 'GAS_PAY_OUT (checkPayOutValue)');
+        row(
+            w,
+            proxy.address,
+            Op.proxy.withdrawLiquidity,
+            'ProxyMultiVaultNative.withdraw_liquidity (owner, to itself)',
+            'GAS_PAY_OUT (checkPayOutValue)',
+        );
         const dep = await deposit(BURN);
-        row(dep, proxy.address, Op.jetton.transferNotification, 'ProxyMultiVaultNative.transfer_notification (proxy_add_liquidity deposit)', 'anyone; the rest of the value back (cashback)');
+        row(
+            dep,
+            proxy.address,
+            Op.jetton.transferNotification,
+            'ProxyMultiVaultNative.transfer_notification (proxy_add_liquidity deposit)',
+            'anyone; the rest of the value back (cashback)',
+        );
         expect(await proxy.getLiquidity(token.minter.address)).toBe(AMOUNT);
     });
 
@@ -183,9 +237,25 @@ describe('bench: TVM to TVM lifecycle', () => {
 
     it('liquidity request: not_enough_liquidity, take_wallet_address, set_bounty, the provider step (still short), the repayment retried', async () => {
         const { result, event } = await shortage();
-        row(result, proxy.address, Op.bridge.onTvmEventConfirmedExtended, 'ProxyMultiVaultNative.on_tvm_event_confirmed_extended (short: not_enough_liquidity)', 'GAS_NATIVE_UNLOCK');
-        row(result, event.address, OpEvent.notEnoughLiquidity, 'Native Event.not_enough_liquidity (Confirmed -> LiquidityRequested, asks its token wallet)');
-        row(result, event.address, Op.jetton.takeWalletAddress, 'Native Event.take_wallet_address (records its token wallet)');
+        row(
+            result,
+            proxy.address,
+            Op.bridge.onTvmEventConfirmedExtended,
+            'ProxyMultiVaultNative.on_tvm_event_confirmed_extended (short: not_enough_liquidity)',
+            'GAS_NATIVE_UNLOCK',
+        );
+        row(
+            result,
+            event.address,
+            OpEvent.notEnoughLiquidity,
+            'Native Event.not_enough_liquidity (Confirmed -> LiquidityRequested, asks its token wallet)',
+        );
+        row(
+            result,
+            event.address,
+            Op.jetton.takeWalletAddress,
+            'Native Event.take_wallet_address (records its token wallet)',
+        );
 
         const b = await userA.send({ to: event.address, value: toNano('0.05'), body: setBounty(BOUNTY) });
         expectAllOk(b.transactions);
@@ -194,18 +264,63 @@ describe('bench: TVM to TVM lifecycle', () => {
         const p = await provide(event.address, BURN - BOUNTY);
         expect(await event.getStatus()).toBe(EventStatus.LiquidityProvided);
         expect(await event.getProviderRepaid()).toBe(false);
-        row(p, event.address, Op.jetton.transferNotification, 'Native Event.transfer_notification (provider step: amount - bounty to the recipient, repayment asked)', 'GAS_EVENT_PROVIDE (tests/lifecycle.provider.spec.ts)');
-        row(p, pair.A.nativeConfig.address, Op.bridge.tvmEventConfirmed, 'TvmTvmEventConfiguration.tvm_event_confirmed (repayment)', 'GAS_CONFIGURATION_ON_CONFIRMED');
-        row(p, proxy.address, Op.bridge.onTvmEventConfirmedExtended, 'ProxyMultiVaultNative.on_tvm_event_confirmed_extended (repayment, still short: not_enough_liquidity)', 'GAS_NATIVE_UNLOCK');
-        row(p, event.address, OpEvent.notEnoughLiquidity, 'Native Event.not_enough_liquidity (LiquidityProvided: repaid stays false)');
+        row(
+            p,
+            event.address,
+            Op.jetton.transferNotification,
+            'Native Event.transfer_notification (provider step: amount - bounty to the recipient, repayment asked)',
+            'GAS_EVENT_PROVIDE (tests/lifecycle.provider.spec.ts)',
+        );
+        row(
+            p,
+            pair.A.nativeConfig.address,
+            Op.bridge.tvmEventConfirmed,
+            'TvmTvmEventConfiguration.tvm_event_confirmed (repayment)',
+            'GAS_CONFIGURATION_ON_CONFIRMED',
+        );
+        row(
+            p,
+            proxy.address,
+            Op.bridge.onTvmEventConfirmedExtended,
+            'ProxyMultiVaultNative.on_tvm_event_confirmed_extended (repayment, still short: not_enough_liquidity)',
+            'GAS_NATIVE_UNLOCK',
+        );
+        row(
+            p,
+            event.address,
+            OpEvent.notEnoughLiquidity,
+            'Native Event.not_enough_liquidity (LiquidityProvided: repaid stays false)',
+        );
 
         await deposit(BURN);
-        const r = await stranger.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('tvmEventRetry') });
+        const r = await stranger.send({
+            to: event.address,
+            value: ACTION_VALUE,
+            body: limitActionMessage('tvmEventRetry'),
+        });
         expectAllOk(r.transactions);
         expect(await event.getProviderRepaid()).toBe(true);
-        row(r, event.address, OpEvent.tvmEventRetry, 'Native Event.tvm_event_retry (repayment, LiquidityProvided, anyone)', 'GAS_EVENT_REPAY_RETRY (tests/lifecycle.provider.spec.ts)');
-        row(r, pair.A.nativeConfig.address, Op.bridge.tvmEventConfirmed, 'TvmTvmEventConfiguration.tvm_event_confirmed (repayment retried)', 'GAS_CONFIGURATION_ON_CONFIRMED');
-        row(r, proxy.address, Op.bridge.onTvmEventConfirmedExtended, 'ProxyMultiVaultNative.on_tvm_event_confirmed_extended (repayment to the provider, amount - fee)', 'GAS_NATIVE_UNLOCK');
+        row(
+            r,
+            event.address,
+            OpEvent.tvmEventRetry,
+            'Native Event.tvm_event_retry (repayment, LiquidityProvided, anyone)',
+            'GAS_EVENT_REPAY_RETRY (tests/lifecycle.provider.spec.ts)',
+        );
+        row(
+            r,
+            pair.A.nativeConfig.address,
+            Op.bridge.tvmEventConfirmed,
+            'TvmTvmEventConfiguration.tvm_event_confirmed (repayment retried)',
+            'GAS_CONFIGURATION_ON_CONFIRMED',
+        );
+        row(
+            r,
+            proxy.address,
+            Op.bridge.onTvmEventConfirmedExtended,
+            'ProxyMultiVaultNative.on_tvm_event_confirmed_extended (repayment to the provider, amount - fee)',
+            'GAS_NATIVE_UNLOCK',
+        );
     });
 
     it('provider with liquidity back: repaid at once, the excess back to the provider', async () => {
@@ -213,19 +328,55 @@ describe('bench: TVM to TVM lifecycle', () => {
         await deposit(BURN);
         const p = await provide(event.address, BURN);
         expect(await event.getProviderRepaid()).toBe(true);
-        row(p, event.address, Op.jetton.transferNotification, 'Native Event.transfer_notification (provider step with an excess back)', 'GAS_EVENT_PROVIDE (tests/lifecycle.provider.spec.ts)');
-        row(p, proxy.address, Op.bridge.onTvmEventConfirmedExtended, 'ProxyMultiVaultNative.on_tvm_event_confirmed_extended (repayment at once)', 'GAS_NATIVE_UNLOCK');
+        row(
+            p,
+            event.address,
+            Op.jetton.transferNotification,
+            'Native Event.transfer_notification (provider step with an excess back)',
+            'GAS_EVENT_PROVIDE (tests/lifecycle.provider.spec.ts)',
+        );
+        row(
+            p,
+            proxy.address,
+            Op.bridge.onTvmEventConfirmedExtended,
+            'ProxyMultiVaultNative.on_tvm_event_confirmed_extended (repayment at once)',
+            'GAS_NATIVE_UNLOCK',
+        );
     });
 
     it('predeployed token short on B: refused with 2714, the Alien Event back to Verified', async () => {
         const liquidity = await pair.B.nativeProxy.getLiquidity(pair.B.shared.minter.address);
-        expectAllOk((await pair.B.nativeProxy.sendWithdrawLiquidity(pair.B.owner.getSender(), { token: pair.B.shared.minter.address, amount: liquidity, recipient: pair.B.owner.address })).transactions);
+        expectAllOk(
+            (
+                await pair.B.nativeProxy.sendWithdrawLiquidity(pair.B.owner.getSender(), {
+                    token: pair.B.shared.minter.address,
+                    amount: liquidity,
+                    recipient: pair.B.owner.address,
+                })
+            ).transactions,
+        );
         const { result, event } = await lockDelivered(pair.A.shared, 5000n);
         expect(await event.getStatus()).toBe(EventStatus.Verified);
         expect(await event.getLastErrorCode()).toBe(Errors.proxy.notEnoughLiquidity);
-        row(result, pair.B.nativeProxy.address, Op.bridge.onTvmEventConfirmedExtended, 'ProxyMultiVaultNative.on_tvm_event_confirmed_extended (from the alien proxy, short: 2714)', 'GAS_NATIVE_UNLOCK');
-        row(result, pair.B.alienProxy.address, OpEvent.nativeDeliveryFailed, 'ProxyMultiVaultAlien.native_delivery_failed (2714 -> the Alien Event)');
-        row(result, event.address, OpEvent.tvmEventDeliveryFailed, 'Alien Event.tvm_event_delivery_failed (-> Verified, 2714 kept)');
+        row(
+            result,
+            pair.B.nativeProxy.address,
+            Op.bridge.onTvmEventConfirmedExtended,
+            'ProxyMultiVaultNative.on_tvm_event_confirmed_extended (from the alien proxy, short: 2714)',
+            'GAS_NATIVE_UNLOCK',
+        );
+        row(
+            result,
+            pair.B.alienProxy.address,
+            OpEvent.nativeDeliveryFailed,
+            'ProxyMultiVaultAlien.native_delivery_failed (2714 -> the Alien Event)',
+        );
+        row(
+            result,
+            event.address,
+            OpEvent.tvmEventDeliveryFailed,
+            'Alien Event.tvm_event_delivery_failed (-> Verified, 2714 kept)',
+        );
     });
 
     // ------------------------------------------------------------------ the daily limit
@@ -234,20 +385,64 @@ describe('bench: TVM to TVM lifecycle', () => {
         await proxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setDailyLimit(token.minter.address, LIMIT));
         const { result, event } = await burnDelivered();
         expect(await event.getStatus()).toBe(EventStatus.LimitReached);
-        row(result, proxy.address, Op.bridge.onTvmEventConfirmedExtended, 'ProxyMultiVaultNative.on_tvm_event_confirmed_extended (over the limit: daily_limit_reached)', 'GAS_NATIVE_UNLOCK (tests/lifecycle.limit.spec.ts)');
-        row(result, event.address, OpEvent.dailyLimitReached, 'Native Event.daily_limit_reached (-> LimitReached)', 'GAS_EVENT_LIMIT_REACHED (tests/lifecycle.spec.ts)');
+        row(
+            result,
+            proxy.address,
+            Op.bridge.onTvmEventConfirmedExtended,
+            'ProxyMultiVaultNative.on_tvm_event_confirmed_extended (over the limit: daily_limit_reached)',
+            'GAS_NATIVE_UNLOCK (tests/lifecycle.limit.spec.ts)',
+        );
+        row(
+            result,
+            event.address,
+            OpEvent.dailyLimitReached,
+            'Native Event.daily_limit_reached (-> LimitReached)',
+            'GAS_EVENT_LIMIT_REACHED (tests/lifecycle.spec.ts)',
+        );
 
-        const retry = await userA.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('tvmEventRetry') });
+        const retry = await userA.send({
+            to: event.address,
+            value: ACTION_VALUE,
+            body: limitActionMessage('tvmEventRetry'),
+        });
         expectAllOk(retry.transactions);
         expect(await event.getStatus()).toBe(EventStatus.LimitReached);
-        row(retry, event.address, OpEvent.tvmEventRetry, 'Native Event.tvm_event_retry (LimitReached, recipient)', 'GAS_EVENT_LIMIT_ACTION (tests/lifecycle.spec.ts)');
-        row(retry, pair.A.nativeConfig.address, Op.bridge.tvmEventConfirmed, 'TvmTvmEventConfiguration.tvm_event_confirmed (retry)', 'GAS_CONFIGURATION_ON_CONFIRMED');
+        row(
+            retry,
+            event.address,
+            OpEvent.tvmEventRetry,
+            'Native Event.tvm_event_retry (LimitReached, recipient)',
+            'GAS_EVENT_LIMIT_ACTION (tests/lifecycle.spec.ts)',
+        );
+        row(
+            retry,
+            pair.A.nativeConfig.address,
+            Op.bridge.tvmEventConfirmed,
+            'TvmTvmEventConfiguration.tvm_event_confirmed (retry)',
+            'GAS_CONFIGURATION_ON_CONFIRMED',
+        );
 
-        const ok = await approverA.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('approveLimit') });
+        const ok = await approverA.send({
+            to: event.address,
+            value: ACTION_VALUE,
+            body: limitActionMessage('approveLimit'),
+        });
         expectAllOk(ok.transactions);
         expect(await event.getStatus()).toBe(EventStatus.Confirmed);
-        row(ok, event.address, OpEvent.approveLimit, 'Native Event.approve_limit (limit approver)', 'GAS_EVENT_LIMIT_ACTION (tests/lifecycle.spec.ts)');
-        row(ok, proxy.address, Op.bridge.onTvmEventConfirmedExtended, 'ProxyMultiVaultNative.on_tvm_event_confirmed_extended (limit_approved: unlock over the limit)', 'GAS_NATIVE_UNLOCK');
+        row(
+            ok,
+            event.address,
+            OpEvent.approveLimit,
+            'Native Event.approve_limit (limit approver)',
+            'GAS_EVENT_LIMIT_ACTION (tests/lifecycle.spec.ts)',
+        );
+        row(
+            ok,
+            proxy.address,
+            Op.bridge.onTvmEventConfirmedExtended,
+            'ProxyMultiVaultNative.on_tvm_event_confirmed_extended (limit_approved: unlock over the limit)',
+            'GAS_NATIVE_UNLOCK',
+        );
     });
 
     it('daily limit: reject_limit (Native Event); daily_limit_reached at the alien proxy (Alien Event)', async () => {
@@ -255,9 +450,19 @@ describe('bench: TVM to TVM lifecycle', () => {
         // within the limit first: an ordinary unlock with the 1% fee and the limit counted
         const within = await burnDelivered(LIMIT / 2n);
         expect(await within.event.getStatus()).toBe(EventStatus.Confirmed);
-        row(within.result, proxy.address, Op.bridge.onTvmEventConfirmedExtended, 'ProxyMultiVaultNative.on_tvm_event_confirmed_extended (unlock within the daily limit, 1% fee)', 'GAS_NATIVE_UNLOCK');
+        row(
+            within.result,
+            proxy.address,
+            Op.bridge.onTvmEventConfirmedExtended,
+            'ProxyMultiVaultNative.on_tvm_event_confirmed_extended (unlock within the daily limit, 1% fee)',
+            'GAS_NATIVE_UNLOCK',
+        );
         const { event } = await burnDelivered();
-        const rj = await approverA.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('rejectLimit') });
+        const rj = await approverA.send({
+            to: event.address,
+            value: ACTION_VALUE,
+            body: limitActionMessage('rejectLimit'),
+        });
         expectAllOk(rj.transactions);
         expect(await event.getStatus()).toBe(EventStatus.Rejected);
         row(rj, event.address, OpEvent.rejectLimit, 'Native Event.reject_limit (-> Rejected, value back)');
@@ -265,13 +470,41 @@ describe('bench: TVM to TVM lifecycle', () => {
         await pair.B.alienProxy.sendBody(pair.B.owner.getSender(), ProxyMessages.setDailyLimit(alienMinterB, LIMIT));
         const l = await lockDelivered(token);
         expect(await l.event.getStatus()).toBe(EventStatus.LimitReached);
-        row(l.result, pair.B.alienProxy.address, Op.bridge.onTvmEventConfirmedExtended, 'ProxyMultiVaultAlien.on_tvm_event_confirmed_extended (over the limit: daily_limit_reached)', 'GAS_ALIEN_MINT');
-        row(l.result, l.event.address, OpEvent.dailyLimitReached, 'Alien Event.daily_limit_reached (-> LimitReached)', 'GAS_EVENT_LIMIT_REACHED');
-        const ok = await approverB.send({ to: l.event.address, value: ACTION_VALUE, body: limitActionMessage('approveLimit') });
+        row(
+            l.result,
+            pair.B.alienProxy.address,
+            Op.bridge.onTvmEventConfirmedExtended,
+            'ProxyMultiVaultAlien.on_tvm_event_confirmed_extended (over the limit: daily_limit_reached)',
+            'GAS_ALIEN_MINT',
+        );
+        row(
+            l.result,
+            l.event.address,
+            OpEvent.dailyLimitReached,
+            'Alien Event.daily_limit_reached (-> LimitReached)',
+            'GAS_EVENT_LIMIT_REACHED',
+        );
+        const ok = await approverB.send({
+            to: l.event.address,
+            value: ACTION_VALUE,
+            body: limitActionMessage('approveLimit'),
+        });
         expectAllOk(ok.transactions);
         expect(await l.event.getStatus()).toBe(EventStatus.Confirmed);
-        row(ok, l.event.address, OpEvent.approveLimit, 'Alien Event.approve_limit (limit approver)', 'GAS_EVENT_LIMIT_ACTION');
-        row(ok, pair.B.alienProxy.address, Op.bridge.onTvmEventConfirmedExtended, 'ProxyMultiVaultAlien.on_tvm_event_confirmed_extended (limit_approved: warm mint over the limit)', 'GAS_ALIEN_MINT');
+        row(
+            ok,
+            l.event.address,
+            OpEvent.approveLimit,
+            'Alien Event.approve_limit (limit approver)',
+            'GAS_EVENT_LIMIT_ACTION',
+        );
+        row(
+            ok,
+            pair.B.alienProxy.address,
+            Op.bridge.onTvmEventConfirmedExtended,
+            'ProxyMultiVaultAlien.on_tvm_event_confirmed_extended (limit_approved: warm mint over the limit)',
+            'GAS_ALIEN_MINT',
+        );
     });
 
     // ------------------------------------------------------------------ cancel
@@ -282,21 +515,68 @@ describe('bench: TVM to TVM lifecycle', () => {
         const r = await event.sendCancel(approverB.getSender(), cancelArgs(refundA.address, approverB.address));
         expectAllOk(r.transactions);
         expect(await event.getStatus()).toBe(EventStatus.Cancelled);
-        row(r, event.address, OpEvent.alienEventCancel, 'Alien Event.alien_event_cancel (LimitReached, limit approver)', 'GAS_EVENT_CANCEL (tests/lifecycle.cancel.spec.ts)');
-        row(r, pair.B.alienConfig.address, OpEvent.tvmEventCancel, 'TvmTvmEventConfiguration.tvm_event_cancel (Alien Event)', 'GAS_CONFIGURATION_ON_CANCEL');
-        row(r, pair.B.alienProxy.address, OpEvent.onTvmEventCancel, 'ProxyMultiVaultAlien.on_tvm_event_cancel (emits TvmTvmAlien back)', 'GAS_PROXY_CANCEL');
-        row(r, event.address, OpEvent.tvmEventCancelled, 'Alien Event.tvm_event_cancelled (-> Cancelled)', 'GAS_EVENT_CANCEL_ANSWER');
+        row(
+            r,
+            event.address,
+            OpEvent.alienEventCancel,
+            'Alien Event.alien_event_cancel (LimitReached, limit approver)',
+            'GAS_EVENT_CANCEL (tests/lifecycle.cancel.spec.ts)',
+        );
+        row(
+            r,
+            pair.B.alienConfig.address,
+            OpEvent.tvmEventCancel,
+            'TvmTvmEventConfiguration.tvm_event_cancel (Alien Event)',
+            'GAS_CONFIGURATION_ON_CANCEL',
+        );
+        row(
+            r,
+            pair.B.alienProxy.address,
+            OpEvent.onTvmEventCancel,
+            'ProxyMultiVaultAlien.on_tvm_event_cancel (emits TvmTvmAlien back)',
+            'GAS_PROXY_CANCEL',
+        );
+        row(
+            r,
+            event.address,
+            OpEvent.tvmEventCancelled,
+            'Alien Event.tvm_event_cancelled (-> Cancelled)',
+            'GAS_EVENT_CANCEL_ANSWER',
+        );
     });
 
     it('cancel: Alien Event of a predeployed token, predeployed_token_data checked', async () => {
-        await pair.B.alienProxy.sendBody(pair.B.owner.getSender(), ProxyMessages.setDailyLimit(pair.B.shared.minter.address, LIMIT));
+        await pair.B.alienProxy.sendBody(
+            pair.B.owner.getSender(),
+            ProxyMessages.setDailyLimit(pair.B.shared.minter.address, LIMIT),
+        );
         const { event } = await lockDelivered(pair.A.shared);
         expect(await event.getStatus()).toBe(EventStatus.LimitReached);
-        const r = await event.sendCancel(approverB.getSender(), cancelArgs(refundA.address, approverB.address, { predeployedTokenData: { token: pair.B.shared.minter.address, nativeProxyWallet: pair.B.shared.proxyWallet } }));
+        const r = await event.sendCancel(
+            approverB.getSender(),
+            cancelArgs(refundA.address, approverB.address, {
+                predeployedTokenData: {
+                    token: pair.B.shared.minter.address,
+                    nativeProxyWallet: pair.B.shared.proxyWallet,
+                },
+            }),
+        );
         expectAllOk(r.transactions);
         expect(await event.getStatus()).toBe(EventStatus.Cancelled);
-        row(r, event.address, OpEvent.alienEventCancel, 'Alien Event.alien_event_cancel (predeployed token, with predeployed_token_data)', 'GAS_EVENT_CANCEL');
-        row(r, pair.B.alienProxy.address, OpEvent.onTvmEventCancel, 'ProxyMultiVaultAlien.on_tvm_event_cancel (predeployed token data checked)', 'GAS_PROXY_CANCEL');
+        row(
+            r,
+            event.address,
+            OpEvent.alienEventCancel,
+            'Alien Event.alien_event_cancel (predeployed token, with predeployed_token_data)',
+            'GAS_EVENT_CANCEL',
+        );
+        row(
+            r,
+            pair.B.alienProxy.address,
+            OpEvent.onTvmEventCancel,
+            'ProxyMultiVaultAlien.on_tvm_event_cancel (predeployed token data checked)',
+            'GAS_PROXY_CANCEL',
+        );
     });
 
     it('cancel: Native Event (LimitReached) -> configuration -> native proxy (reverse TvmTvmNative) -> tvm_event_cancelled', async () => {
@@ -305,10 +585,34 @@ describe('bench: TVM to TVM lifecycle', () => {
         const r = await event.sendCancel(approverA.getSender(), cancelArgs(refundB.address, approverA.address));
         expectAllOk(r.transactions);
         expect(await event.getStatus()).toBe(EventStatus.Cancelled);
-        row(r, event.address, OpEvent.nativeEventCancel, 'Native Event.native_event_cancel (LimitReached, limit approver)', 'GAS_EVENT_CANCEL');
-        row(r, pair.A.nativeConfig.address, OpEvent.tvmEventCancel, 'TvmTvmEventConfiguration.tvm_event_cancel (Native Event)', 'GAS_CONFIGURATION_ON_CANCEL');
-        row(r, proxy.address, OpEvent.onTvmEventCancel, 'ProxyMultiVaultNative.on_tvm_event_cancel (emits TvmTvmNative back)', 'GAS_PROXY_CANCEL');
-        row(r, event.address, OpEvent.tvmEventCancelled, 'Native Event.tvm_event_cancelled (-> Cancelled)', 'GAS_EVENT_CANCEL_ANSWER');
+        row(
+            r,
+            event.address,
+            OpEvent.nativeEventCancel,
+            'Native Event.native_event_cancel (LimitReached, limit approver)',
+            'GAS_EVENT_CANCEL',
+        );
+        row(
+            r,
+            pair.A.nativeConfig.address,
+            OpEvent.tvmEventCancel,
+            'TvmTvmEventConfiguration.tvm_event_cancel (Native Event)',
+            'GAS_CONFIGURATION_ON_CANCEL',
+        );
+        row(
+            r,
+            proxy.address,
+            OpEvent.onTvmEventCancel,
+            'ProxyMultiVaultNative.on_tvm_event_cancel (emits TvmTvmNative back)',
+            'GAS_PROXY_CANCEL',
+        );
+        row(
+            r,
+            event.address,
+            OpEvent.tvmEventCancelled,
+            'Native Event.tvm_event_cancelled (-> Cancelled)',
+            'GAS_EVENT_CANCEL_ANSWER',
+        );
     });
 
     it('cancel: Native Event from a real LiquidityRequested (the recipient)', async () => {
@@ -316,8 +620,20 @@ describe('bench: TVM to TVM lifecycle', () => {
         const r = await event.sendCancel(userA.getSender(), cancelArgs(refundB.address, userA.address));
         expectAllOk(r.transactions);
         expect(await event.getStatus()).toBe(EventStatus.Cancelled);
-        row(r, event.address, OpEvent.nativeEventCancel, 'Native Event.native_event_cancel (LiquidityRequested, recipient)', 'GAS_EVENT_CANCEL (its worst case)');
-        row(r, event.address, OpEvent.tvmEventCancelled, 'Native Event.tvm_event_cancelled (from LiquidityRequested)', 'GAS_EVENT_CANCEL_ANSWER');
+        row(
+            r,
+            event.address,
+            OpEvent.nativeEventCancel,
+            'Native Event.native_event_cancel (LiquidityRequested, recipient)',
+            'GAS_EVENT_CANCEL (its worst case)',
+        );
+        row(
+            r,
+            event.address,
+            OpEvent.tvmEventCancelled,
+            'Native Event.tvm_event_cancelled (from LiquidityRequested)',
+            'GAS_EVENT_CANCEL_ANSWER',
+        );
     });
 
     it('cancel refused: a paused alien proxy answers tvm_event_cancel_failed (2702), the status stays', async () => {
@@ -328,7 +644,19 @@ describe('bench: TVM to TVM lifecycle', () => {
         expectAllOk(r.transactions);
         expect(await event.getStatus()).toBe(EventStatus.LimitReached);
         expect(await event.getLastErrorCode()).toBe(Errors.proxy.proxyPaused);
-        row(r, pair.B.alienProxy.address, OpEvent.onTvmEventCancel, 'ProxyMultiVaultAlien.on_tvm_event_cancel (paused: tvm_event_cancel_failed)', 'GAS_PROXY_CANCEL');
-        row(r, event.address, OpEvent.tvmEventCancelFailed, 'Alien Event.tvm_event_cancel_failed (status stays, value back)', 'GAS_EVENT_CANCEL_ANSWER');
+        row(
+            r,
+            pair.B.alienProxy.address,
+            OpEvent.onTvmEventCancel,
+            'ProxyMultiVaultAlien.on_tvm_event_cancel (paused: tvm_event_cancel_failed)',
+            'GAS_PROXY_CANCEL',
+        );
+        row(
+            r,
+            event.address,
+            OpEvent.tvmEventCancelFailed,
+            'Alien Event.tvm_event_cancel_failed (status stays, value back)',
+            'GAS_EVENT_CANCEL_ANSWER',
+        );
     });
 });

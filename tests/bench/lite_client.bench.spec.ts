@@ -44,8 +44,21 @@ describe('LiteClient gas', () => {
         blockchain = await Blockchain.create();
         sync = await blockchain.treasury('sync');
         // mainnet-like: 100 main validators with unequal weights
-        set = makeValidatorSet({ size: 100, main: 100, weights: 'mainnet', seed: 'bench-A', utimeSince: T0, utimeUntil: T0 + 65536 });
-        const genesis = buildKeyBlock({ globalId: GLOBAL_ID, seqno: 1000, genUtime: T0, p34: set, prevKeyBlockSeqno: 0 });
+        set = makeValidatorSet({
+            size: 100,
+            main: 100,
+            weights: 'mainnet',
+            seed: 'bench-A',
+            utimeSince: T0,
+            utimeUntil: T0 + 65536,
+        });
+        const genesis = buildKeyBlock({
+            globalId: GLOBAL_ID,
+            seqno: 1000,
+            genUtime: T0,
+            p34: set,
+            prevKeyBlockSeqno: 0,
+        });
         lc = blockchain.openContract(LiteClient.createFromKeyBlock(keyBlockProof(genesis), code));
         await lc.sendDeploy(sync.getSender(), toNano('1'));
     });
@@ -53,7 +66,12 @@ describe('LiteClient gas', () => {
     afterAll(() => section.write());
 
     async function checkBlockGas(seqno: number, signers: number[]): Promise<number> {
-        const b = buildMasterchainBlock({ globalId: GLOBAL_ID, seqno, genUtime: T0 + seqno - 1000, prevKeyBlockSeqno: 1000 });
+        const b = buildMasterchainBlock({
+            globalId: GLOBAL_ID,
+            seqno,
+            genUtime: T0 + seqno - 1000,
+            prevKeyBlockSeqno: 1000,
+        });
         expect(signers.length).toBe(67);
         const weight = signers.reduce((a, i) => a + set.validators[i].weight, 0n);
         expect(weight).toBeGreaterThanOrEqual(cutoffWeight(set));
@@ -63,14 +81,22 @@ describe('LiteClient gas', () => {
             signatures: buildSignaturesCell(b.fileHash, signBlock(b, set, signers)),
         });
         expect(r.transactions).toHaveTransaction({ from: lc.address, op: Op.liteClient.correct });
-        return computeGas(r.transactions.find((t) => Address.isAddress(t.inMessage?.info.dest) && (t.inMessage!.info.dest as Address).equals(lc.address))!);
+        return computeGas(
+            r.transactions.find(
+                (t) =>
+                    Address.isAddress(t.inMessage?.info.dest) && (t.inMessage!.info.dest as Address).equals(lc.address),
+            )!,
+        );
     }
 
     it('check_block with 67 signatures (100 main validators)', async () => {
         const floor = signatureFloor(67);
         // the 67 heaviest validators (indexes 0..66: the set is ordered by weight), what a relay
         // that minimises the number of signatures sends
-        const gas = await checkBlockGas(1001, Array.from({ length: 67 }, (_, i) => i));
+        const gas = await checkBlockGas(
+            1001,
+            Array.from({ length: 67 }, (_, i) => i),
+        );
         section.record({
             path: 'LiteClient.check_block (67 signatures, 100 main validators)',
             gas,
@@ -84,21 +110,38 @@ describe('LiteClient gas', () => {
             notes: `ratio ${(gas2 / floor).toFixed(3)}; overhead ${(gas2 - floor).toLocaleString('en-US')}`,
         });
         // eslint-disable-next-line no-console
-        console.log(`check_block 67 sigs: contiguous gas ${gas} ratio ${(gas / floor).toFixed(4)}; spread gas ${gas2} ratio ${(gas2 / floor).toFixed(4)}; floor ${floor}`);
+        console.log(
+            `check_block 67 sigs: contiguous gas ${gas} ratio ${(gas / floor).toFixed(4)}; spread gas ${gas2} ratio ${(gas2 / floor).toFixed(4)}; floor ${floor}`,
+        );
         expect(gas).toBeLessThan(1_000_000);
         expect(gas2).toBeLessThan(1_000_000);
     });
 
     it('new_key_block: 100 main validators out of 370, signed by 67 of the current 100', async () => {
-        const next = makeValidatorSet({ size: 370, main: 100, weights: 'mainnet', seed: 'bench-B', utimeSince: T0 + 65536, utimeUntil: T0 + 131072 });
-        const kb = buildKeyBlock({ globalId: GLOBAL_ID, seqno: 1010, genUtime: T0 + 65000, p34: next, prevKeyBlockSeqno: 1000 });
+        const next = makeValidatorSet({
+            size: 370,
+            main: 100,
+            weights: 'mainnet',
+            seed: 'bench-B',
+            utimeSince: T0 + 65536,
+            utimeUntil: T0 + 131072,
+        });
+        const kb = buildKeyBlock({
+            globalId: GLOBAL_ID,
+            seqno: 1010,
+            genUtime: T0 + 65000,
+            p34: next,
+            prevKeyBlockSeqno: 1000,
+        });
         const r = await lc.sendNewKeyBlock(sync.getSender(), {
             value: toNano('2'),
             block: keyBlockProof(kb, [34]),
             signatures: buildSignaturesCell(kb.fileHash, signBlock(kb, set, spreadSigners(100))),
         });
         expect(r.transactions).toHaveTransaction({ from: lc.address, op: Op.liteClient.ok });
-        const tx = r.transactions.find((t) => Address.isAddress(t.inMessage?.info.dest) && (t.inMessage!.info.dest as Address).equals(lc.address))!;
+        const tx = r.transactions.find(
+            (t) => Address.isAddress(t.inMessage?.info.dest) && (t.inMessage!.info.dest as Address).equals(lc.address),
+        )!;
         const gas = computeGas(tx);
         const floor = signatureFloor(67);
         section.record({
@@ -112,14 +155,24 @@ describe('LiteClient gas', () => {
         expect(await lc.getCurrentCutoffWeight()).toBe(cutoffWeight(next));
 
         // check_block with the new set as well
-        const b = buildMasterchainBlock({ globalId: GLOBAL_ID, seqno: 1011, genUtime: T0 + 65600, prevKeyBlockSeqno: 1010 });
+        const b = buildMasterchainBlock({
+            globalId: GLOBAL_ID,
+            seqno: 1011,
+            genUtime: T0 + 65600,
+            prevKeyBlockSeqno: 1010,
+        });
         const r2 = await lc.sendCheckBlock(sync.getSender(), {
             value: toNano('1'),
             block: blockHeaderProof(b),
             signatures: buildSignaturesCell(b.fileHash, signBlock(b, next, spreadSigners(100))),
         });
         expect(r2.transactions).toHaveTransaction({ from: lc.address, op: Op.liteClient.correct });
-        const gas2 = computeGas(r2.transactions.find((t) => Address.isAddress(t.inMessage?.info.dest) && (t.inMessage!.info.dest as Address).equals(lc.address))!);
+        const gas2 = computeGas(
+            r2.transactions.find(
+                (t) =>
+                    Address.isAddress(t.inMessage?.info.dest) && (t.inMessage!.info.dest as Address).equals(lc.address),
+            )!,
+        );
         section.record({
             path: 'LiteClient.check_block (67 spread signatures, set installed by new_key_block)',
             gas: gas2,

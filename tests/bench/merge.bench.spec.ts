@@ -17,7 +17,8 @@ import { Op, OpMerge } from '../../wrappers/constants';
 const section = new GasSection('MergeRouter and MergePool (Tact)');
 
 function gasUsed(tx: Transaction): number {
-    if (tx.description.type !== 'generic' || tx.description.computePhase.type !== 'vm') throw new Error('no compute phase');
+    if (tx.description.type !== 'generic' || tx.description.computePhase.type !== 'vm')
+        throw new Error('no compute phase');
     return Number(tx.description.computePhase.gasUsed);
 }
 
@@ -48,16 +49,29 @@ describe('bench: merge', () => {
         alice = await blockchain.treasury('alice');
         event = await blockchain.treasury('event');
         const minter = async (symbol: string) => {
-            const m = blockchain.openContract(await JettonMinter.createFromConfig({ owner: proxy.address, content: { name: symbol, symbol, decimals: 9 } }));
+            const m = blockchain.openContract(
+                await JettonMinter.createFromConfig({
+                    owner: proxy.address,
+                    content: { name: symbol, symbol, decimals: 9 },
+                }),
+            );
             await m.sendDeploy(proxy.getSender());
             await m.sendMint(proxy.getSender(), { to: alice.address, amount: 10n ** 15n });
             return m;
         };
         A = await minter('A');
         B = await minter('B');
-        pool = blockchain.openContract(await MergePool.createFromConfig({ proxy: proxy.address, owner: owner.address, walletCode: await JettonWallet.code() }));
+        pool = blockchain.openContract(
+            await MergePool.createFromConfig({
+                proxy: proxy.address,
+                owner: owner.address,
+                walletCode: await JettonWallet.code(),
+            }),
+        );
         await pool.sendDeploy(owner.getSender());
-        router = blockchain.openContract(await MergeRouter.createFromConfig({ proxy: proxy.address, token: A.address }));
+        router = blockchain.openContract(
+            await MergeRouter.createFromConfig({ proxy: proxy.address, token: A.address }),
+        );
     });
 
     afterAll(() => section.write());
@@ -66,41 +80,112 @@ describe('bench: merge', () => {
         let r = await router.sendDeploy(owner.getSender());
         section.record({ path: 'MergeRouter deploy (empty body)', gas: gasUsed(txOf(r.transactions, router.address)) });
         r = await router.sendBody(proxy.getSender(), MergeRouter.initMessage(owner.address, null));
-        section.record({ path: 'MergeRouter.merge_router_init (proxy)', gas: gasUsed(txOf(r.transactions, router.address)) });
+        section.record({
+            path: 'MergeRouter.merge_router_init (proxy)',
+            gas: gasUsed(txOf(r.transactions, router.address)),
+        });
         r = await router.sendBody(owner.getSender(), MergeRouter.setPoolMessage(pool.address));
         expect(r.transactions).toHaveTransaction({ from: router.address, to: proxy.address, op: OpMerge.routerUpdate });
-        section.record({ path: 'MergeRouter.merge_router_set_pool (update to the proxy)', gas: gasUsed(txOf(r.transactions, router.address)) });
+        section.record({
+            path: 'MergeRouter.merge_router_set_pool (update to the proxy)',
+            gas: gasUsed(txOf(r.transactions, router.address)),
+        });
         r = await router.sendBody(alice.getSender(), MergeRouter.getPoolMessage());
-        section.record({ path: 'MergeRouter.merge_router_get_pool', gas: gasUsed(txOf(r.transactions, router.address)) });
+        section.record({
+            path: 'MergeRouter.merge_router_get_pool',
+            gas: gasUsed(txOf(r.transactions, router.address)),
+        });
     });
 
     it('pool owner operations', async () => {
         let r = await pool.sendBody(owner.getSender(), MergePool.setTokenMessage(A.address, 9));
-        section.record({ path: 'MergePool.merge_pool_set_token (first)', gas: gasUsed(txOf(r.transactions, pool.address)) });
+        section.record({
+            path: 'MergePool.merge_pool_set_token (first)',
+            gas: gasUsed(txOf(r.transactions, pool.address)),
+        });
         r = await pool.sendBody(owner.getSender(), MergePool.setTokenMessage(B.address, 6));
-        section.record({ path: 'MergePool.merge_pool_set_token (second)', gas: gasUsed(txOf(r.transactions, pool.address)) });
+        section.record({
+            path: 'MergePool.merge_pool_set_token (second)',
+            gas: gasUsed(txOf(r.transactions, pool.address)),
+        });
         r = await pool.sendBody(owner.getSender(), MergePool.setEnabledMessage(B.address, true));
         section.record({ path: 'MergePool.merge_pool_set_enabled', gas: gasUsed(txOf(r.transactions, pool.address)) });
         r = await pool.sendBody(owner.getSender(), MergePool.setCanonicalMessage(B.address));
-        section.record({ path: 'MergePool.merge_pool_set_canonical', gas: gasUsed(txOf(r.transactions, pool.address)) });
+        section.record({
+            path: 'MergePool.merge_pool_set_canonical',
+            gas: gasUsed(txOf(r.transactions, pool.address)),
+        });
     });
 
     it('pool swap, delivery, refusal, refund', async () => {
         const req = await pool.getRequiredValue();
         const aliceA = blockchain.openContract(await JettonWallet.createFromOwner(alice.address, A.address));
         const note = (r: bigint) => `forward_ton_amount needed > ${r}`;
-        let r = await aliceA.sendTransfer(alice.getSender(), { to: pool.address, amount: 10n ** 9n, forwardTonAmount: req.swap + toNano('0.01'), forwardPayload: MergePool.swapPayload(B.address) });
-        section.record({ path: 'MergePool swap (burn with merge_mint)', gas: gasUsed(txOf(r.transactions, pool.address, Op.jetton.transferNotification)), notes: note(req.swap) });
-        r = await aliceA.sendTransfer(alice.getSender(), { to: pool.address, amount: 10n ** 9n + 1n, forwardTonAmount: req.swapWithDust + toNano('0.01'), forwardPayload: MergePool.swapPayload(B.address) });
-        section.record({ path: 'MergePool swap (with dust back)', gas: gasUsed(txOf(r.transactions, pool.address, Op.jetton.transferNotification)), notes: note(req.swapWithDust) });
-        r = await A.sendMint(proxy.getSender(), { to: pool.address, amount: 10n ** 9n, forwardTonAmount: req.deliver + toNano('0.01'), forwardPayload: MergePool.deliverPayload(event.address, alice.address, alice.address) });
-        section.record({ path: 'MergePool deliver as canonical (Event notified)', gas: gasUsed(txOf(r.transactions, pool.address, Op.jetton.transferNotification)), notes: note(req.deliver) });
-        r = await A.sendMint(proxy.getSender(), { to: pool.address, amount: 10n ** 9n + 1n, forwardTonAmount: req.deliverWithDust + toNano('0.01'), forwardPayload: MergePool.deliverPayload(event.address, alice.address, alice.address) });
-        section.record({ path: 'MergePool deliver as canonical (with dust)', gas: gasUsed(txOf(r.transactions, pool.address, Op.jetton.transferNotification)), notes: note(req.deliverWithDust) });
-        r = await aliceA.sendTransfer(alice.getSender(), { to: pool.address, amount: 10n ** 9n, forwardTonAmount: req.refund + toNano('0.01'), forwardPayload: beginCell().storeUint(1, 32).endCell() });
-        section.record({ path: 'MergePool refused swap (tokens returned)', gas: gasUsed(txOf(r.transactions, pool.address, Op.jetton.transferNotification)), notes: note(req.refund) });
-        r = await aliceA.sendTransfer(alice.getSender(), { to: pool.address, amount: 10n ** 9n, forwardTonAmount: toNano('0.002'), forwardPayload: MergePool.swapPayload(B.address) });
-        section.record({ path: 'MergePool refused swap (value too low: recorded)', gas: gasUsed(txOf(r.transactions, pool.address, Op.jetton.transferNotification)) });
+        let r = await aliceA.sendTransfer(alice.getSender(), {
+            to: pool.address,
+            amount: 10n ** 9n,
+            forwardTonAmount: req.swap + toNano('0.01'),
+            forwardPayload: MergePool.swapPayload(B.address),
+        });
+        section.record({
+            path: 'MergePool swap (burn with merge_mint)',
+            gas: gasUsed(txOf(r.transactions, pool.address, Op.jetton.transferNotification)),
+            notes: note(req.swap),
+        });
+        r = await aliceA.sendTransfer(alice.getSender(), {
+            to: pool.address,
+            amount: 10n ** 9n + 1n,
+            forwardTonAmount: req.swapWithDust + toNano('0.01'),
+            forwardPayload: MergePool.swapPayload(B.address),
+        });
+        section.record({
+            path: 'MergePool swap (with dust back)',
+            gas: gasUsed(txOf(r.transactions, pool.address, Op.jetton.transferNotification)),
+            notes: note(req.swapWithDust),
+        });
+        r = await A.sendMint(proxy.getSender(), {
+            to: pool.address,
+            amount: 10n ** 9n,
+            forwardTonAmount: req.deliver + toNano('0.01'),
+            forwardPayload: MergePool.deliverPayload(event.address, alice.address, alice.address),
+        });
+        section.record({
+            path: 'MergePool deliver as canonical (Event notified)',
+            gas: gasUsed(txOf(r.transactions, pool.address, Op.jetton.transferNotification)),
+            notes: note(req.deliver),
+        });
+        r = await A.sendMint(proxy.getSender(), {
+            to: pool.address,
+            amount: 10n ** 9n + 1n,
+            forwardTonAmount: req.deliverWithDust + toNano('0.01'),
+            forwardPayload: MergePool.deliverPayload(event.address, alice.address, alice.address),
+        });
+        section.record({
+            path: 'MergePool deliver as canonical (with dust)',
+            gas: gasUsed(txOf(r.transactions, pool.address, Op.jetton.transferNotification)),
+            notes: note(req.deliverWithDust),
+        });
+        r = await aliceA.sendTransfer(alice.getSender(), {
+            to: pool.address,
+            amount: 10n ** 9n,
+            forwardTonAmount: req.refund + toNano('0.01'),
+            forwardPayload: beginCell().storeUint(1, 32).endCell(),
+        });
+        section.record({
+            path: 'MergePool refused swap (tokens returned)',
+            gas: gasUsed(txOf(r.transactions, pool.address, Op.jetton.transferNotification)),
+            notes: note(req.refund),
+        });
+        r = await aliceA.sendTransfer(alice.getSender(), {
+            to: pool.address,
+            amount: 10n ** 9n,
+            forwardTonAmount: toNano('0.002'),
+            forwardPayload: MergePool.swapPayload(B.address),
+        });
+        section.record({
+            path: 'MergePool refused swap (value too low: recorded)',
+            gas: gasUsed(txOf(r.transactions, pool.address, Op.jetton.transferNotification)),
+        });
         r = await pool.sendBody(alice.getSender(), MergePool.claimRefundMessage(A.address));
         section.record({ path: 'MergePool.merge_pool_claim_refund', gas: gasUsed(txOf(r.transactions, pool.address)) });
     });

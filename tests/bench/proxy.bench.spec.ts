@@ -26,7 +26,8 @@ import { gasUsed, txOf } from '../proxy.util';
  */
 const section = new GasSection('Proxies (TVM to TVM, Tact)');
 
-const chainFees = (txs: Transaction[]) => txs.filter((t) => flattenTransaction(t).from !== undefined).reduce((s, t) => s + t.totalFees.coins, 0n);
+const chainFees = (txs: Transaction[]) =>
+    txs.filter((t) => flattenTransaction(t).from !== undefined).reduce((s, t) => s + t.totalFees.coins, 0n);
 
 describe('bench: proxies', () => {
     let blockchain: Blockchain;
@@ -43,14 +44,28 @@ describe('bench: proxies', () => {
 
     const event = (kind: 'native' | 'alien', token: Address, wallet: Address, amount = 1000n) =>
         tvmTvmEventCell({
-            kind, destinationChainId: -3, amount, recipient: bob.address, value: toNano('0.1'), expectedGas: 0n,
+            kind,
+            destinationChainId: -3,
+            amount,
+            recipient: bob.address,
+            value: toNano('0.1'),
+            expectedGas: 0n,
             token: { token, nativeProxyWallet: wallet, ...META, decimals: BigInt(META.decimals) },
             transfer: { sender: alice.address, remainingGasTo: alice.address, payload },
         });
     const confirm = (to: { sendBody: (via: any, body: Cell, value: bigint) => Promise<any> }, ev: Cell) =>
-        to.sendBody(config.getSender(), onTvmEventConfirmedExtendedMessage({
-            eventAddress: config.address, msgHash: 1n, chainId: -239, configuration: config.address, remainingGasTo: alice.address, event: ev,
-        }), toNano('0.3'));
+        to.sendBody(
+            config.getSender(),
+            onTvmEventConfirmedExtendedMessage({
+                eventAddress: config.address,
+                msgHash: 1n,
+                chainId: -239,
+                configuration: config.address,
+                remainingGasTo: alice.address,
+                event: ev,
+            }),
+            toNano('0.3'),
+        );
 
     beforeAll(async () => {
         blockchain = await Blockchain.create();
@@ -61,10 +76,18 @@ describe('bench: proxies', () => {
         baseToken = (await blockchain.treasury('base token')).address;
         minter = blockchain.openContract(await JettonMinter.createFromConfig({ owner: owner.address, content: META }));
         await minter.sendMint(owner.getSender(), { to: alice.address, amount: 1_000_000n });
-        native = blockchain.openContract(await ProxyMultiVaultNative.createFromConfig({ owner: owner.address, tvmConfigurations: [config.address] }));
+        native = blockchain.openContract(
+            await ProxyMultiVaultNative.createFromConfig({ owner: owner.address, tvmConfigurations: [config.address] }),
+        );
         await native.sendDeploy(owner.getSender());
         await native.sendRegisterNativeToken(owner.getSender(), { token: minter.address, ...META });
-        alien = blockchain.openContract(await ProxyMultiVaultAlien.createFromConfig({ owner: owner.address, tvmConfigurations: [config.address], nativeProxy: native.address }));
+        alien = blockchain.openContract(
+            await ProxyMultiVaultAlien.createFromConfig({
+                owner: owner.address,
+                tvmConfigurations: [config.address],
+                nativeProxy: native.address,
+            }),
+        );
         await alien.sendDeploy(owner.getSender());
         await native.sendSetAlienProxy(owner.getSender(), alien.address);
         await native.sendBody(owner.getSender(), ProxyMessages.setDefaultFee(1n, 1000n));
@@ -75,60 +98,167 @@ describe('bench: proxies', () => {
 
     it('native: lock, refund, unlock', async () => {
         const w = blockchain.openContract(await JettonWallet.createFromOwner(alice.address, minter.address));
-        const fp = transferPayloadCell({ destinationChainId: -3, recipient: bob.address, remainingGasTo: alice.address, payload });
-        const lock = await w.sendTransfer(alice.getSender(), { to: native.address, amount: 100_000n, responseDestination: alice.address, forwardTonAmount: toNano('0.05'), forwardPayload: fp });
-        section.record({ path: 'ProxyMultiVaultNative.transfer_notification (lock, emits TvmTvmNative)', gas: gasUsed(txOf(lock.transactions, native.address, Op.jetton.transferNotification)), notes: `chain fees ${chainFees(lock.transactions)} (user transfer included)` });
-        const bad = await w.sendTransfer(alice.getSender(), { to: native.address, amount: 10n, responseDestination: alice.address, forwardTonAmount: toNano('0.05'), forwardPayload: beginCell().storeUint(1, 64).endCell() });
-        section.record({ path: 'ProxyMultiVaultNative.transfer_notification (refused, tokens sent back)', gas: gasUsed(txOf(bad.transactions, native.address, Op.jetton.transferNotification)), notes: `chain fees ${chainFees(bad.transactions)}` });
+        const fp = transferPayloadCell({
+            destinationChainId: -3,
+            recipient: bob.address,
+            remainingGasTo: alice.address,
+            payload,
+        });
+        const lock = await w.sendTransfer(alice.getSender(), {
+            to: native.address,
+            amount: 100_000n,
+            responseDestination: alice.address,
+            forwardTonAmount: toNano('0.05'),
+            forwardPayload: fp,
+        });
+        section.record({
+            path: 'ProxyMultiVaultNative.transfer_notification (lock, emits TvmTvmNative)',
+            gas: gasUsed(txOf(lock.transactions, native.address, Op.jetton.transferNotification)),
+            notes: `chain fees ${chainFees(lock.transactions)} (user transfer included)`,
+        });
+        const bad = await w.sendTransfer(alice.getSender(), {
+            to: native.address,
+            amount: 10n,
+            responseDestination: alice.address,
+            forwardTonAmount: toNano('0.05'),
+            forwardPayload: beginCell().storeUint(1, 64).endCell(),
+        });
+        section.record({
+            path: 'ProxyMultiVaultNative.transfer_notification (refused, tokens sent back)',
+            gas: gasUsed(txOf(bad.transactions, native.address, Op.jetton.transferNotification)),
+            notes: `chain fees ${chainFees(bad.transactions)}`,
+        });
         const wallet = (await native.getWalletOf(minter.address))!;
         const unlock = await confirm(native, event('alien', minter.address, wallet));
-        section.record({ path: 'ProxyMultiVaultNative.on_tvm_event_confirmed_extended (unlock, fee, payload)', gas: gasUsed(txOf(unlock.transactions, native.address, Op.bridge.onTvmEventConfirmedExtended)), notes: `chain fees ${chainFees(unlock.transactions)}` });
+        section.record({
+            path: 'ProxyMultiVaultNative.on_tvm_event_confirmed_extended (unlock, fee, payload)',
+            gas: gasUsed(txOf(unlock.transactions, native.address, Op.bridge.onTvmEventConfirmedExtended)),
+            notes: `chain fees ${chainFees(unlock.transactions)}`,
+        });
     });
 
     it('alien: mint (first use, warm), burn -> emit, burn refused, predeployed forward, deploy', async () => {
         const first = await confirm(alien, event('native', baseToken, bob.address));
-        section.record({ path: 'ProxyMultiVaultAlien.on_tvm_event_confirmed_extended (first mint, deploys the minter)', gas: gasUsed(txOf(first.transactions, alien.address, Op.bridge.onTvmEventConfirmedExtended)), notes: `chain fees ${chainFees(first.transactions)}` });
+        section.record({
+            path: 'ProxyMultiVaultAlien.on_tvm_event_confirmed_extended (first mint, deploys the minter)',
+            gas: gasUsed(txOf(first.transactions, alien.address, Op.bridge.onTvmEventConfirmedExtended)),
+            notes: `chain fees ${chainFees(first.transactions)}`,
+        });
         const warm = await confirm(alien, event('native', baseToken, bob.address));
-        section.record({ path: 'ProxyMultiVaultAlien.on_tvm_event_confirmed_extended (warm mint)', gas: gasUsed(txOf(warm.transactions, alien.address, Op.bridge.onTvmEventConfirmedExtended)), notes: `chain fees ${chainFees(warm.transactions)}` });
+        section.record({
+            path: 'ProxyMultiVaultAlien.on_tvm_event_confirmed_extended (warm mint)',
+            gas: gasUsed(txOf(warm.transactions, alien.address, Op.bridge.onTvmEventConfirmedExtended)),
+            notes: `chain fees ${chainFees(warm.transactions)}`,
+        });
 
         const m = await alien.getAlienTokenAddress(-239n, baseToken, META.name, META.symbol, BigInt(META.decimals));
         const bw = blockchain.openContract(await JettonWallet.createFromOwner(bob.address, m));
-        const fp = transferPayloadCell({ destinationChainId: -239, recipient: alice.address, remainingGasTo: bob.address, payload });
-        const burn = await bw.sendBurn(bob.getSender(), { amount: 100n, responseDestination: bob.address, customPayload: fp, value: toNano('0.05') });
-        section.record({ path: 'ProxyMultiVaultAlien.accept_tokens_burn (emits TvmTvmAlien)', gas: gasUsed(txOf(burn.transactions, alien.address, Op.jetton.acceptTokensBurn)), notes: `chain fees ${chainFees(burn.transactions)} (user burn included)` });
-        const bad = await bw.sendBurn(bob.getSender(), { amount: 100n, responseDestination: bob.address, customPayload: beginCell().storeUint(1, 64).endCell(), value: toNano('0.05') });
-        section.record({ path: 'ProxyMultiVaultAlien.accept_tokens_burn (refused, minted back)', gas: gasUsed(txOf(bad.transactions, alien.address, Op.jetton.acceptTokensBurn)), notes: `chain fees ${chainFees(bad.transactions)}` });
+        const fp = transferPayloadCell({
+            destinationChainId: -239,
+            recipient: alice.address,
+            remainingGasTo: bob.address,
+            payload,
+        });
+        const burn = await bw.sendBurn(bob.getSender(), {
+            amount: 100n,
+            responseDestination: bob.address,
+            customPayload: fp,
+            value: toNano('0.05'),
+        });
+        section.record({
+            path: 'ProxyMultiVaultAlien.accept_tokens_burn (emits TvmTvmAlien)',
+            gas: gasUsed(txOf(burn.transactions, alien.address, Op.jetton.acceptTokensBurn)),
+            notes: `chain fees ${chainFees(burn.transactions)} (user burn included)`,
+        });
+        const bad = await bw.sendBurn(bob.getSender(), {
+            amount: 100n,
+            responseDestination: bob.address,
+            customPayload: beginCell().storeUint(1, 64).endCell(),
+            value: toNano('0.05'),
+        });
+        section.record({
+            path: 'ProxyMultiVaultAlien.accept_tokens_burn (refused, minted back)',
+            gas: gasUsed(txOf(bad.transactions, alien.address, Op.jetton.acceptTokensBurn)),
+            notes: `chain fees ${chainFees(bad.transactions)}`,
+        });
 
         // predeployed: the native token of this network, registered under another origin
         const wallet = (await native.getWalletOf(minter.address))!;
         const other = (await blockchain.treasury('other base')).address;
-        await alien.sendSetPredeployedToken(owner.getSender(), { baseChainId: -239, baseToken: other, token: minter.address, nativeProxyWallet: wallet });
+        await alien.sendSetPredeployedToken(owner.getSender(), {
+            baseChainId: -239,
+            baseToken: other,
+            token: minter.address,
+            nativeProxyWallet: wallet,
+        });
         const fwd = await confirm(alien, event('native', other, bob.address));
-        section.record({ path: 'ProxyMultiVaultAlien.on_tvm_event_confirmed_extended (predeployed, forwarded)', gas: gasUsed(txOf(fwd.transactions, alien.address, Op.bridge.onTvmEventConfirmedExtended)), notes: `chain fees ${chainFees(fwd.transactions)}` });
-        section.record({ path: 'ProxyMultiVaultNative.on_tvm_event_confirmed_extended (from the alien proxy)', gas: gasUsed(txOf(fwd.transactions, native.address, Op.bridge.onTvmEventConfirmedExtended)) });
+        section.record({
+            path: 'ProxyMultiVaultAlien.on_tvm_event_confirmed_extended (predeployed, forwarded)',
+            gas: gasUsed(txOf(fwd.transactions, alien.address, Op.bridge.onTvmEventConfirmedExtended)),
+            notes: `chain fees ${chainFees(fwd.transactions)}`,
+        });
+        section.record({
+            path: 'ProxyMultiVaultNative.on_tvm_event_confirmed_extended (from the alien proxy)',
+            gas: gasUsed(txOf(fwd.transactions, native.address, Op.bridge.onTvmEventConfirmedExtended)),
+        });
 
-        const dep = await alien.sendDeployTvmAlienToken(owner.getSender(), { baseChainId: 7, baseToken, ...META, remainingGasTo: owner.address });
-        section.record({ path: 'ProxyMultiVaultAlien.deploy_tvm_alien_token', gas: gasUsed(txOf(dep.transactions, alien.address, Op.bridge.deployTvmAlienToken)), notes: `chain fees ${chainFees(dep.transactions)}` });
+        const dep = await alien.sendDeployTvmAlienToken(owner.getSender(), {
+            baseChainId: 7,
+            baseToken,
+            ...META,
+            remainingGasTo: owner.address,
+        });
+        section.record({
+            path: 'ProxyMultiVaultAlien.deploy_tvm_alien_token',
+            gas: gasUsed(txOf(dep.transactions, alien.address, Op.bridge.deployTvmAlienToken)),
+            notes: `chain fees ${chainFees(dep.transactions)}`,
+        });
     });
 
     it('alien: merge (deploy_merge_router, merge_router_update, delivery to a MergePool, merge_mint)', async () => {
         // the warm minter of the test above and the one deploy_tvm_alien_token made (canonical), one pool
         const t = await alien.getAlienTokenAddress(-239n, baseToken, META.name, META.symbol, BigInt(META.decimals));
         const c = await alien.getAlienTokenAddress(7n, baseToken, META.name, META.symbol, BigInt(META.decimals));
-        const pool = blockchain.openContract(await MergePool.createFromConfig({ proxy: alien.address, owner: owner.address, walletCode: await JettonWallet.code() }));
+        const pool = blockchain.openContract(
+            await MergePool.createFromConfig({
+                proxy: alien.address,
+                owner: owner.address,
+                walletCode: await JettonWallet.code(),
+            }),
+        );
         await pool.sendDeploy(owner.getSender(), toNano('1'));
         for (const m of [t, c]) await pool.sendBody(owner.getSender(), MergePool.setTokenMessage(m, META.decimals));
         await pool.sendBody(owner.getSender(), MergePool.setCanonicalMessage(c));
         for (const m of [t, c]) {
             const d = await alien.sendDeployMergeRouter(owner.getSender(), { token: m, owner: owner.address });
-            if (m === t) section.record({ path: 'ProxyMultiVaultAlien.deploy_merge_router', gas: gasUsed(txOf(d.transactions, alien.address, Op.proxy.deployMergeRouter)), notes: `chain fees ${chainFees(d.transactions)}` });
+            if (m === t)
+                section.record({
+                    path: 'ProxyMultiVaultAlien.deploy_merge_router',
+                    gas: gasUsed(txOf(d.transactions, alien.address, Op.proxy.deployMergeRouter)),
+                    notes: `chain fees ${chainFees(d.transactions)}`,
+                });
             const router = blockchain.openContract(MergeRouter.createFromAddress(await alien.getMergeRouterAddress(m)));
             const u = await router.sendBody(owner.getSender(), MergeRouter.setPoolMessage(pool.address));
-            if (m === t) section.record({ path: 'ProxyMultiVaultAlien.merge_router_update (records the pool)', gas: gasUsed(txOf(u.transactions, alien.address, OpMerge.routerUpdate)) });
+            if (m === t)
+                section.record({
+                    path: 'ProxyMultiVaultAlien.merge_router_update (records the pool)',
+                    gas: gasUsed(txOf(u.transactions, alien.address, OpMerge.routerUpdate)),
+                });
         }
         const merged = await confirm(alien, event('native', baseToken, bob.address));
-        expect(merged.transactions).toHaveTransaction({ from: pool.address, to: config.address, op: OpMerge.poolDelivered });
-        section.record({ path: 'ProxyMultiVaultAlien.on_tvm_event_confirmed_extended (merged delivery: tvm_event_merge, mint to the pool)', gas: gasUsed(txOf(merged.transactions, alien.address, Op.bridge.onTvmEventConfirmedExtended)), notes: `chain fees ${chainFees(merged.transactions)} (pool, burn, canonical mint included)` });
-        section.record({ path: 'ProxyMultiVaultAlien.accept_tokens_burn (merge_mint from the pool: canonical minted)', gas: gasUsed(txOf(merged.transactions, alien.address, Op.jetton.acceptTokensBurn)) });
+        expect(merged.transactions).toHaveTransaction({
+            from: pool.address,
+            to: config.address,
+            op: OpMerge.poolDelivered,
+        });
+        section.record({
+            path: 'ProxyMultiVaultAlien.on_tvm_event_confirmed_extended (merged delivery: tvm_event_merge, mint to the pool)',
+            gas: gasUsed(txOf(merged.transactions, alien.address, Op.bridge.onTvmEventConfirmedExtended)),
+            notes: `chain fees ${chainFees(merged.transactions)} (pool, burn, canonical mint included)`,
+        });
+        section.record({
+            path: 'ProxyMultiVaultAlien.accept_tokens_burn (merge_mint from the pool: canonical minted)',
+            gas: gasUsed(txOf(merged.transactions, alien.address, Op.jetton.acceptTokensBurn)),
+        });
     });
 });

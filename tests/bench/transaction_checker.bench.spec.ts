@@ -59,23 +59,54 @@ describe('TransactionChecker gas', () => {
         blockchain = await Blockchain.create();
         const deployer = await blockchain.treasury('deployer');
         user = await blockchain.treasury('user');
-        set = makeValidatorSet({ size: 100, main: 100, weights: 'mainnet', seed: 'bench-tc', utimeSince: T0, utimeUntil: T0 + 65536 });
+        set = makeValidatorSet({
+            size: 100,
+            main: 100,
+            weights: 'mainnet',
+            seed: 'bench-tc',
+            utimeSince: T0,
+            utimeUntil: T0 + 65536,
+        });
         chain = new SyntheticChain({ globalId: GLOBAL_ID, validators: set, startUtime: T0 + 10 });
         liteClient = blockchain.openContract(LiteClient.createFromKeyBlock(chain.genesisKeyBlock().proof, lcCode));
         await liteClient.sendDeploy(deployer.getSender(), toNano('1'));
-        checker = blockchain.openContract(TransactionChecker.createFromConfig({ liteClient: liteClient.address }, tcCode));
+        checker = blockchain.openContract(
+            TransactionChecker.createFromConfig({ liteClient: liteClient.address }, tcCode),
+        );
         await checker.sendDeploy(deployer.getSender(), toNano('1'));
     });
 
     afterAll(() => section.write());
 
-    async function roundTrip(label: string, b: { transaction: Cell; txProof: Cell; currentBlock: Cell }, ok = true, signatures = 67) {
+    async function roundTrip(
+        label: string,
+        b: { transaction: Cell; txProof: Cell; currentBlock: Cell },
+        ok = true,
+        signatures = 67,
+    ) {
         const value = toNano('1');
-        const r = await checker.sendCheckTransaction(user.getSender(), { transaction: b.transaction, proof: b.txProof, currentBlock: b.currentBlock, value });
-        const request = r.transactions.find((t) => t.inMessage?.info.src?.toString() === user.address.toString() && t.inMessage?.info.dest?.toString() === checker.address.toString())!;
+        const r = await checker.sendCheckTransaction(user.getSender(), {
+            transaction: b.transaction,
+            proof: b.txProof,
+            currentBlock: b.currentBlock,
+            value,
+        });
+        const request = r.transactions.find(
+            (t) =>
+                t.inMessage?.info.src?.toString() === user.address.toString() &&
+                t.inMessage?.info.dest?.toString() === checker.address.toString(),
+        )!;
         const check = r.transactions.find((t) => t.inMessage?.info.dest?.toString() === liteClient.address.toString())!;
-        const answer = r.transactions.find((t) => t.inMessage?.info.src?.toString() === liteClient.address.toString() && t.inMessage?.info.dest?.toString() === checker.address.toString())!;
-        const reply = r.transactions.find((t) => t.inMessage?.info.src?.toString() === checker.address.toString() && t.inMessage?.info.dest?.toString() === user.address.toString())!;
+        const answer = r.transactions.find(
+            (t) =>
+                t.inMessage?.info.src?.toString() === liteClient.address.toString() &&
+                t.inMessage?.info.dest?.toString() === checker.address.toString(),
+        )!;
+        const reply = r.transactions.find(
+            (t) =>
+                t.inMessage?.info.src?.toString() === checker.address.toString() &&
+                t.inMessage?.info.dest?.toString() === user.address.toString(),
+        )!;
         expect(r.transactions).toHaveTransaction({
             from: checker.address,
             to: user.address,
@@ -85,7 +116,11 @@ describe('TransactionChecker gas', () => {
         const spent = value - back;
         const gas = { request: computeGas(request), check: computeGas(check), answer: computeGas(answer) };
         section.record({ path: `TransactionChecker.check_transaction (${label})`, gas: gas.request });
-        section.record({ path: `LiteClient.check_block from TC (${label}, ${signatures} of 100 signatures)`, gas: gas.check, notes: ok ? undefined : 'rejected (throws, bounces)' });
+        section.record({
+            path: `LiteClient.check_block from TC (${label}, ${signatures} of 100 signatures)`,
+            gas: gas.check,
+            notes: ok ? undefined : 'rejected (throws, bounces)',
+        });
         section.record({
             path: `TransactionChecker ${ok ? 'correct -> transaction_checked' : 'bounce -> transaction_check_failed'} (${label})`,
             gas: gas.answer,
@@ -105,7 +140,11 @@ describe('TransactionChecker gas', () => {
     it('masterchain transaction, block with 16 transactions', async () => {
         const b = chain.blockWithTransactions(txs, { signers });
         const last = b.transactions[b.transactions.length - 1];
-        await roundTrip('masterchain tx, 16 in block', { transaction: last.transaction, txProof: last.proof, currentBlock: b.currentBlock });
+        await roundTrip('masterchain tx, 16 in block', {
+            transaction: last.transaction,
+            txProof: last.proof,
+            currentBlock: b.currentBlock,
+        });
     });
 
     it('basechain transaction (shard block in shard_hashes)', async () => {
@@ -113,6 +152,11 @@ describe('TransactionChecker gas', () => {
     });
 
     it('LiteClient rejection (weight below the cutoff): failure reply', async () => {
-        await roundTrip('LiteClient rejects', chain.blockWithTransactions([txs[2]], { signers: signers.slice(0, 40) }), false, 40);
+        await roundTrip(
+            'LiteClient rejects',
+            chain.blockWithTransactions([txs[2]], { signers: signers.slice(0, 40) }),
+            false,
+            40,
+        );
     });
 });

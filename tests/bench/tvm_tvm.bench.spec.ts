@@ -34,12 +34,20 @@ describe('bench: TVM to TVM flows', () => {
     beforeEach(async () => testbed.reset());
     afterAll(() => section.write());
 
-    const on = (txs: BlockchainTransaction[], a: Address) => txs.find((t) => t.inMessage?.info.dest && Address.isAddress(t.inMessage.info.dest) && t.inMessage.info.dest.equals(a));
+    const on = (txs: BlockchainTransaction[], a: Address) =>
+        txs.find(
+            (t) =>
+                t.inMessage?.info.dest && Address.isAddress(t.inMessage.info.dest) && t.inMessage.info.dest.equals(a),
+        );
 
     function recordSource(name: string, r: SendMessageResult, proxy: Address) {
         const txs = r.transactions.slice(1);
         const c = costOf(txs);
-        section.record({ path: `${name}: source (${c.transactions} transactions)`, gas: Number(c.gas), notes: `fees ${c.fees}; proxy ${gasOf(on(txs, proxy)!)} gas` });
+        section.record({
+            path: `${name}: source (${c.transactions} transactions)`,
+            gas: Number(c.gas),
+            notes: `fees ${c.fees}; proxy ${gasOf(on(txs, proxy)!)} gas`,
+        });
     }
 
     async function destination(name: string, mode: Mode, side: BridgeSide, found: FoundTransfer, proxy: Address) {
@@ -55,7 +63,11 @@ describe('bench: TVM to TVM flows', () => {
         }
         payer = await dest.treasury('user');
         const t0 = (await dest.blockchain.getContract(payer.address)).balance;
-        const b = buildProofPayload(dir.from.network, found, { configuration: pair.route(dir.from, decodeTvmTvmEvent(found.eventBody)).address, attachedValue: pair.deployValue, remainingGasTo: payer.address });
+        const b = buildProofPayload(dir.from.network, found, {
+            configuration: pair.route(dir.from, decodeTvmTvmEvent(found.eventBody)).address,
+            attachedValue: pair.deployValue,
+            remainingGasTo: payer.address,
+        });
         r = await completeWithAbiTx(payer, b.payload.abiTx!);
         return rec(t0);
 
@@ -63,7 +75,8 @@ describe('bench: TVM to TVM flows', () => {
             const txs = r.transactions.slice(1);
             for (const t of txs) {
                 const d = t.description;
-                if (d.type === 'generic' && d.computePhase.type === 'vm' && d.computePhase.exitCode !== 0) throw new Error(`${name}: a destination transaction failed (${d.computePhase.exitCode})`);
+                if (d.type === 'generic' && d.computePhase.type === 'vm' && d.computePhase.exitCode !== 0)
+                    throw new Error(`${name}: a destination transaction failed (${d.computePhase.exitCode})`);
             }
             const c = costOf(txs);
             const charged = t0 - (await dest.blockchain.getContract(payer.address)).balance;
@@ -85,7 +98,13 @@ describe('bench: TVM to TVM flows', () => {
         it(`lock native -> mint alien (${mode}); first mint deploys the minter, then an existing one`, async () => {
             const first = await lock(pair.A.token, 10n ** 9n);
             if (mode === 'credit') recordSource('lock native (A)', first.r, pair.A.nativeProxy.address);
-            await destination('lock->mint, first (deploys the alien minter)', mode, pair.A, first.found, pair.B.alienProxy.address);
+            await destination(
+                'lock->mint, first (deploys the alien minter)',
+                mode,
+                pair.A,
+                first.found,
+                pair.B.alienProxy.address,
+            );
             const second = await lock(pair.A.token, 10n ** 9n);
             await destination('lock->mint, minter deployed', mode, pair.A, second.found, pair.B.alienProxy.address);
         });
@@ -102,7 +121,13 @@ describe('bench: TVM to TVM flows', () => {
         it(`native in both networks (${mode})`, async () => {
             const l = await lock(pair.A.shared, 10n ** 6n);
             if (mode === 'credit') recordSource('lock shared native (A)', l.r, pair.A.nativeProxy.address);
-            await destination('lock->unlock (predeployed, via alien proxy)', mode, pair.A, l.found, pair.B.nativeProxy.address);
+            await destination(
+                'lock->unlock (predeployed, via alien proxy)',
+                mode,
+                pair.A,
+                l.found,
+                pair.B.nativeProxy.address,
+            );
         });
     }
 });

@@ -1,6 +1,12 @@
 import hre from 'hardhat';
 import { Contract, TransactionReceipt } from 'ethers';
-import { deployEvmContract, deployMultiVault, deployTestToken, deployWeth, parseTvmAddress } from '../../wrappers/evm/MultiVault';
+import {
+    deployEvmContract,
+    deployMultiVault,
+    deployTestToken,
+    deployWeth,
+    parseTvmAddress,
+} from '../../wrappers/evm/MultiVault';
 
 export const RECIPIENT = parseTvmAddress('0:' + 'ab'.repeat(32));
 export const NATIVE_ROOT = parseTvmAddress('0:' + '5e'.repeat(32));
@@ -32,7 +38,10 @@ export async function vaultFixture(harness = true) {
     };
 }
 
-export async function deployToken(name: Parameters<typeof deployEvmContract>[1], args: unknown[] = []): Promise<Contract> {
+export async function deployToken(
+    name: Parameters<typeof deployEvmContract>[1],
+    args: unknown[] = [],
+): Promise<Contract> {
     const [deployer] = await hre.ethers.getSigners();
     return deployEvmContract(hre, name, args, deployer);
 }

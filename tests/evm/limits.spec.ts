@@ -2,7 +2,13 @@ import hre from 'hardhat';
 import { loadFixture, time } from '@nomicfoundation/hardhat-network-helpers';
 import { Contract } from 'ethers';
 import { EvmErrors } from '../../wrappers/evm/EvmErrors';
-import { as, depositNativeTokenParams, depositParams, evmContractAt, multiVaultInterface } from '../../wrappers/evm/MultiVault';
+import {
+    as,
+    depositNativeTokenParams,
+    depositParams,
+    evmContractAt,
+    multiVaultInterface,
+} from '../../wrappers/evm/MultiVault';
 import { findDepositEvent } from '../../wrappers/evm/depositEvents';
 import { NATIVE_ROOT, RECIPIENT, mined, revertReason, vaultFixture } from './fixtures';
 
@@ -127,7 +133,9 @@ describe('MultiVault deposit limit (rolling 24-hour window)', () => {
         // gas currency: WETH has its own limit
         await mined(g.setDepositLimit(await weth.getAddress(), 1_000n));
         await mined(v.depositByNativeToken(depositNativeTokenParams(RECIPIENT, { creditGas: 7n }), { value: 1_007n }));
-        expect(await revertReason(v.depositByNativeToken(depositNativeTokenParams(RECIPIENT), { value: 1n }))).toBe(VIOLATED);
+        expect(await revertReason(v.depositByNativeToken(depositNativeTokenParams(RECIPIENT), { value: 1n }))).toBe(
+            VIOLATED,
+        );
 
         // representation burn
         await mined(g.deployNativeToken(NATIVE_ROOT.wid, NATIVE_ROOT.addr, 'Toncoin', 'TON', 9));

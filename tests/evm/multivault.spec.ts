@@ -10,7 +10,12 @@ import {
     evmContractAt,
     multiVaultInterface,
 } from '../../wrappers/evm/MultiVault';
-import { baseTokenAddress, eventVoteFields, findDepositEvent, findDepositEvents } from '../../wrappers/evm/depositEvents';
+import {
+    baseTokenAddress,
+    eventVoteFields,
+    findDepositEvent,
+    findDepositEvents,
+} from '../../wrappers/evm/depositEvents';
 import { NATIVE_ROOT, RECIPIENT, USER_BALANCE, deployToken, mined, revertReason, vaultFixture } from './fixtures';
 
 const E = EvmErrors;
@@ -42,14 +47,30 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
                 'AlienTransfer(uint256,uint160,string,string,uint8,uint128,int8,uint256,uint256,uint256,bytes)',
             );
             expect(alien.inputs.map((p) => p.name)).toEqual([
-                'base_chainId', 'base_token', 'name', 'symbol', 'decimals', 'amount',
-                'recipient_wid', 'recipient_addr', 'value', 'expected_gas', 'payload',
+                'base_chainId',
+                'base_token',
+                'name',
+                'symbol',
+                'decimals',
+                'amount',
+                'recipient_wid',
+                'recipient_addr',
+                'value',
+                'expected_gas',
+                'payload',
             ]);
             expect(native.format('sighash')).toBe(
                 'NativeTransfer(int8,uint256,uint128,int8,uint256,uint256,uint256,bytes)',
             );
             expect(native.inputs.map((p) => p.name)).toEqual([
-                'native_wid', 'native_addr', 'amount', 'recipient_wid', 'recipient_addr', 'value', 'expected_gas', 'payload',
+                'native_wid',
+                'native_addr',
+                'amount',
+                'recipient_wid',
+                'recipient_addr',
+                'value',
+                'expected_gas',
+                'payload',
             ]);
             expect([...alien.inputs, ...native.inputs].some((p) => p.indexed)).toBe(false);
         });
@@ -83,7 +104,9 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
             expect(baseTokenAddress(ev.fields as never)).toBe(tokenAddress);
             // raw log: one topic (the signature), the data is the ABI encoding of all eleven parameters
             const raw = receipt.logs[ev.logIndex - receipt.logs[0].index];
-            expect(raw.topics).toEqual([id('AlienTransfer(uint256,uint160,string,string,uint8,uint128,int8,uint256,uint256,uint256,bytes)')]);
+            expect(raw.topics).toEqual([
+                id('AlienTransfer(uint256,uint160,string,string,uint8,uint128,int8,uint256,uint256,uint256,bytes)'),
+            ]);
 
             expect(await token.balanceOf(user.address)).toBe(USER_BALANCE - 5_000_000n);
             expect(await token.balanceOf(vaultAddress)).toBe(5_000_000n);
@@ -96,16 +119,20 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
             const { vault, vaultAddress, token, tokenAddress, user } = await loadFixture(vaultFixture);
             await mined(as(token, user).approve(vaultAddress, 10n ** 9n));
             const first = await mined(as(vault, user).deposit(depositParams(RECIPIENT, tokenAddress, 10n)));
-            const activated = first.logs
-                .map((l) => iface.parseLog(l))
-                .find((l) => l?.name === 'TokenActivated');
+            const activated = first.logs.map((l) => iface.parseLog(l)).find((l) => l?.name === 'TokenActivated');
             expect(activated?.args.toArray()).toEqual([tokenAddress, 'Test Token', 'TST', 6n]);
             const second = await mined(as(vault, user).deposit(depositParams(RECIPIENT, tokenAddress, 20n)));
             expect(second.logs.some((l) => iface.parseLog(l)?.name === 'TokenActivated')).toBe(false);
             const ev = findDepositEvent(second, iface);
             expect(ev.fields).toMatchObject({ name: 'Test Token', symbol: 'TST', decimals: 6, amount: 20n });
             const info = await vault.tokenInfo(tokenAddress);
-            expect([info.activated, info.isNative, info.name, info.symbol, info.decimals]).toEqual([true, false, 'Test Token', 'TST', 6n]);
+            expect([info.activated, info.isNative, info.name, info.symbol, info.decimals]).toEqual([
+                true,
+                false,
+                'Test Token',
+                'TST',
+                6n,
+            ]);
         });
 
         it('should stay at or under 107,000 gas for a warm deposit (token seen, vault holding it)', async () => {
@@ -122,8 +149,14 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
             const mkr = await deployToken('Bytes32MetaToken');
             await mined(mkr.mint(user.address, 1000n));
             await mined(as(mkr, user).approve(vaultAddress, 1000n));
-            const receipt = await mined(as(vault, user).deposit(depositParams(RECIPIENT, await mkr.getAddress(), 1000n)));
-            expect(findDepositEvent(receipt, iface).fields).toMatchObject({ name: 'Maker', symbol: 'MKR', decimals: 18 });
+            const receipt = await mined(
+                as(vault, user).deposit(depositParams(RECIPIENT, await mkr.getAddress(), 1000n)),
+            );
+            expect(findDepositEvent(receipt, iface).fields).toMatchObject({
+                name: 'Maker',
+                symbol: 'MKR',
+                decimals: 18,
+            });
         });
 
         it('should bridge what a fee-on-transfer token delivered (balance delta), minus the deposit fee', async () => {
@@ -173,12 +206,14 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
     describe('deposit of a representation token (burn)', () => {
         it('should deploy the representation at the predicted CREATE2 address', async () => {
             const { vault, vaultAddress, nativeAddress, native } = await loadFixture(nativeFixture);
-            const salt = keccak256(AbiCoder.defaultAbiCoder().encode(['int8', 'uint256'], [NATIVE_ROOT.wid, NATIVE_ROOT.addr]));
+            const salt = keccak256(
+                AbiCoder.defaultAbiCoder().encode(['int8', 'uint256'], [NATIVE_ROOT.wid, NATIVE_ROOT.addr]),
+            );
             const { bytecode } = await hre.artifacts.readArtifact('MultiVaultToken');
             expect(getCreate2Address(vaultAddress, salt, keccak256(bytecode))).toBe(nativeAddress);
-            expect([await native.name(), await native.symbol(), await native.decimals(), await native.vault()]).toEqual([
-                'Toncoin', 'TON', 9n, vaultAddress,
-            ]);
+            expect([await native.name(), await native.symbol(), await native.decimals(), await native.vault()]).toEqual(
+                ['Toncoin', 'TON', 9n, vaultAddress],
+            );
             const info = await vault.tokenInfo(nativeAddress);
             expect([info.isNative, info.nativeWid, info.nativeAddr]).toEqual([true, 0n, NATIVE_ROOT.addr]);
             // another root, another address; masterchain differs from basechain
@@ -191,9 +226,12 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
             const supplyBefore: bigint = await native.totalSupply();
             const recipient = { wid: -1, addr: 2n ** 256n - 1n };
             const receipt = await mined(
-                as(vault, user).deposit(depositParams(recipient, nativeAddress, 3_000n, { expectedGas: 9n, payload: PAYLOAD }), {
-                    value: 5n,
-                }),
+                as(vault, user).deposit(
+                    depositParams(recipient, nativeAddress, 3_000n, { expectedGas: 9n, payload: PAYLOAD }),
+                    {
+                        value: 5n,
+                    },
+                ),
             );
             const ev = findDepositEvent(receipt, iface, { vault: vaultAddress });
             expect(ev.name).toBe('NativeTransfer');
@@ -240,7 +278,9 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
             expect(await revertReason(g.deployNativeToken(0, 0n, 'A', 'A', 9))).toBe(E.config.zeroNativeAddress);
             expect(await revertReason(g.deployNativeToken(0, 1n, '', 'A', 9))).toBe(E.deposit.invalidTokenMeta);
             expect(await revertReason(g.deployNativeToken(0, 1n, 'A', '', 9))).toBe(E.deposit.invalidTokenMeta);
-            expect(await revertReason(g.deployNativeToken(0, 1n, 'A'.repeat(65), 'A', 9))).toBe(E.deposit.invalidTokenMeta);
+            expect(await revertReason(g.deployNativeToken(0, 1n, 'A'.repeat(65), 'A', 9))).toBe(
+                E.deposit.invalidTokenMeta,
+            );
         });
     });
 
@@ -282,7 +322,9 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
             const wethAddress = await weth.getAddress();
             await mined(as(vault, governance).setTokenDepositFee(wethAddress, 25));
             const receipt = await mined(
-                as(vault, user).depositByNativeToken(depositNativeTokenParams(RECIPIENT, { creditGas: 1_000n }), { value: 41_000n }),
+                as(vault, user).depositByNativeToken(depositNativeTokenParams(RECIPIENT, { creditGas: 1_000n }), {
+                    value: 41_000n,
+                }),
             );
             // 40,000 wrapped, fee ceil(40,000 * 25 / 10,000) = 100
             expect(findDepositEvent(receipt, iface).fields).toMatchObject({ amount: 39_900n, value: 1_000n });
@@ -306,12 +348,15 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
 
     describe('fees', () => {
         it('should take the default fee, a token override (0 included), rounding up, and fall back on clear', async () => {
-            const { vault, vaultAddress, token, tokenAddress, governance, user, other } = await loadFixture(vaultFixture);
+            const { vault, vaultAddress, token, tokenAddress, governance, user, other } =
+                await loadFixture(vaultFixture);
             const g = as(vault, governance);
             await mined(as(token, user).approve(vaultAddress, 10n ** 12n));
             const dep = async (amount: bigint) =>
-                findDepositEvent(await mined(as(vault, user).deposit(depositParams(RECIPIENT, tokenAddress, amount))), iface)
-                    .fields.amount;
+                findDepositEvent(
+                    await mined(as(vault, user).deposit(depositParams(RECIPIENT, tokenAddress, amount))),
+                    iface,
+                ).fields.amount;
 
             await mined(g.setDefaultDepositFee(30)); // 0.3%
             expect(await vault.depositFeeBps(tokenAddress)).toBe(30n);
@@ -319,14 +364,18 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
             expect(await dep(1_001n)).toBe(997n); // 3.003 rounds up to 4
             expect(await dep(2n)).toBe(1n); // dust pays at least 1
             // nothing left after the fee: refused rather than an empty transfer
-            expect(await revertReason(as(vault, user).deposit(depositParams(RECIPIENT, tokenAddress, 1n)))).toBe(E.deposit.zeroAmount);
+            expect(await revertReason(as(vault, user).deposit(depositParams(RECIPIENT, tokenAddress, 1n)))).toBe(
+                E.deposit.zeroAmount,
+            );
             expect(await vault.fees(tokenAddress)).toBe(3_000n + 4n + 1n);
 
             await mined(g.setTokenDepositFee(tokenAddress, 0)); // override to free
             expect(await vault.depositFeeBps(tokenAddress)).toBe(0n);
             expect(await dep(1_000n)).toBe(1_000n);
             await mined(g.setTokenDepositFee(tokenAddress, 10_000)); // 100%: every deposit would be empty
-            expect(await revertReason(as(vault, user).deposit(depositParams(RECIPIENT, tokenAddress, 1_000n)))).toBe(E.deposit.zeroAmount);
+            expect(await revertReason(as(vault, user).deposit(depositParams(RECIPIENT, tokenAddress, 1_000n)))).toBe(
+                E.deposit.zeroAmount,
+            );
             await mined(g.clearTokenDepositFee(tokenAddress));
             expect(await vault.depositFeeBps(tokenAddress)).toBe(30n);
             expect(await dep(10_000n)).toBe(9_970n);
@@ -350,9 +399,15 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
             await mined(g.setDefaultDepositFee(10_000));
             await mined(g.setTokenDepositFee(tokenAddress, 10_000));
             expect(await vault.defaultDepositFeeBps()).toBe(10_000n);
-            expect(await revertReason(g.withdrawFees(tokenAddress, other.address, 0n))).toBe(E.config.feesExceedAccrued);
-            expect(await revertReason(g.withdrawFees(tokenAddress, other.address, 1n))).toBe(E.config.feesExceedAccrued);
-            expect(await revertReason(g.withdrawFees(tokenAddress, hre.ethers.ZeroAddress, 1n))).toBe(E.config.feesZeroRecipient);
+            expect(await revertReason(g.withdrawFees(tokenAddress, other.address, 0n))).toBe(
+                E.config.feesExceedAccrued,
+            );
+            expect(await revertReason(g.withdrawFees(tokenAddress, other.address, 1n))).toBe(
+                E.config.feesExceedAccrued,
+            );
+            expect(await revertReason(g.withdrawFees(tokenAddress, hre.ethers.ZeroAddress, 1n))).toBe(
+                E.config.feesZeroRecipient,
+            );
             expect(await revertReason(g.withdrawCreditGas(hre.ethers.ZeroAddress, 0n))).toBe(E.config.gasZeroRecipient);
             expect(await revertReason(g.setDepositLimit(tokenAddress, 2n ** 128n))).toBe(E.config.limitTooLarge);
             expect(await revertReason(g.setDepositLimit(hre.ethers.ZeroAddress, 1n))).toBe(E.config.zeroToken);
@@ -368,13 +423,19 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
                 E.deposit.msgValueTooLow,
             );
             expect(
-                await revertReason(v.depositByNativeToken(depositNativeTokenParams(RECIPIENT, { creditGas: 100n }), { value: 100n })),
+                await revertReason(
+                    v.depositByNativeToken(depositNativeTokenParams(RECIPIENT, { creditGas: 100n }), { value: 100n }),
+                ),
             ).toBe(E.deposit.msgValueTooLow);
             expect(
-                await revertReason(v.depositByNativeToken(depositNativeTokenParams(RECIPIENT, { creditGas: 100n }), { value: 99n })),
+                await revertReason(
+                    v.depositByNativeToken(depositNativeTokenParams(RECIPIENT, { creditGas: 100n }), { value: 99n }),
+                ),
             ).toBe(E.deposit.msgValueTooLow);
             // one wei above the gas is a deposit of 1
-            const r = await mined(v.depositByNativeToken(depositNativeTokenParams(RECIPIENT, { creditGas: 100n }), { value: 101n }));
+            const r = await mined(
+                v.depositByNativeToken(depositNativeTokenParams(RECIPIENT, { creditGas: 100n }), { value: 101n }),
+            );
             expect(findDepositEvent(r, iface).fields).toMatchObject({ amount: 1n, value: 100n });
         });
 
@@ -383,45 +444,63 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
             await mined(token.mint(user.address, 2n ** 129n));
             await mined(as(token, user).approve(vaultAddress, 2n ** 130n));
             const v = as(vault, user);
-            expect(await revertReason(v.deposit(depositParams(RECIPIENT, tokenAddress, 2n ** 128n)))).toBe(E.deposit.amountTooLarge);
-            expect(await revertReason(v.deposit(depositParams(RECIPIENT, tokenAddress, 2n ** 256n - 1n)))).toBe(E.deposit.amountTooLarge);
+            expect(await revertReason(v.deposit(depositParams(RECIPIENT, tokenAddress, 2n ** 128n)))).toBe(
+                E.deposit.amountTooLarge,
+            );
+            expect(await revertReason(v.deposit(depositParams(RECIPIENT, tokenAddress, 2n ** 256n - 1n)))).toBe(
+                E.deposit.amountTooLarge,
+            );
             // 2^128 - 1 is the largest accepted amount
             const r = await mined(v.deposit(depositParams(RECIPIENT, tokenAddress, 2n ** 128n - 1n)));
             expect(findDepositEvent(r, iface).fields.amount).toBe(2n ** 128n - 1n);
 
             await setBalance(user.address, 2n ** 130n);
             expect(
-                await revertReason(v.depositByNativeToken(depositNativeTokenParams(RECIPIENT, { creditGas: 1n }), { value: 2n ** 128n + 1n })),
+                await revertReason(
+                    v.depositByNativeToken(depositNativeTokenParams(RECIPIENT, { creditGas: 1n }), {
+                        value: 2n ** 128n + 1n,
+                    }),
+                ),
             ).toBe(E.deposit.amountTooLarge);
         });
 
         it('Emergency: shutdown: every deposit kind while shut down', async () => {
-            const { vault, vaultAddress, token, tokenAddress, nativeAddress, guardian, governance, user } = await loadFixture(nativeFixture);
+            const { vault, vaultAddress, token, tokenAddress, nativeAddress, guardian, governance, user } =
+                await loadFixture(nativeFixture);
             await mined(as(token, user).approve(vaultAddress, 1_000n));
             await mined(as(vault, guardian).setEmergencyShutdown(true));
             const v = as(vault, user);
-            expect(await revertReason(v.deposit(depositParams(RECIPIENT, tokenAddress, 1_000n)))).toBe(E.deposit.emergencyShutdown);
-            expect(await revertReason(v.deposit(depositParams(RECIPIENT, nativeAddress, 1_000n)))).toBe(E.deposit.emergencyShutdown);
-            expect(await revertReason(v.depositByNativeToken(depositNativeTokenParams(RECIPIENT), { value: 1_000n }))).toBe(
+            expect(await revertReason(v.deposit(depositParams(RECIPIENT, tokenAddress, 1_000n)))).toBe(
                 E.deposit.emergencyShutdown,
             );
+            expect(await revertReason(v.deposit(depositParams(RECIPIENT, nativeAddress, 1_000n)))).toBe(
+                E.deposit.emergencyShutdown,
+            );
+            expect(
+                await revertReason(v.depositByNativeToken(depositNativeTokenParams(RECIPIENT), { value: 1_000n })),
+            ).toBe(E.deposit.emergencyShutdown);
             await mined(as(vault, governance).setEmergencyShutdown(false));
             await mined(v.deposit(depositParams(RECIPIENT, tokenAddress, 1_000n)));
         });
 
         it('Tokens: token is blacklisted / Tokens: weth is blacklisted', async () => {
-            const { vault, vaultAddress, token, tokenAddress, weth, nativeAddress, governance, user } = await loadFixture(nativeFixture);
+            const { vault, vaultAddress, token, tokenAddress, weth, nativeAddress, governance, user } =
+                await loadFixture(nativeFixture);
             const g = as(vault, governance);
             const v = as(vault, user);
             await mined(as(token, user).approve(vaultAddress, 1_000n));
             await mined(g.setTokenBlacklist(tokenAddress, true));
             await mined(g.setTokenBlacklist(nativeAddress, true));
-            expect(await revertReason(v.deposit(depositParams(RECIPIENT, tokenAddress, 1_000n)))).toBe(E.deposit.tokenBlacklisted);
-            expect(await revertReason(v.deposit(depositParams(RECIPIENT, nativeAddress, 1_000n)))).toBe(E.deposit.tokenBlacklisted);
-            await mined(g.setTokenBlacklist(await weth.getAddress(), true));
-            expect(await revertReason(v.depositByNativeToken(depositNativeTokenParams(RECIPIENT), { value: 1_000n }))).toBe(
-                E.deposit.wethBlacklisted,
+            expect(await revertReason(v.deposit(depositParams(RECIPIENT, tokenAddress, 1_000n)))).toBe(
+                E.deposit.tokenBlacklisted,
             );
+            expect(await revertReason(v.deposit(depositParams(RECIPIENT, nativeAddress, 1_000n)))).toBe(
+                E.deposit.tokenBlacklisted,
+            );
+            await mined(g.setTokenBlacklist(await weth.getAddress(), true));
+            expect(
+                await revertReason(v.depositByNativeToken(depositNativeTokenParams(RECIPIENT), { value: 1_000n })),
+            ).toBe(E.deposit.wethBlacklisted);
             await mined(g.setTokenBlacklist(tokenAddress, false));
             await mined(v.deposit(depositParams(RECIPIENT, tokenAddress, 1_000n)));
         });
@@ -442,9 +521,9 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
             const bad = await deployToken('BadMetaToken', [mode]);
             await mined(bad.mint(user.address, 1_000n));
             await mined(as(bad, user).approve(vaultAddress, 1_000n));
-            expect(await revertReason(as(vault, user).deposit(depositParams(RECIPIENT, await bad.getAddress(), 1_000n)))).toBe(
-                E.deposit.invalidTokenMeta,
-            );
+            expect(
+                await revertReason(as(vault, user).deposit(depositParams(RECIPIENT, await bad.getAddress(), 1_000n))),
+            ).toBe(E.deposit.invalidTokenMeta);
         });
 
         it('Tokens: invalid token meta: a token address without code', async () => {
@@ -457,9 +536,13 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
         it('Insufficient allowance: none, and one below the amount', async () => {
             const { vault, vaultAddress, token, tokenAddress, user } = await loadFixture(vaultFixture);
             const v = as(vault, user);
-            expect(await revertReason(v.deposit(depositParams(RECIPIENT, tokenAddress, 1_000n)))).toBe(E.deposit.insufficientAllowance);
+            expect(await revertReason(v.deposit(depositParams(RECIPIENT, tokenAddress, 1_000n)))).toBe(
+                E.deposit.insufficientAllowance,
+            );
             await mined(as(token, user).approve(vaultAddress, 999n));
-            expect(await revertReason(v.deposit(depositParams(RECIPIENT, tokenAddress, 1_000n)))).toBe(E.deposit.insufficientAllowance);
+            expect(await revertReason(v.deposit(depositParams(RECIPIENT, tokenAddress, 1_000n)))).toBe(
+                E.deposit.insufficientAllowance,
+            );
             await mined(as(token, user).approve(vaultAddress, 1_000n));
             await mined(v.deposit(depositParams(RECIPIENT, tokenAddress, 1_000n)));
             expect(await token.allowance(user.address, vaultAddress)).toBe(0n);
@@ -489,11 +572,17 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
             const { vault, vaultAddress, token, tokenAddress, user } = await loadFixture(vaultFixture);
             await mined(as(token, user).approve(vaultAddress, 1_000n));
             const v = as(vault, user);
-            expect(await revertReason(v.deposit(depositParams(RECIPIENT, tokenAddress, 0n)))).toBe(E.deposit.zeroAmount);
-            expect(await revertReason(v.deposit(depositParams({ wid: 0, addr: 0n }, tokenAddress, 1n)))).toBe(E.deposit.zeroRecipient);
-            expect(await revertReason(v.depositByNativeToken(depositNativeTokenParams({ wid: 0, addr: 0n }), { value: 1n }))).toBe(
+            expect(await revertReason(v.deposit(depositParams(RECIPIENT, tokenAddress, 0n)))).toBe(
+                E.deposit.zeroAmount,
+            );
+            expect(await revertReason(v.deposit(depositParams({ wid: 0, addr: 0n }, tokenAddress, 1n)))).toBe(
                 E.deposit.zeroRecipient,
             );
+            expect(
+                await revertReason(
+                    v.depositByNativeToken(depositNativeTokenParams({ wid: 0, addr: 0n }), { value: 1n }),
+                ),
+            ).toBe(E.deposit.zeroRecipient);
         });
     });
 
@@ -522,11 +611,17 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
 
         it('should let guardian or governance shut down, and only governance resume', async () => {
             const { vault, governance, guardian, user } = await loadFixture(vaultFixture);
-            expect(await revertReason(as(vault, user).setEmergencyShutdown(true))).toBe(E.roles.onlyGuardianOrGovernance);
+            expect(await revertReason(as(vault, user).setEmergencyShutdown(true))).toBe(
+                E.roles.onlyGuardianOrGovernance,
+            );
             await mined(as(vault, guardian).setEmergencyShutdown(true));
             expect(await vault.emergencyShutdown()).toBe(true);
-            expect(await revertReason(as(vault, guardian).setEmergencyShutdown(false))).toBe(E.roles.onlyGovernanceDisables);
-            expect(await revertReason(as(vault, user).setEmergencyShutdown(false))).toBe(E.roles.onlyGovernanceDisables);
+            expect(await revertReason(as(vault, guardian).setEmergencyShutdown(false))).toBe(
+                E.roles.onlyGovernanceDisables,
+            );
+            expect(await revertReason(as(vault, user).setEmergencyShutdown(false))).toBe(
+                E.roles.onlyGovernanceDisables,
+            );
             await mined(as(vault, governance).setEmergencyShutdown(false));
             expect(await vault.emergencyShutdown()).toBe(false);
             await mined(as(vault, governance).setEmergencyShutdown(true));
@@ -535,7 +630,9 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
 
         it('should move governance in two steps and change the guardian', async () => {
             const { vault, governance, guardian, user, other } = await loadFixture(vaultFixture);
-            expect(await revertReason(as(vault, governance).setPendingGovernance(hre.ethers.ZeroAddress))).toBe(E.roles.zeroAddress);
+            expect(await revertReason(as(vault, governance).setPendingGovernance(hre.ethers.ZeroAddress))).toBe(
+                E.roles.zeroAddress,
+            );
             await mined(as(vault, governance).setPendingGovernance(user.address));
             expect(await vault.governance()).toBe(governance.address);
             expect(await revertReason(as(vault, other).acceptGovernance())).toBe(E.roles.onlyPendingGovernance);
@@ -546,7 +643,9 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
 
             expect(await revertReason(as(vault, user).setGuardian(hre.ethers.ZeroAddress))).toBe(E.roles.zeroAddress);
             await mined(as(vault, user).setGuardian(other.address));
-            expect(await revertReason(as(vault, guardian).setEmergencyShutdown(true))).toBe(E.roles.onlyGuardianOrGovernance);
+            expect(await revertReason(as(vault, guardian).setEmergencyShutdown(true))).toBe(
+                E.roles.onlyGuardianOrGovernance,
+            );
             await mined(as(vault, other).setEmergencyShutdown(true));
         });
 
@@ -554,12 +653,20 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
             const { deployer, guardian, weth } = await loadFixture(vaultFixture);
             expect(
                 await revertReason(
-                    deployMultiVault(hre, deployer, { governance: hre.ethers.ZeroAddress, guardian: guardian.address, weth: await weth.getAddress() }),
+                    deployMultiVault(hre, deployer, {
+                        governance: hre.ethers.ZeroAddress,
+                        guardian: guardian.address,
+                        weth: await weth.getAddress(),
+                    }),
                 ),
             ).toBe(E.roles.zeroAddress);
             expect(
                 await revertReason(
-                    deployMultiVault(hre, deployer, { governance: guardian.address, guardian: guardian.address, weth: guardian.address }),
+                    deployMultiVault(hre, deployer, {
+                        governance: guardian.address,
+                        guardian: guardian.address,
+                        weth: guardian.address,
+                    }),
                 ),
             ).toBe(E.config.wethNotContract);
         });
@@ -572,7 +679,9 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
             const receipt = await mined(as(vault, user).deposit(depositParams(RECIPIENT, tokenAddress, 1_000n)));
             const ev = findDepositEvent(receipt, iface, { vault: vaultAddress, name: 'AlienTransfer' });
             const raw = await hre.ethers.provider.send('eth_getTransactionReceipt', [receipt.hash]);
-            const rawLog = raw.logs.find((l: { topics: string[] }) => l.topics[0] === iface.getEvent('AlienTransfer')!.topicHash);
+            const rawLog = raw.logs.find(
+                (l: { topics: string[] }) => l.topics[0] === iface.getEvent('AlienTransfer')!.topicHash,
+            );
             const block = await hre.ethers.provider.getBlock(receipt.blockNumber);
             expect(ev.transactionHash).toBe(receipt.hash);
             expect(ev.logIndex).toBe(Number(rawLog.logIndex));
@@ -597,7 +706,10 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
             const dd = await deployToken('DoubleDepositor');
             await mined(as(token, user).approve(await dd.getAddress(), 2_000n));
             const receipt = await mined(
-                as(dd, user).depositTwice(vaultAddress, depositParams(RECIPIENT, tokenAddress, 1_000n, { payload: PAYLOAD })),
+                as(dd, user).depositTwice(
+                    vaultAddress,
+                    depositParams(RECIPIENT, tokenAddress, 1_000n, { payload: PAYLOAD }),
+                ),
             );
             const events = findDepositEvents(receipt, iface, { vault: vaultAddress });
             expect(events.map((e) => [e.name, e.fields.amount, e.fields.payload])).toEqual([

@@ -13,7 +13,14 @@ import { SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { compile } from '@ton/blueprint';
 import '@ton/test-utils';
 import { MAINNET_GLOBAL_ID, proofDataCell, readTxMessages, SECOND_GLOBAL_ID, TvmNetwork } from '../../harness/network';
-import { buildProofPayload, buildTvmTvmEvent, decodeTvmTvmEvent, DEPLOY_EVENT_ABI, findTransferId, TvmTvmEventData } from '../../harness/transfer';
+import {
+    buildProofPayload,
+    buildTvmTvmEvent,
+    decodeTvmTvmEvent,
+    DEPLOY_EVENT_ABI,
+    findTransferId,
+    TvmTvmEventData,
+} from '../../harness/transfer';
 import { SyncService } from '../../harness/actors';
 import { LiteClient } from '../../wrappers/LiteClient';
 import { TransactionChecker } from '../../wrappers/TransactionChecker';
@@ -37,7 +44,10 @@ const EMITTER_FC = `
 
 async function compileEmitter(): Promise<Cell> {
     const stdlib = fs.readFileSync(path.resolve(__dirname, '../../contracts/imports/stdlib.fc'), 'utf8');
-    const r = await compileFunc({ targets: ['emitter.fc'], sources: { 'stdlib.fc': stdlib, 'emitter.fc': `#include "stdlib.fc";\n${EMITTER_FC}` } });
+    const r = await compileFunc({
+        targets: ['emitter.fc'],
+        sources: { 'stdlib.fc': stdlib, 'emitter.fc': `#include "stdlib.fc";\n${EMITTER_FC}` },
+    });
     if (r.status === 'error') throw new Error(r.message);
     return Cell.fromBase64(r.codeBoc);
 }
@@ -57,25 +67,48 @@ describe('harness: TVM networks, Transfer ID, proofs, sync', () => {
     let checkerB: SandboxContract<TransactionChecker>;
 
     beforeAll(async () => {
-        [lcCode, tcCode, emitterCode] = await Promise.all([compile('LiteClient'), compile('TransactionChecker'), compileEmitter()]);
+        [lcCode, tcCode, emitterCode] = await Promise.all([
+            compile('LiteClient'),
+            compile('TransactionChecker'),
+            compileEmitter(),
+        ]);
         A = await TvmNetwork.create({ globalId: MAINNET_GLOBAL_ID, name: 'A' });
         B = await TvmNetwork.create({ globalId: SECOND_GLOBAL_ID, name: 'B', validators: 20 });
         userA = await A.treasury('user');
         adminA = await A.treasury('admin');
         payerB = await B.treasury('payer');
-        minter = A.blockchain.openContract(await JettonMinter.createFromConfig({ owner: adminA.address, content: { name: 'Test', symbol: 'TST', decimals: 9 } }));
+        minter = A.blockchain.openContract(
+            await JettonMinter.createFromConfig({
+                owner: adminA.address,
+                content: { name: 'Test', symbol: 'TST', decimals: 9 },
+            }),
+        );
         await minter.sendMint(adminA.getSender(), { to: userA.address, amount: 1_000_000n });
         const init = { code: emitterCode, data: beginCell().storeUint(7, 32).endCell() };
         emitter = contractAddress(0, init);
         await A.blockchain.sendMessage({
-            info: { type: 'internal', src: adminA.address, dest: emitter, value: { coins: toNano('1') }, bounce: false, bounced: false, ihrDisabled: true, ihrFee: 0n, forwardFee: 0n, createdAt: 0, createdLt: 0n },
+            info: {
+                type: 'internal',
+                src: adminA.address,
+                dest: emitter,
+                value: { coins: toNano('1') },
+                bounce: false,
+                bounced: false,
+                ihrDisabled: true,
+                ihrFee: 0n,
+                forwardFee: 0n,
+                createdAt: 0,
+                createdLt: 0n,
+            },
             init,
             body: Cell.EMPTY,
         });
         // A's LiteClient + TransactionChecker on B
         liteClientB = B.blockchain.openContract(LiteClient.createFromKeyBlock(A.chain.genesisKeyBlock().proof, lcCode));
         await liteClientB.sendDeploy(payerB.getSender(), toNano('1'));
-        checkerB = B.blockchain.openContract(TransactionChecker.createFromConfig({ liteClient: liteClientB.address }, tcCode));
+        checkerB = B.blockchain.openContract(
+            TransactionChecker.createFromConfig({ liteClient: liteClientB.address }, tcCode),
+        );
         await checkerB.sendDeploy(payerB.getSender(), toNano('1'));
     });
 
@@ -135,7 +168,9 @@ describe('harness: TVM networks, Transfer ID, proofs, sync', () => {
         const inMsg = readTxMessages(root.raw).inMsg!;
         expect(A.findByInMessageHash(inMsg.hash())).toBe(root);
         const trace = A.trace(root);
-        expect(new Set(trace.map((t) => t.hash().toString('hex')))).toEqual(new Set(r.transactions.map((t) => t.hash().toString('hex'))));
+        expect(new Set(trace.map((t) => t.hash().toString('hex')))).toEqual(
+            new Set(r.transactions.map((t) => t.hash().toString('hex'))),
+        );
     });
 
     it('finds the Transfer ID from the wallet transaction and from the external message hash', async () => {
@@ -155,7 +190,9 @@ describe('harness: TVM networks, Transfer ID, proofs, sync', () => {
         const decoded = decodeTvmTvmEvent(byTx.eventBody);
         expect(decoded.payload!.equals(event.payload!)).toBe(true);
         expect(buildTvmTvmEvent(decoded).equals(buildTvmTvmEvent(event))).toBe(true);
-        expect(decoded.recipient.equals(event.recipient) && decoded.amount === event.amount && decoded.name === 'Test').toBe(true);
+        expect(
+            decoded.recipient.equals(event.recipient) && decoded.amount === event.amount && decoded.name === 'Test',
+        ).toBe(true);
         // another account, or an unknown start: no transfer
         expect(() => findTransferId(A, r.transactions[0].hash(), minter.address)).toThrow(/no transaction of/);
         expect(() => findTransferId(A, Buffer.alloc(32, 1), emitter)).toThrow(/no transaction or message/);
@@ -170,7 +207,16 @@ describe('harness: TVM networks, Transfer ID, proofs, sync', () => {
         const p = built.payload;
         expect(p.messageHash).toBe(found.messageHash.toString('hex'));
         expect(p.outMessageIndex).toBe(found.outMessageIndex);
-        expect(p.event).toMatchObject({ tokenType: 'Native', chainId: 2000, amount: '1000', value: toNano('0.5').toString(), decimals: 9, name: 'Test', symbol: 'TST', nativeProxyWallet: emitter.toRawString() });
+        expect(p.event).toMatchObject({
+            tokenType: 'Native',
+            chainId: 2000,
+            amount: '1000',
+            value: toNano('0.5').toString(),
+            decimals: 9,
+            name: 'Test',
+            symbol: 'TST',
+            nativeProxyWallet: emitter.toRawString(),
+        });
         expect(p.abiTx!.executionAddress).toBe(configuration.toRawString());
         expect(p.abiTx!.attachedValue).toBe(toNano('2').toString());
         expect(p.abiTx!.abiMethod).toBe('deployEvent');
@@ -183,12 +229,23 @@ describe('harness: TVM networks, Transfer ID, proofs, sync', () => {
         expect(s.loadUint(16)).toBe(found.outMessageIndex);
         expect(s.loadAddress().equals(event.remainingGasTo)).toBe(true);
         const proof = s.loadRef();
-        expect(proof.equals(proofDataCell(built.proven.transaction, built.proven.txProof, built.proven.currentBlock))).toBe(true);
+        expect(
+            proof.equals(proofDataCell(built.proven.transaction, built.proven.txProof, built.proven.currentBlock)),
+        ).toBe(true);
         expect(Cell.fromBase64(p.txBlockProof).equals(built.proven.currentBlock)).toBe(true);
         expect(built.proven.transaction.hash().equals(found.transferId)).toBe(true);
         // the proof checks on the other network
-        const c = await checkerB.sendCheckTransaction(payerB.getSender(), { transaction: built.proven.transaction, proof: built.proven.txProof, currentBlock: built.proven.currentBlock, value: toNano('1') });
-        expect(c.transactions).toHaveTransaction({ from: checkerB.address, to: payerB.address, op: Op.transactionChecker.transactionChecked });
+        const c = await checkerB.sendCheckTransaction(payerB.getSender(), {
+            transaction: built.proven.transaction,
+            proof: built.proven.txProof,
+            currentBlock: built.proven.currentBlock,
+            value: toNano('1'),
+        });
+        expect(c.transactions).toHaveTransaction({
+            from: checkerB.address,
+            to: payerB.address,
+            op: Op.transactionChecker.transactionChecked,
+        });
     });
 
     it('proves a plain jetton transfer transaction of A on B (basechain shard block)', async () => {
@@ -197,8 +254,17 @@ describe('harness: TVM networks, Transfer ID, proofs, sync', () => {
         const tx = r.transactions.find((t) => t.inMessage?.info.dest?.toString() === wallet.address.toString())!;
         const p = A.proveTransaction(tx);
         expect(p.block.shardBlock).toBeDefined();
-        const c = await checkerB.sendCheckTransaction(payerB.getSender(), { transaction: p.transaction, proof: p.txProof, currentBlock: p.currentBlock, value: toNano('1') });
-        expect(c.transactions).toHaveTransaction({ from: checkerB.address, to: payerB.address, op: Op.transactionChecker.transactionChecked });
+        const c = await checkerB.sendCheckTransaction(payerB.getSender(), {
+            transaction: p.transaction,
+            proof: p.txProof,
+            currentBlock: p.currentBlock,
+            value: toNano('1'),
+        });
+        expect(c.transactions).toHaveTransaction({
+            from: checkerB.address,
+            to: payerB.address,
+            op: Op.transactionChecker.transactionChecked,
+        });
     });
 
     it('sync service: after A rotates its validators, B rejects new proofs until the LiteClient is synced', async () => {
@@ -211,15 +277,29 @@ describe('harness: TVM networks, Transfer ID, proofs, sync', () => {
         const wallet = A.blockchain.openContract(await JettonWallet.createFromOwner(userA.address, minter.address));
         const r = await wallet.sendTransfer(userA.getSender(), { to: adminA.address, amount: 5n });
         const p = A.proveTransaction(r.transactions[1]);
-        const check = () => checkerB.sendCheckTransaction(payerB.getSender(), { transaction: p.transaction, proof: p.txProof, currentBlock: p.currentBlock, value: toNano('1') });
+        const check = () =>
+            checkerB.sendCheckTransaction(payerB.getSender(), {
+                transaction: p.transaction,
+                proof: p.txProof,
+                currentBlock: p.currentBlock,
+                value: toNano('1'),
+            });
         let c = await check();
-        expect(c.transactions).toHaveTransaction({ from: checkerB.address, to: payerB.address, op: Op.transactionChecker.transactionCheckFailed });
+        expect(c.transactions).toHaveTransaction({
+            from: checkerB.address,
+            to: payerB.address,
+            op: Op.transactionChecker.transactionCheckFailed,
+        });
         const steps = await sync.step();
         expect(steps).toHaveLength(1); // the announcing key block is skipped
         expect(await liteClientB.getCurrentSeqNo()).toBeGreaterThan(oldSeqno);
         expect(await liteClientB.getCurrentEpochSince()).toBe(A.chain.current.utimeSince);
         c = await check();
-        expect(c.transactions).toHaveTransaction({ from: checkerB.address, to: payerB.address, op: Op.transactionChecker.transactionChecked });
+        expect(c.transactions).toHaveTransaction({
+            from: checkerB.address,
+            to: payerB.address,
+            op: Op.transactionChecker.transactionChecked,
+        });
         // snapshots restore both the sandbox and the synthetic chain
         await A.loadFrom(snap[0]);
         await B.loadFrom(snap[1]);

@@ -1,4 +1,12 @@
-import { beginCell, Cell, CellType, convertToMerkleProof, Dictionary, exoticPruned, generateMerkleProof } from '@ton/core';
+import {
+    beginCell,
+    Cell,
+    CellType,
+    convertToMerkleProof,
+    Dictionary,
+    exoticPruned,
+    generateMerkleProof,
+} from '@ton/core';
 import { describeWithFixtures, readFixture } from '../../harness/fixtures';
 import { buildMerkleProof, blockProof, proofVirtualHash, prunedBranch, pruneTree } from '../../harness/proofs';
 import { hashmapPath } from '../../harness/tlb';
@@ -40,7 +48,11 @@ describe('harness: generic Merkle proof builder', () => {
 
     it('keeps everything when the root is kept in full, and only the root otherwise', () => {
         const { root } = dictRoot();
-        expect(buildMerkleProof(root, { full: [root] }).hash().equals(convertToMerkleProof(root).hash())).toBe(true);
+        expect(
+            buildMerkleProof(root, { full: [root] })
+                .hash()
+                .equals(convertToMerkleProof(root).hash()),
+        ).toBe(true);
         const bare = pruneTree(root, {});
         expect(bare.refs.every((r) => r.type === CellType.PrunedBranch)).toBe(true);
         expect(bare.hash(0).equals(root.hash())).toBe(true);

@@ -3,7 +3,14 @@ import { Cell, CellType } from '@ton/core';
 import { signVerify } from '@ton/crypto';
 import { describeWithFixtures, fixturePath, readFixture, readFixtureJson } from '../../harness/fixtures';
 import { parseBlock, ParsedBlock, sha256 } from '../../harness';
-import { blockHeaderProof, blockProof, keyBlockProof, masterchainProofWithShard, proofVirtualHash, transactionProof } from '../../harness/proofs';
+import {
+    blockHeaderProof,
+    blockProof,
+    keyBlockProof,
+    masterchainProofWithShard,
+    proofVirtualHash,
+    transactionProof,
+} from '../../harness/proofs';
 import {
     entriesFromLiteServer,
     entriesFromNodeIdList,
@@ -36,7 +43,10 @@ function mainSet(s: ValidatorSetData | undefined): ValidatorSetData {
 describeWithFixtures('harness: real TON fixtures', () => {
     describe('parsing', () => {
         it('parses every rsquad block and block proof', () => {
-            const expected: Record<string, { seqno?: number; key?: boolean; p34?: number; proof: boolean; globalId: number }> = {
+            const expected: Record<
+                string,
+                { seqno?: number; key?: boolean; p34?: number; proof: boolean; globalId: number }
+            > = {
                 '1_keyblock.boc': { seqno: 27678205, key: true, p34: 28, proof: false, globalId: -3 },
                 '1_keyblock_pruned.boc': { p34: 28, proof: true, globalId: -3 },
                 '1_check_block.boc': { seqno: 27678206, key: false, proof: false, globalId: -3 },
@@ -61,12 +71,18 @@ describeWithFixtures('harness: real TON fixtures', () => {
                 // a virtual root with pruned branches, not wrapped in a Merkle proof cell
                 'pruned_test.boc': { p34: 30, proof: false, globalId: -3 },
             };
-            const files = fs.readdirSync(fixturePath(...RS)).filter((f) => f.endsWith('.boc') && !f.includes('sig') && !f.startsWith('txproof_'));
+            const files = fs
+                .readdirSync(fixturePath(...RS))
+                .filter((f) => f.endsWith('.boc') && !f.includes('sig') && !f.startsWith('txproof_'));
             expect(files.sort()).toEqual(Object.keys(expected).sort());
             for (const f of files) {
                 const e = expected[f];
                 const p = rsBlock(f);
-                expect({ f, globalId: p.globalId, proof: p.fromProof }).toEqual({ f, globalId: e.globalId, proof: e.proof });
+                expect({ f, globalId: p.globalId, proof: p.fromProof }).toEqual({
+                    f,
+                    globalId: e.globalId,
+                    proof: e.proof,
+                });
                 if (e.seqno !== undefined) {
                     expect(p.info?.seqno).toBe(e.seqno);
                     expect(p.info?.keyBlock).toBe(e.key);
@@ -110,7 +126,9 @@ describeWithFixtures('harness: real TON fixtures', () => {
         });
 
         it('parses every lite-server block and header', () => {
-            const files = fs.readdirSync(fixturePath('testnet-liteserver')).filter((f) => f.endsWith('.block') || f.endsWith('.header'));
+            const files = fs
+                .readdirSync(fixturePath('testnet-liteserver'))
+                .filter((f) => f.endsWith('.block') || f.endsWith('.header'));
             expect(files.length).toBe(10);
             for (const f of files) {
                 const seqno = Number(f.split('-')[1].split('.')[0]);
@@ -129,7 +147,9 @@ describeWithFixtures('harness: real TON fixtures', () => {
 
         it('parses every tonred key block', () => {
             const testnet = readFixtureJson<TonredBlock[]>('keyblocks-tonred', 'testnet_keyblocks.json');
-            expect(testnet.map((b) => parseBlock(Cell.fromBoc(Buffer.from(b.blockBoc, 'base64'))[0]).info?.seqno)).toEqual([27625811, 27626444, 27631456, 27632171]);
+            expect(
+                testnet.map((b) => parseBlock(Cell.fromBoc(Buffer.from(b.blockBoc, 'base64'))[0]).info?.seqno),
+            ).toEqual([27625811, 27626444, 27631456, 27632171]);
             const fastnet = readFixtureJson<TonredBlock[]>('keyblocks-tonred', 'fastnet_keyblocks.json');
             const parsed = fastnet.map((b) => parseBlock(Cell.fromBoc(Buffer.from(b.blockBoc, 'base64'))[0]));
             expect(parsed.map((p) => p.info?.seqno)).toEqual([170606, 170894, 255612, 255904]);
@@ -155,13 +175,48 @@ describeWithFixtures('harness: real TON fixtures', () => {
     describe('real signatures verify against the documented sets', () => {
         const key1 = () => rsBlock('1_keyblock.boc');
         const rsTable: [string, string, () => ValidatorSetData, number][] = [
-            ['1_keyblock', 'CBE1CAE785474647DD3DD8DB2C04DBCCAA8AE84FF898AB311CA7E74E90A7D1C5', () => mainSet(key1().config?.p32), 9],
-            ['1_check_block', '782CA5563423A011FBEFCBC4F65A41FFDC927A65EDF774E681A5CC48D631CF63', () => mainSet(key1().config?.p34), 9],
-            ['1_check_random_block', 'A0F28E409CEAB410E547B6C4995758A41EB5C3212525E4752C6DBAA6D5AA8455', () => mainSet(key1().config?.p34), 10],
-            ['2_keyblock_36', '510B82A02A38EB105346E75DDC11B355F52A7C711561D1F58CA953DA4B7FBD53', () => mainSet(key1().config?.p34), 9],
-            ['2_check_block', 'A1287066E2681F8EC5513FF17AB4371F03BA43C030D354EB0304E7E8989743B8', () => mainSet(key1().config?.p34), 9],
-            ['3_keyblock', 'EEDC39CC0496E10CE5D691C6C2A05AA3104C9A1FD74BF414B17108D138ADA940', () => mainSet(rsBlock('2_keyblock_36.boc').config?.p34), 9],
-            ['3_check_block', '8E7367DCB4DB460D30AF2F7CC187391D9734DD845915A5CC580D7CD01FA41098', () => mainSet(rsBlock('3_keyblock.boc').config?.p34), 9],
+            [
+                '1_keyblock',
+                'CBE1CAE785474647DD3DD8DB2C04DBCCAA8AE84FF898AB311CA7E74E90A7D1C5',
+                () => mainSet(key1().config?.p32),
+                9,
+            ],
+            [
+                '1_check_block',
+                '782CA5563423A011FBEFCBC4F65A41FFDC927A65EDF774E681A5CC48D631CF63',
+                () => mainSet(key1().config?.p34),
+                9,
+            ],
+            [
+                '1_check_random_block',
+                'A0F28E409CEAB410E547B6C4995758A41EB5C3212525E4752C6DBAA6D5AA8455',
+                () => mainSet(key1().config?.p34),
+                10,
+            ],
+            [
+                '2_keyblock_36',
+                '510B82A02A38EB105346E75DDC11B355F52A7C711561D1F58CA953DA4B7FBD53',
+                () => mainSet(key1().config?.p34),
+                9,
+            ],
+            [
+                '2_check_block',
+                'A1287066E2681F8EC5513FF17AB4371F03BA43C030D354EB0304E7E8989743B8',
+                () => mainSet(key1().config?.p34),
+                9,
+            ],
+            [
+                '3_keyblock',
+                'EEDC39CC0496E10CE5D691C6C2A05AA3104C9A1FD74BF414B17108D138ADA940',
+                () => mainSet(rsBlock('2_keyblock_36.boc').config?.p34),
+                9,
+            ],
+            [
+                '3_check_block',
+                '8E7367DCB4DB460D30AF2F7CC187391D9734DD845915A5CC580D7CD01FA41098',
+                () => mainSet(rsBlock('3_keyblock.boc').config?.p34),
+                9,
+            ],
         ];
         it.each(rsTable)('rsquad %s', (name, fileHash, set, count) => {
             const full = rsBlock(`${name}.boc`);
@@ -206,8 +261,12 @@ describeWithFixtures('harness: real TON fixtures', () => {
             expect(nk.config?.p36).toBeDefined();
             const e2 = entriesFromPubkeyDict(readFixture(...RS, 'new_key_block_sig.boc'), nkSet);
             expect(e2.length).toBe(15);
-            expect(verifyEntries(nk.rootHash, sha256(readFixture(...RS, 'new_key_block.boc')), nkSet, e2).length).toBe(15);
-            expect(signedWeight(nk.rootHash, sha256(readFixture(...RS, 'new_key_block.boc')), nkSet, e2)).toBeGreaterThanOrEqual(cutoffWeight(nkSet));
+            expect(verifyEntries(nk.rootHash, sha256(readFixture(...RS, 'new_key_block.boc')), nkSet, e2).length).toBe(
+                15,
+            );
+            expect(
+                signedWeight(nk.rootHash, sha256(readFixture(...RS, 'new_key_block.boc')), nkSet, e2),
+            ).toBeGreaterThanOrEqual(cutoffWeight(nkSet));
         });
 
         it.each(['testnet', 'fastnet'])('tonred %s key blocks (36 present: own 34, else own 32)', (net) => {
@@ -243,7 +302,9 @@ describeWithFixtures('harness: real TON fixtures', () => {
             ];
             for (const [name, block, set] of cases) {
                 const s = mainSet(set);
-                const json = JSON.parse(fs.readFileSync(fixturePath('testnet-liteserver', `${name}.signatures.json`), 'utf8')) as LiteServerSignatures;
+                const json = JSON.parse(
+                    fs.readFileSync(fixturePath('testnet-liteserver', `${name}.signatures.json`), 'utf8'),
+                ) as LiteServerSignatures;
                 const { rootHash, fileHash, seqno, entries } = entriesFromLiteServer(json, s);
                 const file = lsBoc(name + '.block');
                 expect(seqno).toBe(block.info?.seqno);
@@ -254,22 +315,42 @@ describeWithFixtures('harness: real TON fixtures', () => {
                 expect(signedWeight(rootHash, fileHash, s, entries)).toBeGreaterThanOrEqual(cutoffWeight(s));
                 // cross-check with @ton/crypto's signVerify, without the converter (one signature per block:
                 // tweetnacl takes ~0.2 s per check under jest; verifyEntries above uses Node's native ed25519)
-                const byId = new Map(s.validators.map((v) => [nodeIdShort(v.publicKey).toString('base64'), v.publicKey]));
+                const byId = new Map(
+                    s.validators.map((v) => [nodeIdShort(v.publicKey).toString('base64'), v.publicKey]),
+                );
                 const sg = json.signatures[json.signatures.length - 1];
-                expect(signVerify(signedMessage(rootHash, fileHash), Buffer.from(sg.signature as string, 'base64'), byId.get(sg.node_id_short as string)!)).toBe(true);
+                expect(
+                    signVerify(
+                        signedMessage(rootHash, fileHash),
+                        Buffer.from(sg.signature as string, 'base64'),
+                        byId.get(sg.node_id_short as string)!,
+                    ),
+                ).toBe(true);
             }
             // signVerify rejects a signature over another file hash
             {
-                const json = JSON.parse(fs.readFileSync(fixturePath('testnet-liteserver', 'testnet-27885755.signatures.json'), 'utf8')) as LiteServerSignatures;
+                const json = JSON.parse(
+                    fs.readFileSync(fixturePath('testnet-liteserver', 'testnet-27885755.signatures.json'), 'utf8'),
+                ) as LiteServerSignatures;
                 const s = mainSet(k54.config?.p34);
                 const r = entriesFromLiteServer(json, s);
                 const e = r.entries[0];
-                expect(signVerify(signedMessage(r.rootHash, r.fileHash), e.signature, s.validators[e.index].publicKey)).toBe(true);
-                expect(signVerify(signedMessage(r.rootHash, sha256(r.fileHash)), e.signature, s.validators[e.index].publicKey)).toBe(false);
+                expect(
+                    signVerify(signedMessage(r.rootHash, r.fileHash), e.signature, s.validators[e.index].publicKey),
+                ).toBe(true);
+                expect(
+                    signVerify(
+                        signedMessage(r.rootHash, sha256(r.fileHash)),
+                        e.signature,
+                        s.validators[e.index].publicKey,
+                    ),
+                ).toBe(false);
             }
             // the switching key block is not verifiable with its own new set
             const own = mainSet(k54.config?.p34);
-            const json = JSON.parse(fs.readFileSync(fixturePath('testnet-liteserver', 'testnet-27885754-key.signatures.json'), 'utf8')) as LiteServerSignatures;
+            const json = JSON.parse(
+                fs.readFileSync(fixturePath('testnet-liteserver', 'testnet-27885754-key.signatures.json'), 'utf8'),
+            ) as LiteServerSignatures;
             const r = entriesFromLiteServer(json, own);
             expect(verifyEntries(r.rootHash, r.fileHash, own, r.entries).length).toBeLessThan(json.signatures.length);
         });
@@ -293,8 +374,14 @@ describeWithFixtures('harness: real TON fixtures', () => {
                 expect(parseBlock(mine).config?.p34).toEqual(parseBlock(real).config?.p34);
             }
             // 2_keyblock_36's proof is exactly "ConfigParam 34 only"
-            expect(blockProof(rsCell('2_keyblock_36.boc'), { info: false, configParams: [34] }).hash().equals(rsCell('2_keyblock_36_pruned.boc').hash())).toBe(true);
-            expect(proofVirtualHash(rsCell('pruned_block_27620817.boc')).equals(rsCell('init_block.boc').hash())).toBe(true);
+            expect(
+                blockProof(rsCell('2_keyblock_36.boc'), { info: false, configParams: [34] })
+                    .hash()
+                    .equals(rsCell('2_keyblock_36_pruned.boc').hash()),
+            ).toBe(true);
+            expect(proofVirtualHash(rsCell('pruned_block_27620817.boc')).equals(rsCell('init_block.boc').hash())).toBe(
+                true,
+            );
             expect(rsCell('pruned_test.boc').hash(0).equals(rsCell('3_keyblock.boc').hash())).toBe(true);
         });
 
@@ -317,13 +404,23 @@ describeWithFixtures('harness: real TON fixtures', () => {
         it('transactionProof and masterchainProofWithShard on a real block', () => {
             const cell = Cell.fromBoc(lsBoc('testnet-27683263.block'))[0];
             const full = parseBlock(cell);
-            const listed = JSON.parse(fs.readFileSync(fixturePath('testnet-liteserver', 'testnet-27683263.transactions.json'), 'utf8')) as {
+            const listed = JSON.parse(
+                fs.readFileSync(fixturePath('testnet-liteserver', 'testnet-27683263.transactions.json'), 'utf8'),
+            ) as {
                 ids: { account: { data: number[] }; lt: string; hash: { data: number[] } }[];
                 proof: { data: number[] };
             };
             // the lite server's list of (account, lt, hash) equals what we read from the block
-            const ours = full.transactions!.map((t) => [t.account.toString('hex'), t.lt.toString(), t.hash.toString('hex')]);
-            const theirs = listed.ids.map((t) => [Buffer.from(t.account.data).toString('hex'), t.lt, Buffer.from(t.hash.data).toString('hex')]);
+            const ours = full.transactions!.map((t) => [
+                t.account.toString('hex'),
+                t.lt.toString(),
+                t.hash.toString('hex'),
+            ]);
+            const theirs = listed.ids.map((t) => [
+                Buffer.from(t.account.data).toString('hex'),
+                t.lt,
+                Buffer.from(t.hash.data).toString('hex'),
+            ]);
             expect(ours).toEqual(theirs);
             // the lite server's own proof of that list is a Merkle proof of the same block
             const lsProof = parseBlock(Cell.fromBoc(Buffer.from(listed.proof.data))[0]);
@@ -333,7 +430,9 @@ describeWithFixtures('harness: real TON fixtures', () => {
                 expect(proofVirtualHash(proof).equals(full.rootHash)).toBe(true);
                 const p = parseBlock(proof);
                 expect(p.info?.seqno).toBe(27683263);
-                expect(p.transactions?.map((x) => [x.lt, x.hash.toString('hex')])).toEqual([[t.lt, t.hash.toString('hex')]]);
+                expect(p.transactions?.map((x) => [x.lt, x.hash.toString('hex')])).toEqual([
+                    [t.lt, t.hash.toString('hex')],
+                ]);
                 const kept = transactionProof(cell, { account: t.account, lt: t.lt }, { keepTransactionCell: true });
                 expect(parseBlock(kept).transactions?.[0].cell?.hash().equals(t.hash)).toBe(true);
             }
@@ -351,7 +450,12 @@ describeWithFixtures('harness: real TON fixtures', () => {
             }
             // real testnet shard_hashes use shard_descr_new#a in a BinTree of 4 shards
             expect(full.shardHashes!.map((s) => s.tag)).toEqual([0xa, 0xa, 0xa, 0xa]);
-            expect(full.shardHashes!.map((s) => s.shard.toString(16))).toEqual(['2000000000000000', '6000000000000000', 'a000000000000000', 'e000000000000000']);
+            expect(full.shardHashes!.map((s) => s.shard.toString(16))).toEqual([
+                '2000000000000000',
+                '6000000000000000',
+                'a000000000000000',
+                'e000000000000000',
+            ]);
         });
     });
 });

@@ -42,7 +42,9 @@ describe('harness: validator sets', () => {
         const a = makeValidatorSet({ size: 4, seed: 'net-a', utimeSince: T0, utimeUntil: T0 + 3600 });
         const b = makeValidatorSet({ size: 4, seed: 'net-a', utimeSince: T0, utimeUntil: T0 + 3600 });
         const c = makeValidatorSet({ size: 4, seed: 'net-b', utimeSince: T0, utimeUntil: T0 + 3600 });
-        expect(a.validators.map((v) => v.publicKey.toString('hex'))).toEqual(b.validators.map((v) => v.publicKey.toString('hex')));
+        expect(a.validators.map((v) => v.publicKey.toString('hex'))).toEqual(
+            b.validators.map((v) => v.publicKey.toString('hex')),
+        );
         expect(a.validators[0].publicKey.equals(c.validators[0].publicKey)).toBe(false);
         const idx = Buffer.alloc(4);
         idx.writeUInt32BE(2);
@@ -52,13 +54,25 @@ describe('harness: validator sets', () => {
         expect(new Set(a.validators.map((v) => v.publicKey.toString('hex'))).size).toBe(4);
         // a mainnet-sized set is quick to build
         const t = Date.now();
-        const big = makeValidatorSet({ size: 370, weights: 'mainnet', seed: 'big', utimeSince: T0, utimeUntil: T0 + 1 });
+        const big = makeValidatorSet({
+            size: 370,
+            weights: 'mainnet',
+            seed: 'big',
+            utimeSince: T0,
+            utimeUntil: T0 + 1,
+        });
         expect(big.main).toBe(100);
         expect(Date.now() - t).toBeLessThan(3000);
     });
 
     it('computes main weight, cutoff and node ids', () => {
-        const set = makeValidatorSet({ size: 5, main: 4, weights: [10n, 20n, 30n, 40n, 1000n], utimeSince: T0, utimeUntil: T0 + 1 });
+        const set = makeValidatorSet({
+            size: 5,
+            main: 4,
+            weights: [10n, 20n, 30n, 40n, 1000n],
+            utimeSince: T0,
+            utimeUntil: T0 + 1,
+        });
         expect(mainWeight(set)).toBe(100n);
         expect(cutoffWeight(set)).toBe(67n);
         const eq = makeValidatorSet({ size: 3, utimeSince: T0, utimeUntil: T0 + 1 });
@@ -80,7 +94,14 @@ describe('harness: validator sets', () => {
     });
 
     it('serializes validators_ext#12 and parses it back (also validators#11 and validator_addr#73)', () => {
-        const set = makeValidatorSet({ size: 9, main: 5, weights: 'mainnet', seed: 'x', utimeSince: T0, utimeUntil: T0 + 7200 });
+        const set = makeValidatorSet({
+            size: 9,
+            main: 5,
+            weights: 'mainnet',
+            seed: 'x',
+            utimeSince: T0,
+            utimeUntil: T0 + 7200,
+        });
         const cell = validatorSetCell(set);
         const s = cell.beginParse();
         expect(s.loadUint(8)).toBe(0x12);
@@ -91,7 +112,14 @@ describe('harness: validator sets', () => {
         expect(s.loadUintBig(64)).toBe(set.validators.reduce((a, v) => a + v.weight, 0n));
         expect(parseValidatorSet(cell)).toEqual(validatorSetData(set));
         // a leaf: validator#53 ed25519_pubkey#8e81278a
-        const withAddr = { ...validatorSetData(set), validators: set.validators.map((v, i) => ({ publicKey: v.publicKey, weight: v.weight, adnlAddr: Buffer.alloc(32, i) })) };
+        const withAddr = {
+            ...validatorSetData(set),
+            validators: set.validators.map((v, i) => ({
+                publicKey: v.publicKey,
+                weight: v.weight,
+                adnlAddr: Buffer.alloc(32, i),
+            })),
+        };
         expect(parseValidatorSet(validatorSetCell(withAddr))).toEqual(withAddr);
         const old = { ...validatorSetData(set), tag: 0x11 as const, totalWeight: undefined };
         const oldCell = validatorSetCell(old);
@@ -102,17 +130,40 @@ describe('harness: validator sets', () => {
 
 describe('harness: key blocks', () => {
     const p32 = makeValidatorSet({ size: 6, seed: 'old', utimeSince: T0 - 3600, utimeUntil: T0 });
-    const p34 = makeValidatorSet({ size: 11, main: 7, weights: 'mainnet', seed: 'cur', utimeSince: T0, utimeUntil: T0 + 3600 });
+    const p34 = makeValidatorSet({
+        size: 11,
+        main: 7,
+        weights: 'mainnet',
+        seed: 'cur',
+        utimeSince: T0,
+        utimeUntil: T0 + 3600,
+    });
     const p36 = makeValidatorSet({ size: 5, seed: 'next', utimeSince: T0 + 3600, utimeUntil: T0 + 7200 });
 
     it('round-trips a key block through its BOC', () => {
-        const kb = buildKeyBlock({ globalId: -239, seqno: 5000, genUtime: T0 + 10, prevKeyBlockSeqno: 4000, p32, p34, p36 });
+        const kb = buildKeyBlock({
+            globalId: -239,
+            seqno: 5000,
+            genUtime: T0 + 10,
+            prevKeyBlockSeqno: 4000,
+            p32,
+            p34,
+            p36,
+        });
         expect(kb.fileHash.equals(sha256(kb.boc))).toBe(true);
         const cell = Cell.fromBoc(kb.boc)[0];
         expect(cell.hash().equals(kb.rootHash)).toBe(true);
         const p = parseBlock(cell);
         expect(p.globalId).toBe(-239);
-        expect(p.info).toMatchObject({ notMaster: false, keyBlock: true, seqno: 5000, genUtime: T0 + 10, prevKeyBlockSeqno: 4000, vertSeqnoIncr: false, afterMerge: false });
+        expect(p.info).toMatchObject({
+            notMaster: false,
+            keyBlock: true,
+            seqno: 5000,
+            genUtime: T0 + 10,
+            prevKeyBlockSeqno: 4000,
+            vertSeqnoIncr: false,
+            afterMerge: false,
+        });
         expect(p.info!.shard).toMatchObject({ workchain: -1, shard: 0x8000000000000000n, pfxBits: 0, prefix: 0n });
         expect(p.mcExtra).toEqual({ keyBlock: true });
         expect(p.configKeys).toEqual([0, 1, 8, 32, 34, 36]);
@@ -155,13 +206,27 @@ describe('harness: key blocks', () => {
     });
 
     it('lets negative tests override BlockInfo fields', () => {
-        const forged = buildKeyBlock({ globalId: 7, seqno: 4, genUtime: T0, prevKeyBlockSeqno: 3, p34, info: { notMaster: true, shard: { workchain: 0, shard: 0x8000000000000000n } } });
+        const forged = buildKeyBlock({
+            globalId: 7,
+            seqno: 4,
+            genUtime: T0,
+            prevKeyBlockSeqno: 3,
+            p34,
+            info: { notMaster: true, shard: { workchain: 0, shard: 0x8000000000000000n } },
+        });
         const p = parseBlock(keyBlockProof(forged));
         expect(p.info).toMatchObject({ notMaster: true, keyBlock: true });
         expect(p.info!.shard.workchain).toBe(0);
         expect(p.info!.masterRef).toBeDefined();
         expect(p.config!.p34).toEqual(validatorSetData(p34));
-        const notKey = buildKeyBlock({ globalId: 7, seqno: 5, genUtime: T0, prevKeyBlockSeqno: 3, p34, info: { keyBlock: false } });
+        const notKey = buildKeyBlock({
+            globalId: 7,
+            seqno: 5,
+            genUtime: T0,
+            prevKeyBlockSeqno: 3,
+            p34,
+            info: { keyBlock: false },
+        });
         expect(parseBlock(notKey.cell).info!.keyBlock).toBe(false);
         expect(parseBlock(notKey.cell).mcExtra!.keyBlock).toBe(true);
     });
@@ -196,7 +261,13 @@ describe('harness: blocks with sandbox transactions', () => {
             return { account: d.address.toString(16).padStart(64, '0'), lt: d.lt, hash: t.hash().toString('hex') };
         });
         expected.sort((x, y) => (x.account < y.account ? -1 : 1));
-        expect(p.transactions!.map((t) => ({ account: t.account.toString('hex'), lt: t.lt, hash: t.hash.toString('hex') }))).toEqual(expected);
+        expect(
+            p.transactions!.map((t) => ({
+                account: t.account.toString('hex'),
+                lt: t.lt,
+                hash: t.hash.toString('hex'),
+            })),
+        ).toEqual(expected);
         // ShardAccountBlocks' extra = sum of the transactions' total fees
         const ab = Cell.fromBoc(mc.boc)[0].refs[3].refs[2].beginParse();
         expect(ab.loadBit()).toBe(true);
@@ -225,7 +296,9 @@ describe('harness: blocks with sandbox transactions', () => {
         expect(many.length).toBeGreaterThanOrEqual(8);
         const mc = buildMasterchainBlock({ globalId: 42, seqno: 200, genUtime: T0, transactions: many });
         const p = parseBlock(mc.cell);
-        expect(new Set(p.transactions!.map((t) => t.hash.toString('hex')))).toEqual(new Set(many.map((t) => t.hash().toString('hex'))));
+        expect(new Set(p.transactions!.map((t) => t.hash.toString('hex')))).toEqual(
+            new Set(many.map((t) => t.hash().toString('hex'))),
+        );
         expect(new Set(p.transactions!.map((t) => t.account.toString('hex'))).size).toBe(3);
         for (const tx of many) {
             const pp = parseBlock(transactionProof(mc, tx));
@@ -241,7 +314,13 @@ describe('harness: blocks with sandbox transactions', () => {
         expect(sp.info!.masterRef).toBeDefined();
         expect(sp.mcExtra).toBeUndefined();
         expect(sp.transactions!.length).toBe(2);
-        const mc = buildMasterchainBlock({ globalId: 42, seqno: 101, genUtime: T0 + 5, shardBlocks: [sb], shardDescrTag: tag });
+        const mc = buildMasterchainBlock({
+            globalId: 42,
+            seqno: 101,
+            genUtime: T0 + 5,
+            shardBlocks: [sb],
+            shardDescrTag: tag,
+        });
         const mp = parseBlock(Cell.fromBoc(mc.boc)[0]);
         expect(mp.shardHashes!.length).toBe(1);
         expect(mp.shardHashes![0]).toMatchObject({ workchain: 0, tag, seqno: 700, regMcSeqno: 101 });
@@ -264,7 +343,14 @@ describe('harness: blocks with sandbox transactions', () => {
 });
 
 describe('harness: signatures', () => {
-    const set = makeValidatorSet({ size: 8, main: 6, weights: 'mainnet', seed: 'sig', utimeSince: T0, utimeUntil: T0 + 1 });
+    const set = makeValidatorSet({
+        size: 8,
+        main: 6,
+        weights: 'mainnet',
+        seed: 'sig',
+        utimeSince: T0,
+        utimeUntil: T0 + 1,
+    });
     const kb = buildKeyBlock({ globalId: 1, seqno: 9, genUtime: T0, prevKeyBlockSeqno: 8, p34: set });
 
     it('signs 0x706e0bc5 || root || file with the chosen signers', () => {
@@ -277,7 +363,9 @@ describe('harness: signatures', () => {
         expect(signVerify(msg, entries[1].signature, set.validators[1].publicKey)).toBe(true);
         expect(signVerify(msg, entries[1].signature, set.validators[2].publicKey)).toBe(false);
         expect(verifyEntries(kb.rootHash, kb.fileHash, set, entries).length).toBe(3);
-        expect(signedWeight(kb.rootHash, kb.fileHash, set, entries)).toBe(set.validators[4].weight + set.validators[1].weight + set.validators[2].weight);
+        expect(signedWeight(kb.rootHash, kb.fileHash, set, entries)).toBe(
+            set.validators[4].weight + set.validators[1].weight + set.validators[2].weight,
+        );
         const all = signBlock(kb, set);
         expect(all.length).toBe(6);
         expect(signedWeight(kb.rootHash, kb.fileHash, set, all)).toBe(mainWeight(set));
@@ -298,7 +386,9 @@ describe('harness: signatures', () => {
         expect(fs.loadBuffer(64).equals(e[0].signature)).toBe(true);
         expect(fs.loadMaybeRef()).not.toBeNull();
         expect(parseSignaturesCell(cell)).toEqual({ fileHash: kb.fileHash, entries: e });
-        expect(signedWeight(kb.rootHash, kb.fileHash, set, e)).toBe(set.validators[3].weight + set.validators[0].weight);
+        expect(signedWeight(kb.rootHash, kb.fileHash, set, e)).toBe(
+            set.validators[3].weight + set.validators[0].weight,
+        );
         const empty = buildSignaturesCell(kb.fileHash, []);
         expect(empty.bits.length).toBe(257);
         expect(empty.refs.length).toBe(0);
@@ -308,7 +398,14 @@ describe('harness: signatures', () => {
 describe('harness: SyntheticChain', () => {
     it('rotates sets with key blocks signed by the previous set and proves transactions', async () => {
         const s1 = makeValidatorSet({ size: 5, seed: 'e1', utimeSince: T0, utimeUntil: T0 + 100 });
-        const s2 = makeValidatorSet({ size: 9, main: 4, weights: 'mainnet', seed: 'e2', utimeSince: T0 + 100, utimeUntil: T0 + 200 });
+        const s2 = makeValidatorSet({
+            size: 9,
+            main: 4,
+            weights: 'mainnet',
+            seed: 'e2',
+            utimeSince: T0 + 100,
+            utimeUntil: T0 + 200,
+        });
         const chain = new SyntheticChain({ globalId: 99, validators: s1, startSeqno: 50, startUtime: T0 });
         const g = chain.genesisKeyBlock();
         expect(chain.genesisKeyBlock()).toBe(g);
@@ -353,7 +450,10 @@ describe('harness: SyntheticChain', () => {
         const bp = parseBlock(sh.blockProof);
         expect(bp.shardHashes![0].rootHash.equals(sh.shardBlock!.rootHash)).toBe(true);
         expect(bp.info!.seqno).toBe(sh.mcBlock.seqno);
-        expect(parseBlock(sh.txProof).transactions![0].hash.equals(txs[0].hash()) || parseBlock(sh.txProof).transactions![0].hash.equals(txs[1].hash())).toBe(true);
+        expect(
+            parseBlock(sh.txProof).transactions![0].hash.equals(txs[0].hash()) ||
+                parseBlock(sh.txProof).transactions![0].hash.equals(txs[1].hash()),
+        ).toBe(true);
         expect(parseSignaturesCell(sh.signatures).entries.map((e) => e.index)).toEqual([1, 2, 3]);
 
         // the real two-step epoch change: announce (36, signed by the current set), then switch (signed by the old set)
@@ -373,9 +473,18 @@ describe('harness: SyntheticChain', () => {
 
         // syncLiteClient sends every key block after genesis, in order
         const sent: Cell[] = [];
-        await chain.syncLiteClient({ sendNewKeyBlock: async (_via: unknown, _v: bigint, _q: bigint | number, proof: Cell) => void sent.push(proof) }, null, 1n);
+        await chain.syncLiteClient(
+            {
+                sendNewKeyBlock: async (_via: unknown, _v: bigint, _q: bigint | number, proof: Cell) =>
+                    void sent.push(proof),
+            },
+            null,
+            1n,
+        );
         expect(sent.length).toBe(3);
-        expect(sent.map((c) => c.hash().toString('hex'))).toEqual([k.proof, a36.proof, k3.proof].map((c) => c.hash().toString('hex')));
+        expect(sent.map((c) => c.hash().toString('hex'))).toEqual(
+            [k.proof, a36.proof, k3.proof].map((c) => c.hash().toString('hex')),
+        );
         void beginCell;
     });
 });

@@ -1,0 +1,37 @@
+// ESLint (flat config): TypeScript rules that catch bugs; formatting is Prettier's job.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+export default tseslint.config(
+    {
+        ignores: [
+            'node_modules/',
+            'build/',
+            'artifacts/',
+            'cache/',
+            'typechain-types/',
+            'coverage/',
+            'temp/',
+            'bench/results/',
+        ],
+    },
+    js.configs.recommended,
+    ...tseslint.configs.recommended,
+    {
+        languageOptions: { globals: { ...globals.node, ...globals.jest } },
+        rules: {
+            '@typescript-eslint/no-unused-vars': [
+                'error',
+                { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+            ],
+            '@typescript-eslint/no-require-imports': 'off',
+            '@typescript-eslint/no-explicit-any': 'error',
+            'no-constant-condition': ['error', { checkLoops: false }],
+        },
+    },
+    {
+        files: ['**/*.js', '**/*.cjs'],
+        rules: { '@typescript-eslint/no-var-requires': 'off' },
+    },
+);
