@@ -322,32 +322,81 @@ describe('TVM to TVM events: refusals', () => {
             expect(await event.getStatus()).toBe(EventStatus.Confirmed);
         });
 
-        it('2312: a second checker answer after the Event left Pending', async () => {
+        it('two proofs of the same transaction at once: each check is answered to its own payer, the second after Confirmed comes back', async () => {
             const ev = await f.sourceEvent();
             const event = f.alienEvent(ev.msgHash);
-            // two deploy_tvm_event of the same transaction (two proofs) in one wallet transaction
             const other = { ...ev, proof: f.prove(ev.tx.raw) };
+            const second = await f.blockchain.treasury('second-payer');
+            // two deploy_tvm_event of the same transaction (two proofs), two payers, in one step
+            const deployOf = (e: typeof ev, payer: typeof f.user) =>
+                TvmTvmEventConfiguration.deployTvmEventMessage({
+                    msgHash: e.msgHash,
+                    outMsgIndex: e.index,
+                    remainingGasTo: payer.address,
+                    proof: e.proof,
+                });
             const r = await f.user.sendMessages([
-                internal({ to: f.alienConfig.address, value: DEPLOY_VALUE, body: deployBody(ev) }),
-                internal({ to: f.alienConfig.address, value: DEPLOY_VALUE, body: deployBody(other) }),
+                internal({ to: f.alienConfig.address, value: DEPLOY_VALUE, body: deployOf(ev, f.user) }),
+                internal({ to: f.alienConfig.address, value: DEPLOY_VALUE, body: deployOf(other, second) }),
             ]);
-            expect(r.transactions).toHaveTransaction({
-                from: f.checker.address,
-                to: event.address,
-                op: Op.transactionChecker.transactionChecked,
-                success: true,
-            });
-            expect(r.transactions).toHaveTransaction({
-                from: f.checker.address,
-                to: event.address,
-                op: Op.transactionChecker.transactionChecked,
-                success: false,
-                exitCode: E.eventNotPending,
-            });
+            const answers = r.transactions.filter(
+                (t) =>
+                    t.inMessage?.info.type === 'internal' &&
+                    t.inMessage.info.src.equals(f.checker.address) &&
+                    t.inMessage.info.dest.equals(event.address),
+            );
+            expect(answers).toHaveLength(2);
+            for (const a of answers)
+                expect(
+                    a.description.type === 'generic' &&
+                        a.description.computePhase.type === 'vm' &&
+                        a.description.computePhase.exitCode,
+                ).toBe(0);
             expect(r.transactions).toHaveTransaction({
                 from: f.alienConfig.address,
                 to: f.alienProxy.address,
                 success: true,
+            });
+            // the second answer's value went back to the second payer, and to it only
+            expect(r.transactions).toHaveTransaction({ from: event.address, to: second.address, success: true });
+            expect(await event.getStatus()).toBe(EventStatus.Confirmed);
+            expect((await event.getChecks()).size).toBe(0);
+        });
+
+        it('2312: a checker answer naming no check in flight (a stand-in plays the TransactionChecker)', async () => {
+            const stand = await f.blockchain.treasury('checker-stand-in');
+            const cfg = await f.makeConfig({ transactionChecker: stand.address });
+            const ev = await f.sourceEvent();
+            const event = f.alienEvent(ev.msgHash, cfg.address);
+            const r0 = await f.deploy(cfg, ev);
+            expect(r0.transactions).toHaveTransaction({
+                from: event.address,
+                to: stand.address,
+                op: Op.transactionChecker.checkTransaction,
+            });
+            const [queryId] = [...(await event.getChecks()).keys()];
+            const answer = (q: bigint) =>
+                stand.send({
+                    to: event.address,
+                    value: toNano('0.5'),
+                    body: TransactionChecker.transactionCheckedMessage(ev.tx.raw, q),
+                });
+            let r = await answer(queryId + 1n);
+            expect(r.transactions).toHaveTransaction({
+                to: event.address,
+                success: false,
+                exitCode: E.eventNotPending,
+            });
+            expect(await event.getStatus()).toBe(EventStatus.Pending);
+            r = await answer(queryId);
+            expect(r.transactions).toHaveTransaction({ from: cfg.address, to: f.alienProxy.address, success: true });
+            expect(await event.getStatus()).toBe(EventStatus.Confirmed);
+            // the same answer again: no check of that query is left
+            r = await answer(queryId);
+            expect(r.transactions).toHaveTransaction({
+                to: event.address,
+                success: false,
+                exitCode: E.eventNotPending,
             });
             expect(await event.getStatus()).toBe(EventStatus.Confirmed);
         });

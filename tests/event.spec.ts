@@ -5,7 +5,7 @@
  */
 import fs from 'fs';
 import path from 'path';
-import { Address, beginCell, Cell, toNano } from '@ton/core';
+import { Address, beginCell, Cell, Dictionary, toNano } from '@ton/core';
 import { makeValidatorSet } from '../harness/validators';
 import '@ton/test-utils';
 import { Errors, Op } from '../wrappers/constants';
@@ -177,7 +177,14 @@ describe('TVM to TVM events', () => {
 
     it('derives the Event address as the Tact contract parameters do', async () => {
         const h = 0x1234n;
-        const fromTact = await AlienBase.fromInit(h, f.alienConfig.address, BigInt(SRC_CHAIN), 0n, null);
+        const fromTact = await AlienBase.fromInit(
+            h,
+            f.alienConfig.address,
+            BigInt(SRC_CHAIN),
+            0n,
+            null,
+            Dictionary.empty(),
+        );
         expect(fromTact.init!.data.equals(tvmEventInitData(h, f.alienConfig.address, SRC_CHAIN))).toBe(true);
         expect((await f.alienConfig.getEventAddress(h)).equals(fromTact.address)).toBe(true);
         expect(

@@ -661,6 +661,7 @@ describe('TVM to TVM bridge, end to end', () => {
             value: toNano('0.1'),
             body: beginCell()
                 .storeUint(Op.transactionChecker.transactionChecked, 32)
+                .storeUint(0, 64) // query_id
                 .storeRef(r.found.transaction.raw)
                 .endCell(),
         });

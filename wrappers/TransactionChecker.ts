@@ -56,24 +56,39 @@ export class TransactionChecker implements Contract {
         return beginCell().storeRef(blockProof).storeRef(signatures).endCell();
     }
 
-    /** check_transaction#91d555f7 transaction:^Cell proof:^Cell current_block:^CurrentBlock */
-    static checkTransactionMessage(transaction: Cell, proof: Cell, currentBlock: Cell): Cell {
+    /**
+     * check_transaction#91d555f7 query_id:uint64 transaction:^Cell proof:^Cell current_block:^CurrentBlock;
+     * queryId undefined: no query_id at all (the TON contest layout, answered with query_id 0).
+     */
+    static checkTransactionMessage(transaction: Cell, proof: Cell, currentBlock: Cell, queryId?: bigint): Cell {
+        const b = beginCell().storeUint(Op.transactionChecker.checkTransaction, 32);
+        if (queryId !== undefined) b.storeUint(queryId, 64);
+        return b.storeRef(transaction).storeRef(proof).storeRef(currentBlock).endCell();
+    }
+
+    /** transaction_checked#756adff1 query_id:uint64 transaction:^Cell (success reply) */
+    static transactionCheckedMessage(transaction: Cell, queryId = 0n): Cell {
         return beginCell()
-            .storeUint(Op.transactionChecker.checkTransaction, 32)
+            .storeUint(Op.transactionChecker.transactionChecked, 32)
+            .storeUint(queryId, 64)
             .storeRef(transaction)
-            .storeRef(proof)
-            .storeRef(currentBlock)
             .endCell();
     }
 
-    /** transaction_checked#756adff1 transaction:^Cell (success reply) */
-    static transactionCheckedMessage(transaction: Cell): Cell {
-        return beginCell().storeUint(Op.transactionChecker.transactionChecked, 32).storeRef(transaction).endCell();
+    /** transaction_check_failed#5e926bb8 query_id:uint64 transaction:^Cell (failure reply) */
+    static transactionCheckFailedMessage(transaction: Cell, queryId = 0n): Cell {
+        return beginCell()
+            .storeUint(Op.transactionChecker.transactionCheckFailed, 32)
+            .storeUint(queryId, 64)
+            .storeRef(transaction)
+            .endCell();
     }
 
-    /** transaction_check_failed#5e926bb8 transaction:^Cell (failure reply) */
-    static transactionCheckFailedMessage(transaction: Cell): Cell {
-        return beginCell().storeUint(Op.transactionChecker.transactionCheckFailed, 32).storeRef(transaction).endCell();
+    /** query_id of a transaction_checked / transaction_check_failed body (after the op) */
+    static answerQueryId(body: Cell): bigint {
+        const s = body.beginParse();
+        s.skip(32);
+        return s.loadUintBig(64);
     }
 
     async sendDeploy(provider: ContractProvider, via: Sender, value: bigint) {
@@ -87,12 +102,17 @@ export class TransactionChecker implements Contract {
     async sendCheckTransaction(
         provider: ContractProvider,
         via: Sender,
-        opts: { value?: bigint; transaction: Cell; proof: Cell; currentBlock: Cell },
+        opts: { value?: bigint; transaction: Cell; proof: Cell; currentBlock: Cell; queryId?: bigint },
     ) {
         await provider.internal(via, {
             value: opts.value ?? TC_MIN_VALUE + toNano('0.2'),
             sendMode: SendMode.PAY_GAS_SEPARATELY,
-            body: TransactionChecker.checkTransactionMessage(opts.transaction, opts.proof, opts.currentBlock),
+            body: TransactionChecker.checkTransactionMessage(
+                opts.transaction,
+                opts.proof,
+                opts.currentBlock,
+                opts.queryId,
+            ),
         });
     }
 

@@ -23,13 +23,14 @@ import { EventStatus } from './eventStatus';
 /** Op codes of the messages event.tlb adds (contracts/bridge/event_common.tact); wrappers/constants.ts OpEvent. */
 export const EventOp = OpEvent;
 
-/** tvm_event_storage with status Initializing and no state: the Event's initial data. */
+/** tvm_event_storage with status Initializing, no state and no checks: the Event's initial data. */
 export function tvmEventInitData(msgHash: bigint, configuration: Address, chainId: number | bigint): Cell {
     return beginCell()
         .storeUint(msgHash, 256)
         .storeAddress(configuration)
         .storeInt(chainId, 32)
         .storeUint(EventStatus.Initializing, 8)
+        .storeBit(false)
         .storeBit(false)
         .endCell();
 }
@@ -300,6 +301,7 @@ interface TactTvmEvent extends Contract {
     getGetCancelPending(provider: ContractProvider): Promise<boolean>;
     getGetTransactionHash(provider: ContractProvider): Promise<bigint>;
     getGetEventBody(provider: ContractProvider): Promise<Cell | null>;
+    getGetChecks(provider: ContractProvider): Promise<Dictionary<bigint, Address>>;
 }
 
 /**
@@ -364,9 +366,15 @@ export function TvmEventWrapper<TBase extends new (...args: any[]) => TactTvmEve
             return Number(await this.getGetStatus(provider)) as EventStatus;
         }
 
-        /** Hash of the source transaction (the Transfer ID); 0n before process_proof. */
+        /** Hash of the source transaction a check proved (the Transfer ID); 0n until a check succeeded. */
         async getTransactionHash(provider: ContractProvider): Promise<bigint> {
             return this.getGetTransactionHash(provider);
+        }
+
+        /** The checks in flight: query_id -> payer (remaining_gas_to of its deploy_tvm_event). */
+        async getChecks(provider: ContractProvider): Promise<Map<bigint, Address>> {
+            const d = await this.getGetChecks(provider);
+            return new Map(d.keys().map((k) => [k, d.get(k)!]));
         }
 
         /** The TvmTvmEvent body (op included), or null. */
