@@ -393,6 +393,79 @@ describe('MergePool through a real bridge transfer (A -> B)', () => {
         });
     });
 
+    // ------------------------------------------------------------------ issue 10 §4: merge roles
+
+    describe('issue 10 §4: merge roles (least privilege, the proxy checks conversions)', () => {
+        it("a router's manager cannot point the router at a pool of its own (132); deliveries still reach the recipient", async () => {
+            // the proxy's owner names a manager for T1's router
+            await pair.B.alienProxy.sendDeployMergeRouter(pair.B.owner.getSender(), {
+                token: T1.address,
+                owner: poolOwner.address,
+                manager: stranger.address,
+            });
+            expect((await routerOf(T1).getManager())!.equals(stranger.address)).toBe(true);
+            const strangerTon0 = (await B.blockchain.getContract(stranger.address)).balance;
+            // its own address as the pool (any contract of its own would do): refused, nothing reported
+            const r = await routerOf(T1).sendBody(stranger.getSender(), MergeRouter.setPoolMessage(stranger.address));
+            expect(r.transactions).toHaveTransaction({
+                to: routerOf(T1).address,
+                success: false,
+                exitCode: ErrorsMerge.notOwner,
+            });
+            expect(r.transactions).not.toHaveTransaction({ to: pair.B.alienProxy.address });
+            expect((await pair.B.alienProxy.getMergePool(T1.address))!.equals(pool.address)).toBe(true);
+            // the delivery goes through the pool the owner named: userB gets C, the manager nothing
+            const { result } = await lockAndDeliver(pair.A.token, AMOUNT);
+            expectAllOk(result.transactions);
+            expect(await userBalances()).toEqual({ t1: 0n, t2: 0n, c: AMOUNT / 1000n });
+            expect(await balanceOf(B, T1.address, stranger.address)).toBe(0n);
+            expect((await B.blockchain.getContract(stranger.address)).balance).toBeLessThan(strangerTon0);
+            // what the manager may do: switch merging off; the next delivery is T1 itself, to userB
+            const off = await routerOf(T1).sendBody(stranger.getSender(), MergeRouter.setPoolMessage(null));
+            expectAllOk(off.transactions);
+            expect(await pair.B.alienProxy.getMergePool(T1.address)).toBeNull();
+            expectAllOk((await lockAndDeliver(pair.A.token, AMOUNT)).result.transactions);
+            expect(await userBalances()).toEqual({ t1: AMOUNT, t2: 0n, c: AMOUNT / 1000n });
+        });
+
+        it('a pool declaring wrong decimals: the proxy converts by its own records, refuses the mint (2704) and gives the tokens back', async () => {
+            // T1 has 9 decimals (the proxy's record); the pool's owner declares 3: 1 T1 would become 1,000,000 C
+            await pool.sendBody(poolOwner.getSender(), MergePool.setTokenMessage(T1.address, 3));
+            expect(await pool.getConvert(T1.address, C.address, AMOUNT)).toBe(AMOUNT * 1000n);
+            // an incoming delivery of 1 T1 (10^9 units): the pool asks for 10^12 units of C
+            const { found, result } = await lockAndDeliver(pair.A.token, AMOUNT);
+            expectAllOk(result.transactions);
+            const burn = txOn(result.transactions, pair.B.alienProxy.address, Op.jetton.acceptTokensBurn);
+            expect(burn).toBeDefined();
+            expect(await mintRefundCode(result, T1.address, userB.address)).toBe(
+                Errors.proxy.wrongTokensAmountInPayload,
+            );
+            // nothing minted out of thin air: userB holds the 1 T1 it was sent, no C exists
+            expect(await userBalances()).toEqual({ t1: AMOUNT, t2: 0n, c: 0n });
+            expect(await supplies()).toEqual({ t1: AMOUNT, t2: 0n, c: 0n });
+            expect(await eventOf(found).getStatus()).toBe(EventStatus.Confirmed);
+            // a user's swap through that pool: the same refusal, the T1 back
+            const r = await swap(T1.address, pool.address, AMOUNT, C.address);
+            expectAllOk(r.transactions);
+            expect(await mintRefundCode(r, T1.address, userB.address)).toBe(Errors.proxy.wrongTokensAmountInPayload);
+            expect(await userBalances()).toEqual({ t1: AMOUNT, t2: 0n, c: 0n });
+            // the pool's owner corrects the decimals: the swap converts by them
+            await pool.sendBody(poolOwner.getSender(), MergePool.setTokenMessage(T1.address, 9));
+            expectAllOk((await swap(T1.address, pool.address, AMOUNT, C.address)).transactions);
+            expect(await userBalances()).toEqual({ t1: 0n, t2: 0n, c: AMOUNT / 1000n });
+        });
+
+        it('wrong decimals in the other direction (C declared with more decimals): refused the same way', async () => {
+            await giveT1(AMOUNT);
+            await pool.sendBody(poolOwner.getSender(), MergePool.setTokenMessage(C.address, 12));
+            const r = await swap(T1.address, pool.address, AMOUNT, C.address);
+            expectAllOk(r.transactions);
+            expect(await mintRefundCode(r, T1.address, userB.address)).toBe(Errors.proxy.wrongTokensAmountInPayload);
+            expect(await userBalances()).toEqual({ t1: AMOUNT, t2: 0n, c: 0n });
+            expect(await supplies()).toEqual({ t1: AMOUNT, t2: 0n, c: 0n });
+        });
+    });
+
     // ------------------------------------------------------------------ authority
 
     describe('who may do what', () => {

@@ -9,8 +9,9 @@ import { ErrorsMerge, OpMerge } from '../wrappers/constants';
  * MergeRouter (contracts/bridge/merge_router.tact; merge.tlb). What these tests hold:
  * - the address is derived from (proxy, token) and the code alone (mergeRouterStateInit, pinned);
  * - nothing can be set before the proxy names an owner (merge_router_init, proxy only: 2802);
- * - the owner and the manager set / unset the pool, and every change is reported to the proxy
- *   (merge_router_update); only the owner changes the manager and the owner (132); others: 2801;
+ * - the owner sets / unsets the pool, the manager only unsets it (132 when it names one: least
+ *   privilege), and every change is reported to the proxy (merge_router_update); only the owner
+ *   changes the manager and the owner (132); others: 2801;
  * - anyone asks for the pool (merge_router_get_pool) and gets merge_router_pool back.
  */
 describe('MergeRouter', () => {
@@ -69,8 +70,14 @@ describe('MergeRouter', () => {
             success: false,
             exitCode: ErrorsMerge.senderNotProxy,
         });
-        // nothing can be set before
+        // nothing can be set (132) or unset (2801) before
         res = await router.sendBody(stranger.getSender(), MergeRouter.setPoolMessage(pool));
+        expect(res.transactions).toHaveTransaction({
+            to: router.address,
+            success: false,
+            exitCode: ErrorsMerge.notOwner,
+        });
+        res = await router.sendBody(stranger.getSender(), MergeRouter.setPoolMessage(null));
         expect(res.transactions).toHaveTransaction({
             to: router.address,
             success: false,
@@ -86,12 +93,14 @@ describe('MergeRouter', () => {
         expect(await router.getManager()).toBeNull();
     });
 
-    it('should let the owner and the manager set and unset the pool, reporting each change to the proxy', async () => {
+    it('should let the owner set and unset the pool and the manager unset it, reporting each change to the proxy', async () => {
         await init();
         for (const [who, value] of [
             [owner, pool],
             [manager, null],
-            [manager, pool],
+            [owner, pool],
+            [owner, null],
+            [owner, pool],
         ] as const) {
             const res = await router.sendBody(who.getSender(), MergeRouter.setPoolMessage(value, 7n));
             const tx = res.transactions.find(
@@ -109,12 +118,22 @@ describe('MergeRouter', () => {
             const p = await router.getPool();
             expect(value === null ? p === null : p!.equals(value)).toBe(true);
         }
-        const res = await router.sendBody(stranger.getSender(), MergeRouter.setPoolMessage(null));
+        let res = await router.sendBody(stranger.getSender(), MergeRouter.setPoolMessage(null));
         expect(res.transactions).toHaveTransaction({
             to: router.address,
             success: false,
             exitCode: ErrorsMerge.notOwnerOrManager,
         });
+        // least privilege (issue 10 §4): the manager cannot name a pool, its own or any other
+        for (const p of [manager.address, stranger.address, pool]) {
+            res = await router.sendBody(manager.getSender(), MergeRouter.setPoolMessage(p));
+            expect(res.transactions).toHaveTransaction({
+                to: router.address,
+                success: false,
+                exitCode: ErrorsMerge.notOwner,
+            });
+            expect(res.transactions).not.toHaveTransaction({ from: router.address, to: proxy.address });
+        }
         expect((await router.getPool())!.equals(pool)).toBe(true);
     });
 
@@ -135,7 +154,7 @@ describe('MergeRouter', () => {
         res = await router.sendBody(owner.getSender(), MergeRouter.setManagerMessage(null));
         expect(res.transactions).toHaveTransaction({ to: router.address, success: true });
         expect(await router.getManager()).toBeNull();
-        res = await router.sendBody(manager.getSender(), MergeRouter.setPoolMessage(pool));
+        res = await router.sendBody(manager.getSender(), MergeRouter.setPoolMessage(null));
         expect(res.transactions).toHaveTransaction({
             to: router.address,
             success: false,
@@ -148,7 +167,7 @@ describe('MergeRouter', () => {
         expect(res.transactions).toHaveTransaction({
             to: router.address,
             success: false,
-            exitCode: ErrorsMerge.notOwnerOrManager,
+            exitCode: ErrorsMerge.notOwner,
         });
     });
 

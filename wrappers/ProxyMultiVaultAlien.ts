@@ -47,7 +47,7 @@ export async function jettonMinterCode(): Promise<Cell> {
     return (await JettonMinter.createFromConfig({ owner: zero, content: Cell.EMPTY })).init!.code;
 }
 
-/** merge_config$_ router_code:^Cell pools:(HashmapE 267 MsgAddressInt) (merge.tlb), no pools yet. */
+/** merge_config$_ router_code:^Cell pools:(HashmapE 267 MergePoolEntry) (merge.tlb), no pools yet. */
 export function mergeConfigCell(routerCode: Cell): Cell {
     return beginCell().storeRef(routerCode).storeBit(false).endCell();
 }
