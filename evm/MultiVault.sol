@@ -39,6 +39,13 @@ import {MultiVaultToken} from "./MultiVaultToken.sol";
 /// credit-gas withdrawals, guardian) and can switch emergency shutdown on and off; `guardian` can only
 /// switch it on. Governance moves in two steps (`setPendingGovernance`, `acceptGovernance`).
 ///
+/// Destination: a vault serves ONE TVM network, `tvmGlobalId` (fixed at deployment). The transfer
+/// events keep the specification's parameters and order, which name no destination network; the
+/// emitting vault does: relays confirm a deposit only on the TVM network the vault serves (they read
+/// `tvmGlobalId` of the log's emitter), so one deposit can never be confirmed on two networks, even
+/// where the same bridge is deployed the same way on both (issue 10 §3). A second TVM network gets a
+/// vault of its own.
+///
 /// Credit-mode gas: `msg.value` of `deposit` (and `creditGas` of `depositByNativeToken`) stays in this
 /// contract as plain balance (this contract holds no other gas currency: native deposits are wrapped at
 /// once) and governance forwards it to the credit backend with `withdrawCreditGas`.
@@ -115,6 +122,9 @@ contract MultiVault is IMultiVault, ReentrancyGuard {
     /// @notice The wrapped gas currency used by `depositByNativeToken`.
     IWETH public immutable weth;
 
+    /// @notice global_id of the TVM network this vault's deposits go to (ConfigParam 19 there).
+    int32 public immutable override tvmGlobalId;
+
     /// @notice Accrued deposit fees per token, withdrawable by governance.
     mapping(address => uint256) public fees;
 
@@ -129,12 +139,13 @@ contract MultiVault is IMultiVault, ReentrancyGuard {
         _;
     }
 
-    constructor(address governance_, address guardian_, IWETH weth_) {
+    constructor(address governance_, address guardian_, IWETH weth_, int32 tvmGlobalId_) {
         require(governance_ != address(0) && guardian_ != address(0), "Governance: zero address");
         require(address(weth_).code.length != 0, "Tokens: weth is not a contract");
         governance = governance_;
         guardian = guardian_;
         weth = weth_;
+        tvmGlobalId = tvmGlobalId_;
         emit GovernanceTransferred(address(0), governance_);
         emit GuardianUpdated(guardian_);
     }

@@ -393,7 +393,7 @@ describe('EVM -> TVM end to end through the proxies', () => {
         );
         await s.evm.mine(2);
         const d = await deployEventNonCredit(s.evm, s.nativeConfiguration, s.user, receipt.hash);
-        const config = await readConfiguration(s.nativeConfiguration);
+        const config = await readConfiguration(s.nativeConfiguration, s.blockchain);
         const votes = await new EvmRelayService(s.evm, s.blockchain, s.nativeConfiguration, s.relays, s.relayer).vote(
             config,
             d.eventAddress,

@@ -31,6 +31,7 @@ import {
     readConfiguration,
     RelaySet,
     verifyVoteData,
+    globalIdOf,
     voteDataOf,
 } from '../harness/evm/relay';
 import { deployEventNonCredit } from '../harness/evm/user';
@@ -111,7 +112,7 @@ function forwardedTo(result: SendMessageResult, proxy: Address) {
 }
 
 async function voteData(s: EvmTvmSetup, receipt: TransactionReceipt, c = s.alienConfiguration): Promise<EventVoteData> {
-    const config = await readConfiguration(c);
+    const config = await readConfiguration(c, s.blockchain);
     return voteDataOf(
         findDepositEvent(receipt, [config.eventAbi], {
             vault: s.evm.vaultAddress,
@@ -271,8 +272,10 @@ describe('EVM -> TVM (relay-voted)', () => {
             const event = s.blockchain.openContract(MultiVaultEvmTvmEventAlien.createFromAddress(d.eventAddress));
             expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.Pending);
             let last: SendMessageResult | undefined;
+            // each relay reads the configuration on its own network
+            const relayView = await readConfiguration(s.alienConfiguration, s.blockchain);
             for (const relay of s.relays.relays.slice(0, 3)) {
-                const verdict = await verifyVoteData(s.evm, d.config, d.voteData);
+                const verdict = await verifyVoteData(s.evm, relayView, d.voteData);
                 expect(verdict.kind).toBe(VoteKind.Confirm);
                 last = await relay.confirm(s.blockchain, d.eventAddress);
             }
@@ -352,7 +355,12 @@ describe('EVM -> TVM (relay-voted)', () => {
             const s = await evmTvmSetup(hre);
             const { event } = await pending(s);
             const relay = s.relays.relays[0];
-            const body = relay.voteBody(event.address, VoteKind.Confirm, Math.floor(Date.now() / 1000) + 600);
+            const body = relay.voteBody(
+                event.address,
+                VoteKind.Confirm,
+                Math.floor(Date.now() / 1000) + 600,
+                globalIdOf(s.blockchain),
+            );
             const { external } = await import('@ton/core');
             await s.blockchain.sendMessage(external({ to: event.address, body }));
             expect(await refusedExternal(s.blockchain.sendMessage(external({ to: event.address, body })))).toBe(
@@ -385,6 +393,7 @@ describe('EVM -> TVM (relay-voted)', () => {
                     kind: VoteKind.Confirm,
                     voteReceiver: event.address,
                     validUntil: Math.floor(Date.now() / 1000) + 60,
+                    globalId: globalIdOf(s.blockchain),
                     publicKey: relay.keys.publicKey,
                     secretKey: relay.keys.secretKey,
                 },
@@ -417,7 +426,7 @@ describe('EVM -> TVM (relay-voted)', () => {
             const real = await voteData(s, await depositAlien(s, 10n));
             // the same deposit with a larger amount: a different eventData, so a different Event
             const { convertEventData } = await import('../harness/evm/eventData');
-            const config = await readConfiguration(s.alienConfiguration);
+            const config = await readConfiguration(s.alienConfiguration, s.blockchain);
             const log = findDepositEvent(
                 await s.evm.receipt('0x' + real.eventTransaction.toString(16).padStart(64, '0')),
                 [config.eventAbi],
@@ -549,7 +558,7 @@ describe('EVM -> TVM (relay-voted)', () => {
         it('should derive the Event address from the vote data as the Event itself is built (deriveEventAddress)', async () => {
             const s = await evmTvmSetup(hre);
             const v = await voteData(s, await depositAlien(s));
-            const { eventCode } = await readConfiguration(s.alienConfiguration);
+            const { eventCode } = await readConfiguration(s.alienConfiguration, s.blockchain);
             const onChain = (await eventOf(s, v)).address;
             expect(onChain.equals(evmEventAddress(eventCode, s.alienConfiguration.address, v))).toBe(true);
             const generated = await GeneratedAlien.fromInit(

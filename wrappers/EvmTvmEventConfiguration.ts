@@ -227,19 +227,22 @@ export interface VoteArgs {
     kind: VoteKind;
     /** the Event voted on (vote_receiver) */
     voteReceiver: Address;
+    /** global_id of the TVM network the Event is on (ConfigParam 19) */
+    globalId: number;
     /** unix time after which the vote is refused (2340) */
     validUntil: number;
     publicKey: Buffer;
     secretKey: Buffer;
 }
 
-/** The signed part: evm_vote#6e982237 kind:uint8 public_key:uint256 valid_until:uint32 vote_receiver:MsgAddressInt */
+/** The signed part: evm_vote#2a995014 kind:uint8 public_key:uint256 valid_until:uint32 global_id:int32 vote_receiver:MsgAddressInt */
 export function evmVoteCell(a: Omit<VoteArgs, 'secretKey'>): Cell {
     return beginCell()
         .storeUint(OpEvm.evmVote, 32)
         .storeUint(a.kind, 8)
         .storeBuffer(a.publicKey, 32)
         .storeUint(a.validUntil, 32)
+        .storeInt(a.globalId, 32)
         .storeAddress(a.voteReceiver)
         .endCell();
 }

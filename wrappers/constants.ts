@@ -227,7 +227,7 @@ export const OpEvm = {
     evmEventRetry: 0x2ff956ad,
     evmEventAlreadyDeployed: 0x57ebbf61,
     /** the signed part of a relay's vote (domain tag) */
-    evmVote: 0x6e982237,
+    evmVote: 0x2a995014,
     /** the external message of a relay's vote */
     evmEventVote: 0x2d0a8a90,
     evmEventConfirmed: 0x41d9bb70,
@@ -239,7 +239,7 @@ export const OpEvm = {
 export const ErrorsEvm = {
     /** EventConfiguration: event_data does not parse by the configured event type and flags */
     wrongEventData: 2214,
-    /** Event: vote_receiver is not this Event */
+    /** Event: vote_receiver is not this Event, or the vote's global_id is not this network's */
     wrongVoteReceiver: 2336,
     /** Event: the key is not a relay of the Event's round */
     notRelay: 2337,

@@ -43,6 +43,10 @@ interface IMultiVault {
         bytes payload;
     }
 
+    /// @notice global_id of the TVM network the deposits of this vault go to (one vault per network:
+    ///         the events below name no destination, the emitting vault does).
+    function tvmGlobalId() external view returns (int32);
+
     /// @notice An EVM token was locked in the vault. `base_chainId` is this chain's id, `base_token` the
     ///         ERC-20 address; `name`, `symbol`, `decimals` are the token's metadata as read and cached by
     ///         the vault at the token's first deposit. `amount` is the amount after the deposit fee.

@@ -13,6 +13,7 @@ import { MultiVaultEvmTvmEventNative } from '../../wrappers/MultiVaultEvmTvmEven
 import { DEFAULT_EVM_FLAGS, eventAbiOf } from './eventData';
 import { EvmNetwork } from './network';
 import { RelaySet } from './relay';
+import { readGlobalId } from '../network';
 
 export const EVENT_INITIAL_BALANCE = toNano('1');
 export const BLOCKS_TO_CONFIRM = 2;
@@ -34,11 +35,13 @@ export interface EvmTvmSetupOptions {
     blockchain?: Blockchain;
     /** the configurations' proxies (default: treasuries standing in for them) */
     proxies?: { alien: Address; native: Address };
+    /** the EVM network (default: a new one, its vault serving the TVM side's network) */
+    evm?: EvmNetwork;
 }
 
 export async function evmTvmSetup(hre: HardhatRuntimeEnvironment, o: EvmTvmSetupOptions = {}) {
     const blockchain = o.blockchain ?? (await Blockchain.create());
-    const evm = await EvmNetwork.create(hre);
+    const evm = o.evm ?? (await EvmNetwork.create(hre, undefined, { tvmGlobalId: readGlobalId(blockchain.config) }));
     const owner = await blockchain.treasury('owner');
     const alienProxy = await blockchain.treasury('alien-proxy');
     const nativeProxy = await blockchain.treasury('native-proxy');

@@ -30,13 +30,19 @@ export class EvmNetwork {
         },
     ) {}
 
-    static async create(hre: HardhatRuntimeEnvironment, tokenBalance = 10n ** 15n): Promise<EvmNetwork> {
+    /** tvmGlobalId: the TVM network the vault's deposits go to (default -239, the sandbox's) */
+    static async create(
+        hre: HardhatRuntimeEnvironment,
+        tokenBalance = 10n ** 15n,
+        o: { tvmGlobalId?: number } = {},
+    ): Promise<EvmNetwork> {
         const [deployer, governance, guardian, user, other] = await hre.ethers.getSigners();
         const weth = await deployWeth(hre, deployer);
         const vault = await deployMultiVault(hre, deployer, {
             governance: governance.address,
             guardian: guardian.address,
             weth: await weth.getAddress(),
+            tvmGlobalId: o.tvmGlobalId,
             harness: true,
         });
         const token = await deployTestToken(hre, deployer, 'Test Token', 'TST', 6);

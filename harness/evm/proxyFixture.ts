@@ -21,6 +21,8 @@ export const NATIVE_TOKEN_META = { name: 'Tvm Native', symbol: 'TNT', decimals: 
 export const NATIVE_LOCKED = 10n ** 12n;
 
 export interface EvmTvmProxyOptions extends EvmTvmSetupOptions {
+    /** global_id of the TVM network (default -239) */
+    globalId?: number;
     /** both proxies' default fee (numerator / denominator); default 1 / 1000 */
     fee?: { numerator: bigint; denominator: bigint };
 }
@@ -39,7 +41,7 @@ function expectOk(r: { transactions: { description: any }[] }, what: string) {
 }
 
 export async function evmTvmProxySetup(hre: HardhatRuntimeEnvironment, o: EvmTvmProxyOptions = {}) {
-    const net = await TvmNetwork.create({ globalId: MAINNET_GLOBAL_ID, name: 'tvm', validators: 8 });
+    const net = await TvmNetwork.create({ globalId: o.globalId ?? MAINNET_GLOBAL_ID, name: 'tvm', validators: 8 });
     const blockchain = net.blockchain;
     const proxyOwner = await blockchain.treasury('proxy-owner');
     const via = proxyOwner.getSender();

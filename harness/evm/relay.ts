@@ -21,6 +21,7 @@ import {
 import { DepositEvent, eventVoteFields, findDepositEvents } from '../../wrappers/evm/depositEvents';
 import { convertEventData, decodeEventAbi } from './eventData';
 import { EvmNetwork } from './network';
+import { readGlobalId } from '../network';
 
 /** How long a signed vote stays valid (valid_until = now + this). */
 export const VOTE_TTL = 600;
@@ -33,6 +34,8 @@ export function voteDataOf(event: DepositEvent, eventAbi: EventFragment | string
 /** What a relay (or user) needs of a configuration, read with its get-methods. */
 export interface ConfigurationView {
     address: Address;
+    /** global_id of the TVM network the configuration is on (its ConfigParam 19); relays need it */
+    globalId?: number;
     eventAbi: EventFragment;
     flags: number;
     eventEmitter: string;
@@ -41,11 +44,19 @@ export interface ConfigurationView {
     eventCode: Cell;
 }
 
-export async function readConfiguration(c: SandboxContract<EvmTvmEventConfiguration>): Promise<ConfigurationView> {
+/** global_id of a sandbox TVM network (ConfigParam 19) */
+export const globalIdOf = (blockchain: Blockchain): number => readGlobalId(blockchain.config);
+
+export async function readConfiguration(
+    c: SandboxContract<EvmTvmEventConfiguration>,
+    /** the configuration's network (a relay's view needs it; a user's does not) */
+    blockchain?: Blockchain,
+): Promise<ConfigurationView> {
     const d = await c.getGetDetails();
     const f = await c.getGetFlags();
     return {
         address: c.address,
+        globalId: blockchain ? globalIdOf(blockchain) : undefined,
         eventAbi: decodeEventAbi(d.basicConfiguration.eventABI),
         flags: Number(f.flags),
         eventEmitter: getAddress(toBeHex(d.networkConfiguration.eventEmitter, 20)),
@@ -60,8 +71,10 @@ export type Verdict =
 
 /**
  * A relay's own check of vote data: the transaction exists in the named block, the log at eventIndex
- * was emitted by the configured MultiVault with the configured event, and eventData is exactly its
- * conversion. 'wait' while the block has fewer than eventBlocksToConfirm confirmations.
+ * was emitted by the configured MultiVault with the configured event, that vault's deposits are for
+ * the configuration's TVM network (its tvmGlobalId: one vault per destination network, so a deposit
+ * is confirmed on one network only), and eventData is exactly its conversion. 'wait' while the block
+ * has fewer than eventBlocksToConfirm confirmations.
  */
 export async function verifyVoteData(evm: EvmNetwork, config: ConfigurationView, v: EventVoteData): Promise<Verdict> {
     const receipt = await evm.provider.getTransactionReceipt(toBeHex(v.eventTransaction, 32));
@@ -73,10 +86,19 @@ export async function verifyVoteData(evm: EvmNetwork, config: ConfigurationView,
     const log = receipt.logs.find((l) => l.index === v.eventIndex);
     if (!log) return { kind: VoteKind.Reject, reason: 'no log at eventIndex' };
     if (getAddress(log.address) !== config.eventEmitter) return { kind: VoteKind.Reject, reason: 'emitter' };
+    if (config.globalId === undefined) throw new Error("verifyVoteData: the configuration's global id is unknown");
+    if ((await vaultDestination(evm, log.address)) !== config.globalId)
+        return { kind: VoteKind.Reject, reason: 'destination' };
     if (log.topics[0] !== config.eventAbi.topicHash) return { kind: VoteKind.Reject, reason: 'event' };
     const expected = convertEventData(config.eventAbi, log.data, config.flags);
     if (!expected.equals(v.eventData)) return { kind: VoteKind.Reject, reason: 'eventData' };
     return { kind: VoteKind.Confirm };
+}
+
+/** The TVM network (global id) a MultiVault's deposits are for (its immutable tvmGlobalId). */
+async function vaultDestination(evm: EvmNetwork, vault: string): Promise<number> {
+    const data = await evm.provider.call({ to: vault, data: evm.iface.encodeFunctionData('tvmGlobalId', []) });
+    return Number(evm.iface.decodeFunctionResult('tvmGlobalId', data)[0]);
 }
 
 export class EvmRelay {
@@ -92,26 +114,42 @@ export class EvmRelay {
         return BigInt('0x' + this.keys.publicKey.toString('hex'));
     }
 
-    /** The signed external body of a vote (evm_event_vote). */
-    voteBody(event: Address, kind: VoteKind, validUntil: number, voteReceiver: Address = event): Cell {
+    /** The signed external body of a vote (evm_event_vote) for `event` on the network `globalId`. */
+    voteBody(
+        event: Address,
+        kind: VoteKind,
+        validUntil: number,
+        globalId: number,
+        voteReceiver: Address = event,
+    ): Cell {
         return evmEventVoteBody({
             kind,
             voteReceiver,
             validUntil,
+            globalId,
             publicKey: this.keys.publicKey,
             secretKey: this.keys.secretKey,
         });
     }
 
-    /** Sends a vote as an external message. Throws (the sandbox's error, with the exit code) if refused. */
+    /**
+     * Sends a vote as an external message, signed for `blockchain`'s network (unless `globalId` names
+     * another). Throws (the sandbox's error, with the exit code) if refused.
+     */
     async vote(
         blockchain: Blockchain,
         event: Address,
         kind: VoteKind,
-        opts: { validUntil?: number; voteReceiver?: Address } = {},
+        opts: { validUntil?: number; voteReceiver?: Address; globalId?: number } = {},
     ): Promise<SendMessageResult> {
         const now = blockchain.now ?? Math.floor(Date.now() / 1000);
-        const body = this.voteBody(event, kind, opts.validUntil ?? now + VOTE_TTL, opts.voteReceiver);
+        const body = this.voteBody(
+            event,
+            kind,
+            opts.validUntil ?? now + VOTE_TTL,
+            opts.globalId ?? globalIdOf(blockchain),
+            opts.voteReceiver,
+        );
         return blockchain.sendMessage(external({ to: event, body }));
     }
 
@@ -169,7 +207,7 @@ export class EvmRelayService {
 
     /** Deposits seen in confirmed blocks and not yet processed: deploy, then every relay votes. */
     async poll(): Promise<ProcessedDeposit[]> {
-        const config = await readConfiguration(this.configuration);
+        const config = await readConfiguration(this.configuration, this.blockchain);
         const latest = await this.evm.provider.getBlockNumber();
         const toBlock = latest - config.eventBlocksToConfirm;
         if (toBlock < this.fromBlock) return [];

@@ -181,7 +181,7 @@ describe('bench: EVM to TVM', () => {
         await s.evm.mine(2);
         const d = await deployEventNonCredit(s.evm, s.nativeConfiguration, s.user, receipt.hash);
         const votes = await new EvmRelayService(s.evm, s.blockchain, s.nativeConfiguration, s.relays, s.relayer).vote(
-            await readConfiguration(s.nativeConfiguration),
+            await readConfiguration(s.nativeConfiguration, s.blockchain),
             d.eventAddress,
             d.voteData,
             s.relays.requiredVotes,

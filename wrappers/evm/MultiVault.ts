@@ -52,6 +52,8 @@ export interface MultiVaultConfig {
     governance: string;
     guardian: string;
     weth: string;
+    /** global_id of the TVM network the vault's deposits go to (default -239, the sandbox's) */
+    tvmGlobalId?: number;
     /** deploy the test-only MultiVaultHarness (adds `testMintNative`); never outside tests */
     harness?: boolean;
 }
@@ -64,7 +66,7 @@ export async function deployMultiVault(
     return deployEvmContract(
         hre,
         config.harness ? 'MultiVaultHarness' : 'MultiVault',
-        [config.governance, config.guardian, config.weth],
+        [config.governance, config.guardian, config.weth, config.tvmGlobalId ?? -239],
         deployer,
     );
 }
