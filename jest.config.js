@@ -1,8 +1,9 @@
 /** @type {import('jest').Config} */
 module.exports = {
-    testEnvironment: '@ton/sandbox/jest-environment',
+    testEnvironment: 'node',
     testEnvironmentOptions: { globalsCleanup: 'off' },
-    reporters: ['default', '@ton/sandbox/jest-reporter'],
+    // the one build every spec depends on (content-addressed: only changed contracts are compiled)
+    globalSetup: '<rootDir>/tools/jest/global-setup.js',
     transform: { '^.+\\.(t|j)sx?$': '@swc/jest' },
     testMatch: ['<rootDir>/tests/**/*.spec.ts'],
     testPathIgnorePatterns: process.env.BENCH ? [] : ['<rootDir>/tests/bench/'],

@@ -1,6 +1,6 @@
 import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { beginCell, Cell, convertToMerkleProof, toNano } from '@ton/core';
-import { compile } from '@ton/blueprint';
+import { compiledCode } from '../wrappers/compiled';
 import '@ton/test-utils';
 import { describeWithFixtures, readFixture } from '../harness/fixtures';
 import { LiteClient, LiteClientConfig } from '../wrappers/LiteClient';
@@ -41,7 +41,7 @@ function flipBit(buf: Buffer, byte: number): Buffer {
 describeWithFixtures('LiteClient on real testnet blocks (rsquad samples)', () => {
     let code: Cell;
     beforeAll(async () => {
-        code = await compile('LiteClient');
+        code = compiledCode('LiteClient');
     });
 
     let blockchain: Blockchain;

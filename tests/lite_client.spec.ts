@@ -1,6 +1,6 @@
 import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { Address, beginCell, Cell, toNano } from '@ton/core';
-import { compile } from '@ton/blueprint';
+import { compiledCode } from '../wrappers/compiled';
 import '@ton/test-utils';
 import { makeValidatorSet, cutoffWeight, ValidatorSet, ValidatorSetData } from '../harness/validators';
 import { buildKeyBlock, buildMasterchainBlock, buildShardBlock, BuiltBlock } from '../harness/blocks';
@@ -15,7 +15,7 @@ const T0 = 1_700_000_000;
 describe('LiteClient (synthetic chain)', () => {
     let code: Cell;
     beforeAll(async () => {
-        code = await compile('LiteClient');
+        code = compiledCode('LiteClient');
     });
 
     let blockchain: Blockchain;

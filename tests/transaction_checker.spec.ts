@@ -4,7 +4,7 @@
  */
 import { Blockchain, internal, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { Address, beginCell, Cell, Dictionary, toNano } from '@ton/core';
-import { compile } from '@ton/blueprint';
+import { compiledCode } from '../wrappers/compiled';
 import '@ton/test-utils';
 import { makeValidatorSet, ValidatorSet } from '../harness/validators';
 import { SyntheticChain } from '../harness/chain';
@@ -51,8 +51,8 @@ describe('TransactionChecker (synthetic chain)', () => {
     let set: ValidatorSet;
 
     beforeAll(async () => {
-        tcCode = await compile('TransactionChecker');
-        lcCode = await compile('LiteClient');
+        tcCode = compiledCode('TransactionChecker');
+        lcCode = compiledCode('LiteClient');
         txs = await sandboxTransactions(6);
         set = makeValidatorSet({ size: 9, main: 7, seed: 'tc', utimeSince: T0, utimeUntil: T0 + 1_000_000 });
     });

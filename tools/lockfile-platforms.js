@@ -33,7 +33,7 @@ function platformOf(name) {
 
 /** Where node's resolution finds `name` from the package at `from` (a lockfile key), or undefined. */
 function resolve(packages, from, name) {
-    for (let base = from; ; ) {
+    for (let base = from; ;) {
         const key = `${base ? `${base}/` : ''}node_modules/${name}`;
         if (packages[key]) return key;
         if (!base) return undefined;

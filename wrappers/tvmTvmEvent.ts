@@ -16,7 +16,7 @@ import {
     SendMode,
     toNano,
 } from '@ton/core';
-import { compile } from '@ton/blueprint';
+import { compiledCode } from './compiled';
 import { Op, OpEvent } from './constants';
 import { EventStatus } from './eventStatus';
 
@@ -315,7 +315,7 @@ export function TvmEventWrapper<TBase extends new (...args: any[]) => TactTvmEve
         }
 
         static async code(): Promise<Cell> {
-            return compile(name);
+            return compiledCode(name);
         }
 
         /** The Event of (msgHash, configuration, chainId) with its state init (as the configuration derives it). */

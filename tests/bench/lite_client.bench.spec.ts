@@ -1,6 +1,6 @@
 import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { Address, Cell, toNano } from '@ton/core';
-import { compile } from '@ton/blueprint';
+import { compiledCode } from '../../wrappers/compiled';
 import '@ton/test-utils';
 import { cutoffWeight, makeValidatorSet, ValidatorSet } from '../../harness/validators';
 import { buildKeyBlock, buildMasterchainBlock } from '../../harness/blocks';
@@ -40,7 +40,7 @@ describe('LiteClient gas', () => {
     let set: ValidatorSet;
 
     beforeAll(async () => {
-        code = await compile('LiteClient');
+        code = compiledCode('LiteClient');
         blockchain = await Blockchain.create();
         sync = await blockchain.treasury('sync');
         // mainnet-like: 100 main validators with unequal weights

@@ -1,6 +1,6 @@
 import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { Cell, toNano } from '@ton/core';
-import { compile } from '@ton/blueprint';
+import { compiledCode } from '../../wrappers/compiled';
 import '@ton/test-utils';
 import { makeValidatorSet, ValidatorSet } from '../../harness/validators';
 import { SyntheticChain } from '../../harness/chain';
@@ -53,8 +53,8 @@ describe('TransactionChecker gas', () => {
     const signers = spreadSigners(100);
 
     beforeAll(async () => {
-        const tcCode = await compile('TransactionChecker');
-        const lcCode = await compile('LiteClient');
+        const tcCode = compiledCode('TransactionChecker');
+        const lcCode = compiledCode('LiteClient');
         txs = await sandboxTransactions(16);
         blockchain = await Blockchain.create();
         const deployer = await blockchain.treasury('deployer');
