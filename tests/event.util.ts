@@ -52,7 +52,7 @@ export function computeGas(tx: BlockchainTransaction): number {
     return Number(d.computePhase.gasUsed);
 }
 
-export function addr(a: Address | null | undefined): string {
+export function addr(a: { toString(): string } | null | undefined): string {
     return a ? a.toString() : '';
 }
 

@@ -1,4 +1,4 @@
-import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { Blockchain, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import { beginCell, Cell, convertToMerkleProof, toNano } from '@ton/core';
 import { compiledCode } from '../wrappers/compiled';
 import '@ton/test-utils';
@@ -65,7 +65,7 @@ describeWithFixtures('LiteClient on real testnet blocks (rsquad samples)', () =>
         return lc.sendCheckBlock(sender.getSender(), { value: toNano('1'), queryId, block: proof, signatures });
     }
 
-    function expectReply(r: { transactions: any[] }, op: number, queryId: number, hash: Buffer) {
+    function expectReply(r: SendMessageResult, op: number, queryId: number, hash: Buffer) {
         expect(r.transactions).toHaveTransaction({
             from: lc.address,
             to: sender.address,

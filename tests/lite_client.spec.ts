@@ -1,4 +1,4 @@
-import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { Blockchain, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import { Address, beginCell, Cell, toNano } from '@ton/core';
 import { compiledCode } from '../wrappers/compiled';
 import '@ton/test-utils';
@@ -84,11 +84,11 @@ describe('LiteClient (synthetic chain)', () => {
     const reply = (op: number, queryId: number, hash: Buffer) =>
         beginCell().storeUint(op, 32).storeUint(queryId, 64).storeBuffer(hash, 32).endCell();
 
-    function expectFail(r: { transactions: any[] }, exitCode: number) {
+    function expectFail(r: SendMessageResult, exitCode: number) {
         expect(r.transactions).toHaveTransaction({ from: sync.address, to: lc.address, success: false, exitCode });
     }
 
-    function expectCorrect(r: { transactions: any[] }, block: BuiltBlock, queryId = 5) {
+    function expectCorrect(r: SendMessageResult, block: BuiltBlock, queryId = 5) {
         expect(r.transactions).toHaveTransaction({
             from: lc.address,
             to: sync.address,
@@ -310,7 +310,7 @@ describe('LiteClient (synthetic chain)', () => {
             expectCorrectKey(await newKey(kb, signBlock(kb, setA, [0, 1, 2])), kb);
         });
 
-        function expectCorrectKey(r: { transactions: any[] }, kb: BuiltBlock) {
+        function expectCorrectKey(r: SendMessageResult, kb: BuiltBlock) {
             expect(r.transactions).toHaveTransaction({
                 from: lc.address,
                 op: Op.liteClient.ok,

@@ -256,6 +256,8 @@ export function evmEventVoteBody(a: VoteArgs, signWith?: Buffer): Cell {
  * Tact-generated class `Base`, compiled as `name`; both Events take the same votes):
  * createFromAddress, code, stateInit, sendVote, sendConfirm, sendReject.
  */
+// a mixin's base constructor must take `...args: any[]` (TypeScript, TS2545)
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function EvmEventWrapper<TBase extends new (...args: any[]) => Contract>(Base: TBase, name: string) {
     return class extends Base {
         static createFromAddress<T>(this: new (address: Address) => T, address: Address): T {
