@@ -6,3 +6,4 @@ export * from './tvmTvmEvents';
 export * from './transferId';
 export * from './proofPayload';
 export * from './userTransfers';
+export * from './evmEventData';

@@ -90,7 +90,7 @@ describe('local TVM network: toncenter v2 endpoint', () => {
         const located = await client.tryLocateResultTx(
             wallet.address,
             other,
-            txs[0].outMessages.get(0)!.info.createdLt!.toString(),
+            (txs[0].outMessages.get(0)!.info as { createdLt: bigint }).createdLt.toString(),
         );
         expect(located.inMessage?.info.dest?.toString()).toBe(other.toString());
         // a refused external message is an error for the client, not a crash
