@@ -7,3 +7,4 @@ export * from './transferId';
 export * from './proofPayload';
 export * from './userTransfers';
 export * from './evmEventData';
+export * from './toncenterV2';
