@@ -22,7 +22,7 @@ import '@ton/test-utils';
 import { BridgeTestbed, Treasury } from '../harness/testing';
 import { TvmNetwork } from '../harness/network';
 import { BridgePair } from '../harness/bridge';
-import { buildProofPayload, deployTvmEventBody, FoundTransfer } from '../harness/transfer';
+import { deployTvmEventBody, FoundTransfer } from '../harness/transfer';
 import { MessageScheduler, tagged, to } from '../harness/scheduler';
 import { Errors, Op } from '../wrappers/constants';
 import { ProxyMessages } from '../wrappers/ProxyMultiVaultNative';

@@ -39,11 +39,11 @@ describe('TVM to TVM events: refusals', () => {
         f = await eventFixture();
     });
 
-    function deployBody(ev: { msgHash: bigint; index: number; proof: Cell }) {
+    function deployBody(ev: { msgHash: bigint; index: number; proof: Cell }, payer = f.user) {
         return TvmTvmEventConfiguration.deployTvmEventMessage({
             msgHash: ev.msgHash,
             outMsgIndex: ev.index,
-            remainingGasTo: f.user.address,
+            remainingGasTo: payer.address,
             proof: ev.proof,
         });
     }
@@ -326,16 +326,9 @@ describe('TVM to TVM events: refusals', () => {
             const other = { ...ev, proof: f.prove(ev.tx.raw) };
             const second = await f.blockchain.treasury('second-payer');
             // two deploy_tvm_event of the same transaction (two proofs), two payers, in one step
-            const deployOf = (e: typeof ev, payer: typeof f.user) =>
-                TvmTvmEventConfiguration.deployTvmEventMessage({
-                    msgHash: e.msgHash,
-                    outMsgIndex: e.index,
-                    remainingGasTo: payer.address,
-                    proof: e.proof,
-                });
             const r = await f.user.sendMessages([
-                internal({ to: f.alienConfig.address, value: DEPLOY_VALUE, body: deployOf(ev, f.user) }),
-                internal({ to: f.alienConfig.address, value: DEPLOY_VALUE, body: deployOf(other, second) }),
+                internal({ to: f.alienConfig.address, value: DEPLOY_VALUE, body: deployBody(ev) }),
+                internal({ to: f.alienConfig.address, value: DEPLOY_VALUE, body: deployBody(other, second) }),
             ]);
             const answers = r.transactions.filter(
                 (t) =>

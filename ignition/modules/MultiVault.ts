@@ -7,7 +7,9 @@ import { buildModule } from '@nomicfoundation/hardhat-ignition/modules';
  *       --parameters <your-parameters.json>
  *
  * Parameters (module "MultiVault"): governance (the owner: use a multisig), guardian (may trigger the
- * emergency shutdown), weth (the wrapped gas token of the network). The governance then sets fees,
+ * emergency shutdown), weth (the wrapped gas token of the network), tvmGlobalId (the global id of
+ * the one TVM network the vault's deposits go to: relays confirm its deposits there only; another
+ * TVM network gets a MultiVault of its own). The governance then sets fees,
  * limits and the blacklist (`npx hardhat multivault:* --network ...`). Write the MultiVault's address
  * into the deployment file's evm.multiVault before deploying the TVM side's EVM configurations.
  */
@@ -15,6 +17,7 @@ export default buildModule('MultiVault', (m) => {
     const governance = m.getParameter<string>('governance');
     const guardian = m.getParameter<string>('guardian');
     const weth = m.getParameter<string>('weth');
-    const multiVault = m.contract('MultiVault', [governance, guardian, weth]);
+    const tvmGlobalId = m.getParameter<number>('tvmGlobalId');
+    const multiVault = m.contract('MultiVault', [governance, guardian, weth, tvmGlobalId]);
     return { multiVault };
 });

@@ -10,7 +10,7 @@ import fs from 'fs';
 import path from 'path';
 import { Address, Cell, ContractProvider, OpenedContract, openContract, Contract } from '@ton/core';
 import { TonClient } from '@ton/ton';
-import { JsonRpcProvider } from 'ethers';
+import { Interface, JsonRpcProvider } from 'ethers';
 import { LiteClient } from '../../wrappers/LiteClient';
 import { TransactionChecker } from '../../wrappers/TransactionChecker';
 import { ProxyMultiVaultNative } from '../../wrappers/ProxyMultiVaultNative';
@@ -234,6 +234,18 @@ export async function verifyDeployment(
                 Number((await p.getNetwork()).chainId) === d.evm.chainId,
                 `the endpoint's chain id is ${d.evm.chainId}`,
             );
+            if (same) {
+                // the vault's deposits go to one TVM network: the deployment's (relays vote nowhere else)
+                const want = d.tvm[d.evm.tvm]?.globalId;
+                const iface = new Interface(['function tvmGlobalId() view returns (int32)']);
+                const got = Number(
+                    iface.decodeFunctionResult(
+                        'tvmGlobalId',
+                        await p.call({ to: d.evm.multiVault, data: iface.encodeFunctionData('tvmGlobalId', []) }),
+                    )[0],
+                );
+                check('EVM', 'tvmGlobalId', got === want, `deposits go to TVM ${d.evm.tvm} (${want}): ${got}`);
+            }
         } finally {
             p.destroy();
         }
