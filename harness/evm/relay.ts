@@ -256,8 +256,10 @@ export class EvmRelayService {
         count = this.relays.relays.length,
     ) {
         const results: SendMessageResult[] = [];
+        // a relay knows the network it votes on (a user's view of the configuration may not say)
+        const view = { ...config, globalId: config.globalId ?? globalIdOf(this.blockchain) };
         for (const relay of this.relays.relays.slice(0, count)) {
-            const verdict = await verifyVoteData(this.evm, config, voteData);
+            const verdict = await verifyVoteData(this.evm, view, voteData);
             if (verdict.kind === 'wait') continue;
             results.push(await relay.vote(this.blockchain, eventAddress, verdict.kind));
         }
