@@ -90,3 +90,57 @@ describe('wrappers/constants.ts mirrors the contract sources', () => {
         });
     }
 });
+
+/**
+ * Gas figures in contract comments rot: the code changes and the number stays. So the comments do
+ * not quote measurements; they name the test that measures the case and pins the constant (and
+ * bench/gas-report.md has the bench's rows). This holds both: no measured figure in a comment, and
+ * every test and spec file a contract comment names exists.
+ */
+describe('gas comments of the contracts', () => {
+    const files = sourceFiles(CONTRACTS).concat(
+        fs
+            .readdirSync(CONTRACTS, { recursive: true, encoding: 'utf8' })
+            .filter((f) => f.endsWith('.tlb'))
+            .map((f) => path.join(CONTRACTS, f)),
+    );
+    /** Each run of comment lines of each file, as one text (markers removed). */
+    const comments = files.flatMap((file) => {
+        const blocks: { file: string; text: string }[] = [];
+        let current: string[] = [];
+        for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+            const m = /^\s*(?:\/\/\/?|;;)(.*)$/.exec(line);
+            if (m) current.push(m[1].trim());
+            else if (current.length) {
+                blocks.push({ file: path.relative(CONTRACTS, file), text: current.join(' ') });
+                current = [];
+            }
+        }
+        return blocks;
+    });
+    const specs = (name: string) => fs.existsSync(path.resolve(__dirname, '..', name));
+    const allSpecText = fs
+        .readdirSync(__dirname, { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.spec.ts'))
+        .map((f) => fs.readFileSync(path.join(__dirname, f), 'utf8'))
+        .join('\n');
+
+    it('should quote no measured gas figure (they name the measuring test instead)', () => {
+        const quoted = comments.flatMap(({ file, text }) =>
+            [...text.matchAll(/\bmeasur\w*[^.;]*?\b\d{1,3}(?:,\d{3})+\b/gi)].map((m) => `${file}: ${m[0]}`),
+        );
+        expect(quoted).toEqual([]);
+    });
+
+    it('should name spec files and tests that exist', () => {
+        const missing = comments.flatMap(({ file, text }) => [
+            ...[...text.matchAll(/tests\/[\w./-]+\.spec\.ts/g)]
+                .filter((m) => !specs(m[0]))
+                .map((m) => `${file}: ${m[0]}`),
+            ...[...text.matchAll(/'(gas constants[^']*)'/g)]
+                .filter((m) => !allSpecText.includes(m[1].replace(/\s*\.\.\.$/, '')))
+                .map((m) => `${file}: '${m[1]}'`),
+        ]);
+        expect(missing).toEqual([]);
+    });
+});
