@@ -6,7 +6,7 @@
  * message hash, walks traces, and proves any transaction for a LiteClient/TransactionChecker of
  * another network.
  */
-import { Address, beginCell, Cell, Dictionary } from '@ton/core';
+import { Address, beginCell, Cell, Dictionary, Transaction } from '@ton/core';
 import {
     Blockchain,
     BlockchainSnapshot,
@@ -15,6 +15,8 @@ import {
     SandboxContract,
     TreasuryContract,
 } from '@ton/sandbox';
+import { accountOf, hashKey, readTxMessages, TxMessages } from '../lib/transferId';
+import { proofDataCell, ProvenTransaction } from '../lib/proofPayload';
 import { BlockWithTransactions, SignedKeyBlock, SyntheticChain } from './chain';
 import { makeValidatorSet, ValidatorSet } from './validators';
 
@@ -43,50 +45,17 @@ export interface TvmNetworkOptions {
     startSeqno?: number;
 }
 
-/** A transaction proven for a TransactionChecker of another network (contracts/verifier.tlb). */
-export interface ProvenTransactionData {
-    /** the Transaction cell (sandbox `tx.raw`) */
-    transaction: Cell;
-    /** Merkle proof of the (shard) block holding it, kept down to the Transaction cell */
-    txProof: Cell;
-    /** current_block$_ block:^Cell signatures:^BlockSignatures */
-    currentBlock: Cell;
-    /** proof_data$_ transaction:^Cell tx_proof:^Cell current_block:^CurrentBlock (bridge.tlb) */
-    proofData: Cell;
+/** A transaction proven for a TransactionChecker of another network, with the synthetic blocks. */
+export interface ProvenTransactionData extends ProvenTransaction {
     /** everything the synthetic chain built */
     block: BlockWithTransactions;
 }
 
-/** in_msg and out_msgs of a Transaction cell, read from the cell itself (exact message cells). */
-export interface TxMessages {
-    inMsg: Cell | null;
-    /** out_msgs:(HashmapE 15 ^(Message Any)): index -> message cell */
-    outMsgs: Map<number, Cell>;
-}
+export { hashKey, readTxMessages, proofDataCell };
+export type { TxMessages };
 
 function internalKey(src: Address, dest: Address, createdLt: bigint): string {
     return `${src.toRawString()}|${dest.toRawString()}|${createdLt}`;
-}
-
-export function hashKey(h: Buffer | string | bigint): string {
-    if (typeof h === 'bigint') return h.toString(16).padStart(64, '0');
-    if (typeof h === 'string') return h.replace(/^0x/, '').toLowerCase();
-    return h.toString('hex');
-}
-
-/** transaction ... ^[ in_msg:(Maybe ^(Message Any)) out_msgs:(HashmapE 15 ^(Message Any)) ] ... */
-export function readTxMessages(raw: Cell): TxMessages {
-    const s = raw.refs[0].beginParse();
-    const inMsg = s.loadMaybeRef();
-    const dict = s.loadDict(Dictionary.Keys.Uint(15), Dictionary.Values.Cell());
-    const outMsgs = new Map<number, Cell>();
-    for (const [k, v] of dict) outMsgs.set(k, v);
-    return { inMsg, outMsgs };
-}
-
-/** proof_data$_ transaction:^Cell tx_proof:^Cell current_block:^CurrentBlock */
-export function proofDataCell(transaction: Cell, txProof: Cell, currentBlock: Cell): Cell {
-    return beginCell().storeRef(transaction).storeRef(txProof).storeRef(currentBlock).endCell();
 }
 
 /** Sets ConfigParam 19 (global_id:int32) of a config dictionary cell. */
@@ -278,10 +247,8 @@ export class TvmNetwork {
     }
 
     /** Account address (workchain:hash) of a transaction. */
-    static accountOf(tx: BlockchainTransaction): Address {
-        const info = tx.inMessage?.info;
-        if (info && (info.type === 'internal' || info.type === 'external-in')) return info.dest;
-        throw new Error('transaction without an inbound message');
+    static accountOf(tx: Transaction): Address {
+        return accountOf(tx);
     }
 
     // ---------------------------------------------------------------- proofs
@@ -293,7 +260,7 @@ export class TvmNetwork {
      * its out messages from the proof as well as from `transaction`.
      */
     proveTransaction(
-        tx: BlockchainTransaction | Cell,
+        tx: Transaction | Cell,
         opts?: { shard?: boolean; signers?: number[]; signWith?: ValidatorSet },
     ): ProvenTransactionData {
         const raw = tx instanceof Cell ? tx : tx.raw;

@@ -9,7 +9,7 @@ import {
     Slice,
     toNano,
 } from '@ton/core';
-import { compile } from '@ton/blueprint';
+import { compiledCode } from './compiled';
 import { sign } from '@ton/crypto';
 import {
     EvmTvmEventConfiguration as Base,
@@ -103,7 +103,7 @@ export class EvmTvmEventConfiguration extends Base {
     }
 
     static async code(): Promise<Cell> {
-        return compile('EvmTvmEventConfiguration');
+        return compiledCode('EvmTvmEventConfiguration');
     }
 
     static async createFromConfig(c: EvmTvmEventConfigurationConfig): Promise<EvmTvmEventConfiguration> {
@@ -298,7 +298,7 @@ export function EvmEventWrapper<TBase extends new (...args: any[]) => Contract>(
         }
 
         static async code(): Promise<Cell> {
-            return compile(name);
+            return compiledCode(name);
         }
 
         /** The state init the configuration builds (code from the configuration, data: evm_event_storage). */
