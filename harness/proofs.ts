@@ -153,7 +153,6 @@ function transactionCells(root: Cell, tx: Cell | { account: Buffer; lt: bigint }
     if (!abs.loadBit()) throw new Error('ShardAccountBlocks is empty');
     const abRoot = need(abs.loadRef(), 'ShardAccountBlocks root');
     const accPath = hashmapPathCells(abRoot, 256, BigInt('0x' + account.toString('hex')));
-    const accLeaf = accPath[accPath.length - 1];
     // the account leaf: (label), extra CurrencyCollection, acc_trans#5 account_addr:bits256 transactions
     const ls = accPath.leafSlice!;
     loadCC(ls);
@@ -161,7 +160,7 @@ function transactionCells(root: Cell, tx: Cell | { account: Buffer; lt: bigint }
     ls.skip(256);
     // the transactions HashmapAug 64 edge is inline here: follow it
     const path: Cell[] = [...accPath];
-    let cur = accLeaf;
+    let cur: Cell;
     let s = ls;
     let m = 64;
     const bits = lt.toString(2).padStart(64, '0');
@@ -312,4 +311,33 @@ export function transactionProof(
 export function masterchainProofWithShard(mcBlock: BlockLike, shardBlock: { rootHash: Buffer } | Buffer): Cell {
     const h = Buffer.isBuffer(shardBlock) ? shardBlock : shardBlock.rootHash;
     return blockProof(mcBlock, { info: true, shardRootHashes: [h] });
+}
+
+/**
+ * BlockInfo and the block's state_update (the MERKLE_UPDATE cell, whose new_hash is the hash of
+ * the state after the block): the signed block of a backward link (contracts/verifier.tlb).
+ */
+export function blockWithStateProof(block: BlockLike): Cell {
+    const root = blockRoot(block);
+    return buildMerkleProof(root, { full: [need(root.refs[0], 'BlockInfo'), need(root.refs[2], 'state_update')] });
+}
+
+/**
+ * A Merkle proof of a masterchain state (ShardStateUnsplit) kept down to McStateExtra.prev_blocks
+ * and the entry of masterchain block `seqno` (its root hash): a backward link.
+ *   ShardStateUnsplit -> custom (ref 3) -> McStateExtra -> ^[ flags validator_info prev_blocks ... ]
+ *   (ref 1, or 2 when shard_hashes is not empty) -> prev_blocks root (ref 0) -> key seqno
+ */
+export function prevBlocksProof(state: Cell, seqno: number): Cell {
+    const root = state.isExotic && state.type === CellType.MerkleProof ? state.refs[0] : state;
+    const custom = need(root.refs[3], 'McStateExtra');
+    const cs = custom.beginParse();
+    cs.skip(16);
+    const other = need(custom.refs[cs.loadBit() ? 2 : 1], 'McStateExtra ^[ prev_blocks ]');
+    const os = other.beginParse();
+    os.skip(16 + 65);
+    if (!os.loadBit()) throw new Error('prev_blocks is empty');
+    const path = hashmapPathCells(need(other.refs[0], 'prev_blocks root'), 32, BigInt(seqno));
+    const leaf = path.pop()!;
+    return buildMerkleProof(root, { cells: [custom, other, ...path], full: [leaf] });
 }
