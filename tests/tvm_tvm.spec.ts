@@ -67,7 +67,6 @@ describe('TVM to TVM bridge, end to end', () => {
 
     // ------------------------------------------------------------------ helpers (plumbing: harness/testing.ts)
 
-    const other = (s: BridgeSide) => testbed.other(s);
     const isAt = (a: Address | { toString(): string } | null | undefined, b: Address) =>
         !!a && Address.isAddress(a) && a.equals(b);
     const balanceOf = (net: TvmNetwork, minter: Address, owner: Address) => testbed.balanceOf(net, minter, owner);
@@ -442,7 +441,7 @@ describe('TVM to TVM bridge, end to end', () => {
         );
         expect(found).toHaveLength(1);
         const m = found[0].inMessage!;
-        return { code: parseTvmEventDeliveryFailed(m.body)!.errorCode, from: (m.info as any).src as Address };
+        return { code: parseTvmEventDeliveryFailed(m.body)!.errorCode, from: (m.info as { src: Address }).src };
     }
 
     it('rejects the same source transaction processed twice (2321 in the Event), tokens minted once', async () => {
@@ -462,7 +461,7 @@ describe('TVM to TVM bridge, end to end', () => {
     it('rejects a proof from another network (2221)', async () => {
         const found = await lockedTransfer();
         // the same transaction in a block of B's own chain (global id 2000): not A's
-        const forged = B.proveTransaction(found.transaction);
+        const forged = B.forgeProof(found.transaction);
         const body = deployTvmEventBody({
             msgHash: found.messageHash,
             outMsgIndex: found.outMessageIndex,
