@@ -8,7 +8,8 @@
  * - completeWithAbiTx: the non-credit user, doing what a client of the Aggregator API does with
  *   proofPayload.abiTx (send attachedValue to executionAddress with body tx).
  */
-import { Address, beginCell, Cell, toNano } from '@ton/core';
+import { Address, Cell, toNano } from '@ton/core';
+import { BurnArgs, burnTransferBody, LockArgs, lockTransferBody, lockValue } from '../lib/userTransfers';
 import { SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import { LiteClient } from '../wrappers/LiteClient';
 import { verifierView } from '../lib/proofSource';
@@ -259,94 +260,22 @@ export async function completeWithAbiTx(
 
 // ---------------------------------------------------------------- user, source side
 
-export interface TransferPayloadArgs {
-    destinationChainId: number;
-    recipient: Address;
-    expectedGas?: bigint;
-    remainingGasTo: Address;
-    payload?: Cell | null;
-}
-
-/** transfer_payload$_ destination_chain_id:int32 recipient expected_gas:uint128 remaining_gas_to payload:(Maybe ^Cell) */
-export function transferPayloadCell(a: TransferPayloadArgs): Cell {
-    return beginCell()
-        .storeInt(a.destinationChainId, 32)
-        .storeAddress(a.recipient)
-        .storeUint(a.expectedGas ?? 0n, 128)
-        .storeAddress(a.remainingGasTo)
-        .storeMaybeRef(a.payload ?? null)
-        .endCell();
-}
-
-export interface LockArgs extends TransferPayloadArgs {
-    /** the user's wallet of the native token */
-    wallet: Address;
-    nativeProxy: Address;
-    amount: bigint;
-    /** forward_ton_amount: reaches the proxy with transfer_notification (its gas and the event's value) */
-    forwardTonAmount: bigint;
-    /** attached to the wallet's transfer (default forwardTonAmount + 0.1 TON) */
-    value?: bigint;
-    /** a raw forward payload instead of transferPayloadCell(args) (malformed-payload tests) */
-    rawForwardPayload?: Cell;
-}
-
-/**
- * Least forward_ton_amount lockNative builds (contracts/bridge/proxy.tlb, known limits). An internal
- * message's gas limit is its value / gas price with no credit, so below about 0.00145 TON (basechain
- * prices; tests/proxy_native.spec.ts 'should record a refund it cannot pay for' measures it and
- * checks this constant is above 4 times that) the native proxy runs out of gas before it can even
- * check that the notification comes from its wallet and buy gas: the tokens would sit in its
- * wallet, unrecorded. No contract change can close that (at forward_ton_amount 0 there is no
- * notification at all), so the client must not send it. 0.01 TON is about the least a lock can be
- * emitted with (GAS_NATIVE_LOCK and the event's message); between this and the lock cost the proxy
- * refunds (2713) or records the refund.
- */
-export const MIN_LOCK_FORWARD_TON = toNano('0.01');
-
-/** The jetton transfer body of a lock; refuses (throws) a forward_ton_amount below MIN_LOCK_FORWARD_TON. */
-export function lockTransferBody(a: LockArgs): Cell {
-    if (a.forwardTonAmount < MIN_LOCK_FORWARD_TON) {
-        throw new Error(
-            `lockNative: forward_ton_amount ${a.forwardTonAmount} is below ${MIN_LOCK_FORWARD_TON} nanoton: the native proxy could not run and the tokens would be stuck (proxy.tlb, known limits)`,
-        );
-    }
-    return beginCell()
-        .storeUint(0x0f8a7ea5, 32)
-        .storeUint(0, 64)
-        .storeCoins(a.amount)
-        .storeAddress(a.nativeProxy)
-        .storeAddress(a.remainingGasTo)
-        .storeMaybeRef(null)
-        .storeCoins(a.forwardTonAmount)
-        .storeBit(true)
-        .storeRef(a.rawForwardPayload ?? transferPayloadCell(a))
-        .endCell();
-}
+export {
+    BurnArgs,
+    burnTransferBody,
+    LockArgs,
+    lockTransferBody,
+    MIN_LOCK_FORWARD_TON,
+    TransferPayloadArgs,
+    transferPayloadCell,
+} from '../lib/userTransfers';
 
 /** Native flow, source side: the user's wallet sends the tokens to the native proxy with the transfer payload. */
 export async function lockNative(user: SandboxContract<TreasuryContract>, a: LockArgs): Promise<SendMessageResult> {
-    const body = lockTransferBody(a);
-    return user.send({ to: a.wallet, value: a.value ?? a.forwardTonAmount + toNano('0.1'), body });
-}
-
-export interface BurnArgs extends TransferPayloadArgs {
-    /** the user's wallet of the alien token */
-    wallet: Address;
-    amount: bigint;
-    /** attached to the burn: pays the wallet, the minter, the proxy and the event's value */
-    value: bigint;
-    rawCustomPayload?: Cell;
+    return user.send({ to: a.wallet, value: lockValue(a), body: lockTransferBody(a) });
 }
 
 /** Alien flow, source side: the user burns alien tokens with the transfer payload as custom payload. */
 export async function burnAlien(user: SandboxContract<TreasuryContract>, a: BurnArgs): Promise<SendMessageResult> {
-    const body = beginCell()
-        .storeUint(0x595f07bc, 32)
-        .storeUint(0, 64)
-        .storeCoins(a.amount)
-        .storeAddress(a.remainingGasTo)
-        .storeMaybeRef(a.rawCustomPayload ?? transferPayloadCell(a))
-        .endCell();
-    return user.send({ to: a.wallet, value: a.value, body });
+    return user.send({ to: a.wallet, value: a.value, body: burnTransferBody(a) });
 }

@@ -6,7 +6,7 @@
  * message hash, walks traces, and proves any transaction for a LiteClient/TransactionChecker of
  * another network.
  */
-import { Address, beginCell, Cell, Dictionary } from '@ton/core';
+import { Address, beginCell, Cell, Dictionary, Transaction } from '@ton/core';
 import {
     Blockchain,
     BlockchainSnapshot,
@@ -15,6 +15,8 @@ import {
     SandboxContract,
     TreasuryContract,
 } from '@ton/sandbox';
+import { accountOf, hashKey, readTxMessages, TxMessages } from '../lib/transferId';
+import { proofDataCell, ProvenTransaction } from '../lib/proofPayload';
 import {
     BlockWithTransactions,
     currentBlockCell,
@@ -58,52 +60,19 @@ export interface TvmNetworkOptions {
     shardBlocksPerMc?: number;
 }
 
-/** A transaction proven for a TransactionChecker of another network (contracts/verifier.tlb). */
-export interface ProvenTransactionData {
-    /** the Transaction cell (sandbox `tx.raw`) */
-    transaction: Cell;
-    /** Merkle proof of the (shard) block holding it, kept down to the Transaction cell */
-    txProof: Cell;
-    /** current_block$_ block:^Cell signatures:^BlockSignatures [path:^BlockPath] */
-    currentBlock: Cell;
-    /** proof_data$_ transaction:^Cell tx_proof:^Cell current_block:^CurrentBlock (bridge.tlb) */
-    proofData: Cell;
+/** A transaction proven for a TransactionChecker of another network (contracts/verifier.tlb), from sealed blocks. */
+export interface ProvenTransactionData extends ProvenTransaction {
     /** where the sealed transaction is (absent for a forgery) */
     location?: TransactionLocation;
     /** the masterchain block whose signatures are checked (absent for a forgery) */
     anchor?: SealedBlock;
 }
 
-/** in_msg and out_msgs of a Transaction cell, read from the cell itself (exact message cells). */
-export interface TxMessages {
-    inMsg: Cell | null;
-    /** out_msgs:(HashmapE 15 ^(Message Any)): index -> message cell */
-    outMsgs: Map<number, Cell>;
-}
+export { hashKey, readTxMessages, proofDataCell };
+export type { TxMessages };
 
 function internalKey(src: Address, dest: Address, createdLt: bigint): string {
     return `${src.toRawString()}|${dest.toRawString()}|${createdLt}`;
-}
-
-export function hashKey(h: Buffer | string | bigint): string {
-    if (typeof h === 'bigint') return h.toString(16).padStart(64, '0');
-    if (typeof h === 'string') return h.replace(/^0x/, '').toLowerCase();
-    return h.toString('hex');
-}
-
-/** transaction ... ^[ in_msg:(Maybe ^(Message Any)) out_msgs:(HashmapE 15 ^(Message Any)) ] ... */
-export function readTxMessages(raw: Cell): TxMessages {
-    const s = raw.refs[0].beginParse();
-    const inMsg = s.loadMaybeRef();
-    const dict = s.loadDict(Dictionary.Keys.Uint(15), Dictionary.Values.Cell());
-    const outMsgs = new Map<number, Cell>();
-    for (const [k, v] of dict) outMsgs.set(k, v);
-    return { inMsg, outMsgs };
-}
-
-/** proof_data$_ transaction:^Cell tx_proof:^Cell current_block:^CurrentBlock */
-export function proofDataCell(transaction: Cell, txProof: Cell, currentBlock: Cell): Cell {
-    return beginCell().storeRef(transaction).storeRef(txProof).storeRef(currentBlock).endCell();
 }
 
 /** Sets ConfigParam 19 (global_id:int32) of a config dictionary cell. */
@@ -316,10 +285,8 @@ export class TvmNetwork {
     }
 
     /** Account address (workchain:hash) of a transaction. */
-    static accountOf(tx: BlockchainTransaction): Address {
-        const info = tx.inMessage?.info;
-        if (info && (info.type === 'internal' || info.type === 'external-in')) return info.dest;
-        throw new Error('transaction without an inbound message');
+    static accountOf(tx: Transaction): Address {
+        return accountOf(tx);
     }
 
     // ---------------------------------------------------------------- sealing
@@ -341,12 +308,12 @@ export class TvmNetwork {
     }
 
     /** Whether the transaction is in a sealed block of this network. */
-    isSealed(tx: BlockchainTransaction | Cell): boolean {
+    isSealed(tx: Transaction | Cell): boolean {
         return this.chain.where(tx instanceof Cell ? tx : tx.raw) !== undefined;
     }
 
     /** Where a transaction of this network is (sealing first if it is not yet). */
-    locate(tx: BlockchainTransaction | Cell): TransactionLocation {
+    locate(tx: Transaction | Cell): TransactionLocation {
         const raw = tx instanceof Cell ? tx : tx.raw;
         if (!this.chain.where(raw)) {
             if (!this.findTransaction(raw.hash()))
@@ -367,7 +334,7 @@ export class TvmNetwork {
      * keeps the Transaction cell, so the configuration can read its out messages from the proof as
      * well as from `transaction`.
      */
-    proofOf(tx: BlockchainTransaction | Cell, opts: ProofOptions = {}): ProvenTransactionData {
+    proofOf(tx: Transaction | Cell, opts: ProofOptions = {}): ProvenTransactionData {
         const raw = tx instanceof Cell ? tx : tx.raw;
         this.locate(raw);
         const p = this.chain.proofPath(raw, { anchor: opts.anchor, keepTransactionCell: true });
@@ -394,7 +361,7 @@ export class TvmNetwork {
      * recorded block is used without signatures.
      */
     proofFor(
-        tx: BlockchainTransaction | Cell,
+        tx: Transaction | Cell,
         verifier: number | Pick<VerifierView, 'epochSince' | 'verified'>,
         opts: Omit<ProofOptions, 'anchor'> = {},
     ): ProvenTransactionData {
@@ -427,7 +394,7 @@ export class TvmNetwork {
      * foreign transaction in this network's block is a forgery: forgeProof).
      */
     proveTransaction(
-        tx: BlockchainTransaction | Cell,
+        tx: Transaction | Cell,
         opts?: ProofOptions & { shard?: boolean },
     ): ProvenTransactionData {
         return this.proofOf(tx, opts);
@@ -438,7 +405,7 @@ export class TvmNetwork {
      * signed by this network's current set (or `signWith`): what a forger presents.
      */
     forgeProof(
-        tx: BlockchainTransaction | Cell,
+        tx: Transaction | Cell,
         opts?: { shard?: boolean; signers?: number[]; signWith?: ValidatorSet },
     ): ProvenTransactionData & { block: BlockWithTransactions } {
         const raw = tx instanceof Cell ? tx : tx.raw;
@@ -506,7 +473,7 @@ export class TvmNetwork {
 }
 
 /** The workchain of a sandbox transaction's account (its inbound message's destination; 0 without one). */
-export function workchainOf(tx: BlockchainTransaction): number {
+export function workchainOf(tx: Transaction): number {
     const info = tx.inMessage?.info;
     if (info && (info.type === 'internal' || info.type === 'external-in')) return info.dest.workChain;
     return 0;

@@ -160,7 +160,6 @@ function transactionCells(root: Cell, tx: Cell | { account: Buffer; lt: bigint }
     ls.skip(256);
     // the transactions HashmapAug 64 edge is inline here: follow it
     const path: Cell[] = [...accPath];
-    let cur: Cell;
     let s = ls;
     let m = 64;
     const bits = lt.toString(2).padStart(64, '0');
@@ -176,7 +175,7 @@ function transactionCells(root: Cell, tx: Cell | { account: Buffer; lt: bigint }
         const next = bits[pos] === '1' ? r : l;
         pos += 1;
         m -= 1;
-        cur = need(next, 'transactions dictionary node');
+        const cur = need(next, 'transactions dictionary node');
         path.push(cur);
         s = cur.beginParse();
     }

@@ -7,7 +7,7 @@
  */
 import { beginCell, Cell, toNano } from '@ton/core';
 import { BlockchainTransaction, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
-import { compile } from '@ton/blueprint';
+import { compiledCode } from '../wrappers/compiled';
 import '@ton/test-utils';
 import { TvmNetwork } from '../harness/network';
 import { blockPathCell, currentBlockCell } from '../harness/chain';
@@ -35,7 +35,7 @@ describe('TransactionChecker: proof paths from sealed blocks', () => {
     let base: [ReturnType<TvmNetwork['snapshot']>, ReturnType<TvmNetwork['snapshot']>];
 
     beforeAll(async () => {
-        const [lcCode, tcCode] = await Promise.all([compile('LiteClient'), compile('TransactionChecker')]);
+        const [lcCode, tcCode] = [compiledCode('LiteClient'), compiledCode('TransactionChecker')];
         A = await TvmNetwork.create({ globalId: -239, name: 'A', validators: 20, weights: 'equal' });
         B = await TvmNetwork.create({ globalId: 2000, name: 'B', validators: 20 });
         payer = await B.treasury('payer');

@@ -1,6 +1,6 @@
 import { Blockchain, BlockchainTransaction, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { Cell, toNano } from '@ton/core';
-import { compile } from '@ton/blueprint';
+import { compiledCode } from '../../wrappers/compiled';
 import '@ton/test-utils';
 import { makeValidatorSet, ValidatorSet } from '../../harness/validators';
 import { currentBlockCell, SyntheticChain } from '../../harness/chain';
@@ -55,8 +55,8 @@ describe('TransactionChecker gas', () => {
     const signers = spreadSigners(100);
 
     beforeAll(async () => {
-        const tcCode = await compile('TransactionChecker');
-        const lcCode = await compile('LiteClient');
+        const tcCode = compiledCode('TransactionChecker');
+        const lcCode = compiledCode('LiteClient');
         txs = await sandboxTransactions(16);
         blockchain = await Blockchain.create();
         const deployer = await blockchain.treasury('deployer');
@@ -133,6 +133,7 @@ describe('TransactionChecker gas', () => {
             gas: gas.answer,
             notes: `round trip cost the sender ${(Number(spent) / 1e9).toFixed(4)} TON (gas + forward fees); minimal value ${Number(TC_MIN_VALUE) / 1e9} TON`,
         });
+
         console.log(label, gas, `spent ${spent}`);
         for (const g of Object.values(gas)) expect(g).toBeLessThan(1_000_000);
         expect(spent).toBeLessThan(TC_MIN_VALUE);

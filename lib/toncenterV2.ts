@@ -1,0 +1,127 @@
+/**
+ * Get methods over the toncenter v2 API with nested tuples intact. TonClient (and blueprint's
+ * provider on top of it) flattens a tuple's elements into raw values (bigint, Cell, arrays) instead
+ * of TupleItems, so a getter returning a struct cannot be read with TupleReader; `v2Provider` wraps
+ * TonClient's provider and reads get methods itself, every other call unchanged.
+ */
+import { Address, Cell, ContractProvider, StateInit, TupleItem, TupleReader } from '@ton/core';
+import { TonClient } from '@ton/ton';
+
+type Entry = Record<string, unknown>;
+
+function cellOf(x: unknown): Cell {
+    const bytes = (x as { bytes?: string })?.bytes;
+    if (typeof bytes !== 'string') throw new Error('toncenter stack: a cell without bytes');
+    return Cell.fromBase64(bytes);
+}
+
+/** A nested entry ({"@type": "tvm.stackEntryNumber", ...}) as a TupleItem. */
+export function stackEntryItem(e: Entry): TupleItem {
+    switch (e['@type']) {
+        case 'tvm.stackEntryNumber':
+            return { type: 'int', value: BigInt((e.number as Entry).number as string) };
+        case 'tvm.stackEntryCell':
+            return { type: 'cell', cell: cellOf(e.cell) };
+        case 'tvm.stackEntrySlice':
+            return { type: 'slice', cell: cellOf(e.slice) };
+        case 'tvm.stackEntryTuple':
+            return { type: 'tuple', items: ((e.tuple as Entry).elements as Entry[]).map(stackEntryItem) };
+        case 'tvm.stackEntryList': {
+            const items = ((e.list as Entry).elements as Entry[]).map(stackEntryItem);
+            return items.length === 0 ? { type: 'null' } : { type: 'tuple', items };
+        }
+        default:
+            throw new Error(`toncenter stack: unsupported entry ${String(e['@type'])}`);
+    }
+}
+
+/** A top-level stack item (["num", "0x.."], ["cell", {bytes}], ["tuple", {elements}], ...) as a TupleItem. */
+export function stackItem(s: [string, unknown]): TupleItem {
+    const [type, v] = s;
+    switch (type) {
+        case 'num': {
+            const t = String(v);
+            return { type: 'int', value: t.startsWith('-') ? -BigInt(t.slice(1)) : BigInt(t) };
+        }
+        case 'null':
+            return { type: 'null' };
+        case 'cell':
+            return { type: 'cell', cell: cellOf(v) };
+        case 'slice':
+            return { type: 'slice', cell: cellOf(v) };
+        case 'builder':
+            return { type: 'builder', cell: cellOf(v) };
+        case 'tuple':
+        case 'list': {
+            const items = ((v as Entry).elements as Entry[]).map(stackEntryItem);
+            return items.length === 0 ? { type: 'null' } : { type: 'tuple', items };
+        }
+        default:
+            throw new Error(`toncenter stack: unsupported item ${type}`);
+    }
+}
+
+function serialize(args: TupleItem[]): [string, string][] {
+    return args.map((a) => {
+        switch (a.type) {
+            case 'int':
+                return ['num', a.value.toString()];
+            case 'cell':
+                return ['tvm.Cell', a.cell.toBoc().toString('base64')];
+            case 'slice':
+                return ['tvm.Slice', a.cell.toBoc().toString('base64')];
+            case 'builder':
+                return ['tvm.Builder', a.cell.toBoc().toString('base64')];
+            default:
+                throw new Error(`get method argument of type ${a.type} is not supported by the v2 API`);
+        }
+    });
+}
+
+/** runGetMethod over the v2 JSON-RPC endpoint; throws with the exit code when it is not 0 or 1. */
+export async function runGetMethodV2(
+    client: TonClient,
+    address: Address,
+    method: string,
+    args: TupleItem[],
+): Promise<TupleReader> {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (client.parameters.apiKey) headers['X-API-Key'] = client.parameters.apiKey;
+    const r = await fetch(client.parameters.endpoint, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+            id: '1',
+            jsonrpc: '2.0',
+            method: 'runGetMethod',
+            params: { address: address.toString(), method, stack: serialize(args) },
+        }),
+    });
+    const body = (await r.json()) as {
+        ok: boolean;
+        error?: string;
+        result?: { exit_code: number; stack: [string, unknown][] };
+    };
+    if (!body.ok || !body.result)
+        throw new Error(`runGetMethod ${method} on ${address.toString()}: ${body.error ?? r.status}`);
+    if (body.result.exit_code !== 0 && body.result.exit_code !== 1)
+        throw new Error(`get method ${method} of ${address.toString()} failed with exit code ${body.result.exit_code}`);
+    return new TupleReader(body.result.stack.map(stackItem));
+}
+
+/** TonClient's provider for `address`, with get methods read by runGetMethodV2. */
+export function v2Provider(client: TonClient, address: Address, init?: StateInit | null): ContractProvider {
+    const base = client.provider(address, init ?? null);
+    return {
+        ...base,
+        getState: () => base.getState(),
+        external: (m) => base.external(m),
+        internal: (via, m) => base.internal(via, m),
+        open: (c) => base.open(c),
+        getTransactions: (a, lt, h, l) => base.getTransactions(a, lt, h, l),
+        get: async (name, args) => {
+            if (typeof name !== 'string') throw new Error('get method by id is not supported by the v2 API');
+            return { stack: await runGetMethodV2(client, address, name, args) };
+        },
+    };
+}

@@ -1,0 +1,228 @@
+/**
+ * The local bridge network: two TVM networks (global ids -239 and 2000) behind toncenter v2
+ * endpoints, sealing blocks and rotating validators on timers; Hardhat's EVM node; the bridge
+ * deployed on all of them through the same code the blueprint scripts and Ignition modules run
+ * (lib/deploy, ignition/modules); the off-chain actors; funded accounts; a deployment file.
+ *
+ * With `deploy: false` it writes only the plan (networks, endpoints, owners, trusted key blocks,
+ * relay keys) and waits: a deployer (the end-to-end test, or a developer trying the scripts) deploys
+ * with `npx blueprint run deployBridge ...` and Ignition, then `startOperators()` starts the actors.
+ */
+import net from 'net';
+import path from 'path';
+import { Address, toNano } from '@ton/core';
+import { TonClient } from '@ton/ton';
+import { RelaySet } from '../../harness/evm/relay';
+import { loadCodes } from '../../lib/deploy/codes';
+import { Deployment, deploymentPath, readDeployment, writeDeployment } from '../../lib/deploy/deployment';
+import { opsFromTonClient } from '../../lib/deploy/adapters';
+import { deployTvmSide } from '../../lib/deploy/tvm';
+import { deployJetton, mintJetton, registerNativeToken } from '../../lib/deploy/tokens';
+import { ChainOps } from '../../lib/deploy/ops';
+import { TvmNode } from './tvmNode';
+import { serveTonCenter, TonCenterServer } from './toncenter';
+import { EvmNode, HARDHAT_ACCOUNTS, ignitionDeploy, ROOT, startEvmNode } from './evmNode';
+import { TvmAccount, tvmAccount, walletAddresses } from './accounts';
+import { InProcessOperators, Log, Operators } from './operators';
+
+export const TVM_NETWORKS = [
+    { key: 'A', globalId: -239 },
+    { key: 'B', globalId: 2000 },
+] as const;
+
+export interface LocalNetworkOptions {
+    /** deployment name: deployments/<name>.json (default "local") */
+    name?: string;
+    /** folder of the deployment file (default <project>/deployments) */
+    dir?: string;
+    /** ports; 0 (default) takes a free one */
+    ports?: { A?: number; B?: number; evm?: number };
+    blockSeconds?: number;
+    epochSeconds?: number;
+    /** validators per TVM network (default 16) */
+    validators?: number;
+    /** relays of the EVM network (default 4) */
+    relays?: number;
+    /** deploy the bridge and start the actors (default true) */
+    deploy?: boolean;
+    /** start the EVM node (default true) */
+    evm?: boolean;
+    /** the actors (default: the in-process ones) */
+    operators?: (n: LocalNetwork) => Operators;
+    log?: Log;
+}
+
+export interface LocalTvm {
+    key: string;
+    node: TvmNode;
+    server: TonCenterServer;
+    client: TonClient;
+}
+
+export interface LocalNetwork {
+    name: string;
+    deploymentFile: string;
+    tvm: Record<string, LocalTvm>;
+    evm?: EvmNode;
+    /** the deployer (owner of every contract) and a user; each v4 and v5r1 wallet is funded on both networks */
+    accounts: { deployer: TvmAccount; user: TvmAccount };
+    relays: RelaySet;
+    deployment(): Deployment;
+    /** deploys everything (what `deploy: true` does) */
+    deploy(): Promise<void>;
+    startOperators(): Promise<Operators>;
+    operators?: Operators;
+    stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+    return new Promise((resolve, reject) => {
+        const s = net.createServer();
+        s.once('error', reject);
+        s.listen(0, '127.0.0.1', () => {
+            const p = (s.address() as net.AddressInfo).port;
+            s.close(() => resolve(p));
+        });
+    });
+}
+
+/** Funding of each wallet of the deployer and the user, on each TVM network. */
+export const ACCOUNT_FUNDS = toNano('100000');
+/** Test tokens minted to the user on each TVM network (9 decimals). */
+export const USER_TOKENS = 1_000_000n * 10n ** 9n;
+
+export async function startLocalNetwork(o: LocalNetworkOptions = {}): Promise<LocalNetwork> {
+    const log: Log = o.log ?? (() => undefined);
+    const name = o.name ?? 'local';
+    const file = deploymentPath(name, o.dir ?? path.join(ROOT, 'deployments'));
+    const stops: (() => Promise<void>)[] = [];
+    const stop = async () => {
+        for (const s of stops.reverse()) await s().catch(() => undefined);
+        stops.length = 0;
+    };
+    try {
+        const accounts = { deployer: await tvmAccount('deployer'), user: await tvmAccount('user') };
+        const relays = RelaySet.generate(o.relays ?? 4, `${name}-relay`);
+        const tvm: Record<string, LocalTvm> = {};
+        for (const n of TVM_NETWORKS) {
+            const node = await TvmNode.create({
+                globalId: n.globalId,
+                name: n.key,
+                validators: o.validators ?? 16,
+                blockSeconds: o.blockSeconds,
+                epochSeconds: o.epochSeconds,
+            });
+            const server = await serveTonCenter(node, o.ports?.[n.key] ?? 0);
+            stops.push(() => server.close());
+            node.start();
+            stops.push(async () => node.stop());
+            node.onKeyBlock = (k) =>
+                log('tvm.key_block', { network: n.key, seqno: k.block.seqno, since: k.set.utimeSince });
+            await node.exclusive(async () => {
+                for (const a of [accounts.deployer, accounts.user])
+                    for (const w of walletAddresses(a)) await node.fund(w, ACCOUNT_FUNDS);
+            });
+            tvm[n.key] = { key: n.key, node, server, client: new TonClient({ endpoint: server.jsonRpc }) };
+            log('tvm.started', { network: n.key, globalId: n.globalId, endpoint: server.jsonRpc });
+        }
+        let evm: EvmNode | undefined;
+        if (o.evm !== false) {
+            evm = await startEvmNode(o.ports?.evm || (await freePort()));
+            stops.push(() => evm!.stop());
+            log('evm.started', { endpoint: evm.url, chainId: evm.chainId });
+        }
+
+        // the plan: what a deployer fills in before running the scripts
+        const plan: Deployment = { name, tvm: {} };
+        for (const n of TVM_NETWORKS) {
+            const node = tvm[n.key].node;
+            const keyBlocks = node.network.chain.keyBlocks;
+            const trusted = keyBlocks.length ? keyBlocks[keyBlocks.length - 1] : node.network.chain.genesisKeyBlock();
+            plan.tvm[n.key] = {
+                globalId: n.globalId,
+                endpoint: tvm[n.key].server.jsonRpc,
+                explorer: tvm[n.key].server.url,
+                owner: accounts.deployer.v4.address.toRawString(),
+                trustedKeyBlock: trusted.proof.toBoc().toString('base64'),
+                relays: relays.publicKeys.map((k) => k.toString(16).padStart(64, '0')),
+                startTimestamp: node.network.now - 60,
+                contracts: {},
+            };
+        }
+        if (evm)
+            plan.evm = { chainId: evm.chainId, endpoint: evm.url, tvm: 'A', blocksToConfirm: 2, startBlockNumber: 0 };
+        writeDeployment(file, plan);
+
+        const opsOf = (key: string): ChainOps =>
+            opsFromTonClient(tvm[key].client, accounts.deployer.v4, accounts.deployer.keys, {
+                pollMs: 100,
+                attempts: 100,
+                log: (line) => log('deploy', { network: key, line: line.trim() }),
+            });
+
+        const handle: LocalNetwork = {
+            name,
+            deploymentFile: file,
+            tvm,
+            evm,
+            accounts,
+            relays,
+            deployment: () => readDeployment(file),
+            deploy: async () => {
+                const d = readDeployment(file);
+                const save = (x: Deployment) => writeDeployment(file, x);
+                if (evm && d.evm) {
+                    const a = await ignitionDeploy(
+                        evm,
+                        'ignition/modules/DevnetBridge.ts',
+                        'ignition/parameters/devnet.json',
+                        `${name}-devnet`,
+                    );
+                    Object.assign(d.evm, {
+                        multiVault: a['DevnetBridge#MultiVault'],
+                        weth: a['DevnetBridge#TestWETH'],
+                        governance: HARDHAT_ACCOUNTS[1].address,
+                        guardian: HARDHAT_ACCOUNTS[2].address,
+                    });
+                    d.extra = { ...d.extra, evmToken: a['DevnetBridge#TestERC20'] };
+                    save(d);
+                }
+                const codes = loadCodes();
+                for (const n of TVM_NETWORKS) await deployTvmSide(opsOf(n.key), d, n.key, codes, save);
+                const tokens: Record<string, unknown> = {};
+                for (const n of TVM_NETWORKS) {
+                    const ops = opsOf(n.key);
+                    const meta = { name: `Local ${n.key} Token`, symbol: `TK${n.key}`, decimals: 9 };
+                    const minter = await deployJetton(ops, meta);
+                    await registerNativeToken(ops, Address.parse(d.tvm[n.key].contracts.nativeProxy!), minter, meta);
+                    for (const w of walletAddresses(accounts.user)) await mintJetton(ops, minter, w, USER_TOKENS);
+                    tokens[n.key] = { minter: minter.toRawString(), ...meta };
+                }
+                d.extra = { ...d.extra, tokens };
+                save(d);
+            },
+            startOperators: async () => {
+                const ops = o.operators
+                    ? o.operators(handle)
+                    : new InProcessOperators(
+                          Object.fromEntries(Object.entries(tvm).map(([k, v]) => [k, v.node])),
+                          readDeployment(file),
+                          { evm: evm ? { provider: evm.provider, chainId: evm.chainId } : undefined, relays, log },
+                      );
+                await ops.start();
+                stops.push(() => ops.stop());
+                handle.operators = ops;
+                return ops;
+            },
+            stop,
+        };
+        if (o.deploy !== false) {
+            await handle.deploy();
+            await handle.startOperators();
+        }
+        return handle;
+    } catch (e) {
+        await stop();
+        throw e;
+    }
+}

@@ -1,0 +1,201 @@
+/**
+ * The local TVM network's toncenter v2 endpoint, driven by the unmodified @ton/ton TonClient and a
+ * standard v4 wallet as any TON application would, plus the explorer's /traces/<hash>, the proof of a
+ * sealed transaction, and garbage of every kind (the process must answer each with an error and go on).
+ */
+import http from 'http';
+import { Address, beginCell, Cell, internal, SendMode, toNano } from '@ton/core';
+import { TonClient, WalletContractV4 } from '@ton/ton';
+import { TvmNode } from '../../service/localnet/tvmNode';
+import { tvmAccount } from '../../service/localnet/accounts';
+import { serveTonCenter, TonCenterServer } from '../../service/localnet/toncenter';
+import { provenFromProofData, TraceJson, transferIdFromTrace, traceTransactions } from '../../lib';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of any shape, checked field by field
+type Json = any;
+function raw(url: string, method: string, path: string, body?: string): Promise<{ status: number; json: Json }> {
+    return new Promise((resolve, reject) => {
+        const req = http.request(url + path, { method, headers: { 'content-type': 'application/json' } }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c) => chunks.push(c));
+            res.on('end', () => {
+                const text = Buffer.concat(chunks).toString('utf8');
+                let json: Json;
+                try {
+                    json = JSON.parse(text);
+                } catch {
+                    json = text;
+                }
+                resolve({ status: res.statusCode ?? 0, json });
+            });
+        });
+        req.on('error', reject);
+        if (body !== undefined) req.write(body);
+        req.end();
+    });
+}
+
+describe('local TVM network: toncenter v2 endpoint', () => {
+    let node: TvmNode;
+    let server: TonCenterServer;
+    let client: TonClient;
+    let wallet: WalletContractV4;
+    let secretKey: Buffer;
+
+    beforeAll(async () => {
+        node = await TvmNode.create({ globalId: 2000, name: 'T', validators: 8 });
+        server = await serveTonCenter(node);
+        client = new TonClient({ endpoint: server.jsonRpc });
+        const account = await tvmAccount('toncenter.spec');
+        secretKey = account.keys.secretKey;
+        wallet = account.v4;
+        await node.exclusive(() => node.fund(wallet.address, toNano('100')));
+    });
+
+    afterAll(async () => {
+        node.stop();
+        await server.close();
+    });
+
+    it('should serve a standard wallet through TonClient: state, get methods, sendBoc, transactions, fees', async () => {
+        const w = client.open(wallet);
+        expect(await client.getBalance(wallet.address)).toBe(toNano('100'));
+        expect((await client.getContractState(wallet.address)).state).toBe('uninitialized');
+        const other = Address.parse('0:' + 'ab'.repeat(32));
+        const transfer = w.createTransfer({
+            seqno: 0,
+            secretKey,
+            sendMode: SendMode.PAY_GAS_SEPARATELY,
+            messages: [internal({ to: other, value: toNano('1'), bounce: false, body: 'hi' })],
+        });
+        const fee = await client.estimateExternalMessageFee(wallet.address, {
+            body: transfer,
+            initCode: wallet.init.code,
+            initData: wallet.init.data,
+            ignoreSignature: true,
+        });
+        expect(fee.source_fees.gas_fee).toBeGreaterThan(0);
+        await w.sendTransfer({
+            seqno: 0,
+            secretKey,
+            sendMode: SendMode.PAY_GAS_SEPARATELY,
+            messages: [internal({ to: other, value: toNano('1'), bounce: false, body: 'hi' })],
+        });
+        expect(await w.getSeqno()).toBe(1);
+        expect(await client.isContractDeployed(wallet.address)).toBe(true);
+        expect(await client.getBalance(other)).toBe(toNano('1'));
+        const txs = await client.getTransactions(wallet.address, { limit: 5 });
+        expect(txs.length).toBe(2); // the faucet's funding, then the transfer
+        expect(txs[0].inMessage?.info.type).toBe('external-in');
+        const info = await client.getMasterchainInfo();
+        expect(info.latestSeqno).toBeGreaterThan(0);
+        const located = await client.tryLocateResultTx(
+            wallet.address,
+            other,
+            (txs[0].outMessages.get(0)!.info as { createdLt: bigint }).createdLt.toString(),
+        );
+        expect(located.inMessage?.info.dest?.toString()).toBe(other.toString());
+        // a refused external message is an error for the client, not a crash
+        await expect(
+            w.sendTransfer({ seqno: 0, secretKey, messages: [internal({ to: other, value: 1n })] }),
+        ).rejects.toThrow();
+    });
+
+    it('should serve the trace of a wallet transaction and prove its transactions once sealed', async () => {
+        const txs = await client.getTransactions(wallet.address, { limit: 1 });
+        const hash = txs[0].hash().toString('hex');
+        const r = await raw(server.url, 'GET', `/traces/${hash}`);
+        expect(r.status).toBe(200);
+        const trace = r.json as TraceJson;
+        expect(trace.transaction.hash).toBe(hash);
+        expect([...traceTransactions(trace)].length).toBe(2);
+        // the same trace by the base64 hash, and by a child's hash
+        const child = trace.children[0].transaction;
+        expect(
+            (await raw(server.url, 'GET', `/traces/${encodeURIComponent(txs[0].hash().toString('base64'))}`)).json
+                .transaction.hash,
+        ).toBe(hash);
+        expect((await raw(server.url, 'GET', `/traces/${child.hash}`)).json.transaction.hash).toBe(hash);
+        expect(() => transferIdFromTrace(trace, Address.parse(child.account.address))).toThrow(/no transaction/);
+
+        const path = `/v1/proof_chain/${child.account.address}/${child.lt}`;
+        const before = await raw(server.url, 'GET', path);
+        expect(before.status).toBe(404);
+        expect(before.json.error).toMatch(/not sealed/);
+        await node.exclusive(() => node.seal());
+        const after = await raw(server.url, 'GET', path);
+        expect(after.status).toBe(200);
+        const proven = provenFromProofData(Cell.fromBase64(after.json.result.boc));
+        expect(proven.transaction.hash().toString('hex')).toBe(child.hash);
+    });
+
+    it('should answer garbage with JSON-RPC errors naming the problem, and keep serving', async () => {
+        const cases: [string, string, string | undefined, number, RegExp][] = [
+            ['POST', '/jsonRPC', 'not json', 400, /not valid JSON/],
+            ['POST', '/jsonRPC', '[1,2]', 400, /JSON-RPC object/],
+            ['POST', '/jsonRPC', '{"method":"nope"}', 404, /unknown method/],
+            ['POST', '/jsonRPC', '{"method":"__proto__"}', 404, /unknown method/],
+            ['POST', '/jsonRPC', '{"method":"getAddressInformation","params":{}}', 422, /address: required/],
+            [
+                'POST',
+                '/jsonRPC',
+                '{"method":"getAddressInformation","params":{"address":"xyz"}}',
+                422,
+                /invalid address/,
+            ],
+            ['POST', '/jsonRPC', '{"method":"getAddressInformation","params":[1]}', 422, /params/],
+            ['POST', '/jsonRPC', '{"method":"sendBoc","params":{"boc":"!!!"}}', 422, /boc/],
+            [
+                'POST',
+                '/jsonRPC',
+                `{"method":"sendBoc","params":{"boc":"${beginCell().storeUint(1, 8).endCell().toBoc().toString('base64')}"}}`,
+                400,
+                /message/,
+            ],
+            [
+                'POST',
+                '/jsonRPC',
+                `{"method":"runGetMethod","params":{"address":"${wallet.address.toRawString()}","method":"seqno","stack":[["num","zz"]]}}`,
+                422,
+                /stack\[0\]/,
+            ],
+            [
+                'POST',
+                '/jsonRPC',
+                `{"method":"getTransactions","params":{"address":"${wallet.address.toRawString()}","limit":-4}}`,
+                422,
+                /limit/,
+            ],
+            [
+                'POST',
+                '/jsonRPC',
+                `{"method":"getTransactions","params":{"address":"${wallet.address.toRawString()}","hash":"nothash"}}`,
+                422,
+                /hash/,
+            ],
+            ['GET', '/traces/00', undefined, 422, /hash/],
+            ['GET', '/traces/' + '0'.repeat(64), undefined, 404, /no transaction/],
+            ['GET', '/v1/proof_chain/zz/1', undefined, 422, /address/],
+            ['GET', '/nowhere', undefined, 404, /not found/],
+            ['PUT', '/jsonRPC', '{}', 405, /only GET and POST/],
+        ];
+        for (const [method, path, body, status, error] of cases) {
+            const r = await raw(server.url, method, path, body);
+            expect({ path, body, status: r.status }).toEqual({ path, body, status });
+            expect(r.json.ok).toBe(false);
+            expect(r.json.error).toMatch(error);
+        }
+        // random bytes, then a body over the limit
+        for (let i = 0; i < 20; i++) {
+            const junk = Buffer.from(Array.from({ length: 64 }, (_, j) => (i * 31 + j * 7) % 256)).toString('latin1');
+            expect((await raw(server.url, 'POST', '/jsonRPC', junk)).json.ok).toBe(false);
+        }
+        const big = await raw(server.url, 'POST', '/jsonRPC', 'x'.repeat(3 * 1024 * 1024)).catch(() => ({
+            status: 413,
+        }));
+        expect(big.status).toBe(413);
+        // still serving
+        expect(await client.getBalance(wallet.address)).toBeGreaterThan(0n);
+        expect((await raw(server.url, 'GET', '/health')).json.ok).toBe(true);
+    });
+});
