@@ -393,10 +393,7 @@ export class TvmNetwork {
      * proofOf, kept for the call sites that name it: only for this network's own transactions (a
      * foreign transaction in this network's block is a forgery: forgeProof).
      */
-    proveTransaction(
-        tx: Transaction | Cell,
-        opts?: ProofOptions & { shard?: boolean },
-    ): ProvenTransactionData {
+    proveTransaction(tx: Transaction | Cell, opts?: ProofOptions & { shard?: boolean }): ProvenTransactionData {
         return this.proofOf(tx, opts);
     }
 
