@@ -14,7 +14,7 @@ import { Address, Cell, internal, SendMode, toNano } from '@ton/core';
 import { TonClient, WalletContractV4 } from '@ton/ton';
 import { Contract, JsonRpcProvider, Wallet } from 'ethers';
 import { startLocalNetwork, LocalNetwork, USER_TOKENS } from '../../service/localnet/localnet';
-import { HARDHAT_ACCOUNTS, ignitionDeploy, ROOT } from '../../service/localnet/evmNode';
+import { hardhat, HARDHAT_ACCOUNTS, ignitionDeploy, ROOT } from '../../service/localnet/evmNode';
 import { TvmAccount } from '../../service/localnet/accounts';
 import { readDeployment, writeDeployment, DEPLOY_PARAMS } from '../../lib/deploy/deployment';
 import { opsFromTonClient } from '../../lib/deploy/adapters';
@@ -332,6 +332,27 @@ describe('local bridge network, end to end', () => {
             });
             expect(balance).toBeGreaterThan(0n);
             expect(balance).toBeLessThanOrEqual(amount);
+
+            // EVM admin: the governance sets a deposit limit with the Hardhat task, which reads it back
+            const out = await hardhat(
+                [
+                    'multivault:limit',
+                    '--network',
+                    'devnet',
+                    '--deployment',
+                    NAME,
+                    '--from',
+                    HARDHAT_ACCOUNTS[1].address,
+                    '--token',
+                    erc20Address,
+                    '--limit',
+                    '1000000000',
+                ],
+                { DEVNET_RPC_URL: net.evm!.url, TS_NODE_TRANSPILE_ONLY: 'true' },
+            );
+            expect(out).toMatch(/done: 1000000000/);
+            const limits = new Contract(d.evm!.multiVault!, multiVaultInterface(), provider);
+            expect((await limits.getFunction('depositLimit')(erc20Address))[0]).toBe(1_000_000_000n);
         } finally {
             provider.destroy();
         }
