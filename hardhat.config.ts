@@ -9,7 +9,6 @@ const SOLC_VERSION = '0.8.28';
 // Hardhat would download solc; use the solc-js compiler shipped in node_modules instead (offline).
 subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, async (args: { solcVersion: string }, _hre, runSuper) => {
     if (args.solcVersion === SOLC_VERSION) {
-        // eslint-disable-next-line @typescript-eslint/no-var-requires
         const solc = require('solc');
         return {
             compilerPath: require.resolve('solc/soljson.js'),

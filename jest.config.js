@@ -1,8 +1,13 @@
 /** @type {import('jest').Config} */
 module.exports = {
-    testEnvironment: '@ton/sandbox/jest-environment',
+    testEnvironment: 'node',
     testEnvironmentOptions: { globalsCleanup: 'off' },
-    reporters: ['default', '@ton/sandbox/jest-reporter'],
+    // the one build every spec depends on (content-addressed: only changed contracts are compiled)
+    globalSetup: '<rootDir>/tools/jest/global-setup.js',
+    // a line per spec file, the failures and a summary; a passing spec's console.log stays quiet
+    reporters: ['<rootDir>/tools/jest/reporter.js', 'summary'],
+    // addresses and cells in toEqual / toBe failures printed as EQ... and x{...}
+    setupFilesAfterEnv: ['<rootDir>/tools/jest/readable-failures.js'],
     transform: { '^.+\\.(t|j)sx?$': '@swc/jest' },
     testMatch: ['<rootDir>/tests/**/*.spec.ts'],
     testPathIgnorePatterns: process.env.BENCH ? [] : ['<rootDir>/tests/bench/'],

@@ -14,11 +14,9 @@
  *   native proxy (deposited with proxy_add_liquidity, so liquidity(token) counts it).
  * Plus the off-chain actors per direction: the sync service and the credit backend.
  */
-import fs from 'fs';
-import path from 'path';
 import { Address, Cell, toNano } from '@ton/core';
 import { BlockchainTransaction, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
-import { compile } from '@ton/blueprint';
+import { compiledCode } from '../wrappers/compiled';
 import { LiteClient } from '../wrappers/LiteClient';
 import { TransactionChecker } from '../wrappers/TransactionChecker';
 import { JettonMinter } from '../wrappers/JettonMinter';
@@ -48,22 +46,16 @@ export interface BridgeCodes {
     nativeEvent: Cell;
 }
 
-/**
- * A contract's code: build/<Name>.compiled.json when `npm run build` made it (the Tact wrappers the
- * proxies use come from the same build), else compiled now.
- */
+/** A contract's code from the build (build/<Name>.compiled.json; jest brings the build up to date first). */
 export async function contractCode(name: string): Promise<Cell> {
-    const file = path.resolve(__dirname, '..', 'build', `${name}.compiled.json`);
-    if (fs.existsSync(file)) return Cell.fromHex(JSON.parse(fs.readFileSync(file, 'utf8')).hex);
-    return compile(name);
+    return compiledCode(name);
 }
 
 let codesPromise: Promise<BridgeCodes> | undefined;
 export function bridgeCodes(): Promise<BridgeCodes> {
     codesPromise ??= (async () => ({
-        // FunC, hand-written wrappers: compiled from the source (fast), never a stale build
-        liteClient: await compile('LiteClient'),
-        transactionChecker: await compile('TransactionChecker'),
+        liteClient: compiledCode('LiteClient'),
+        transactionChecker: compiledCode('TransactionChecker'),
         configuration: await contractCode('TvmTvmEventConfiguration'),
         alienEvent: await contractCode('MultiVaultTvmTvmEventAlien'),
         nativeEvent: await contractCode('MultiVaultTvmTvmEventNative'),

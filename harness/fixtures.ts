@@ -31,7 +31,7 @@ export function describeWithFixtures(name: string, fn: () => void): void {
         });
         return;
     }
-    // eslint-disable-next-line no-console
+
     console.warn(`skipping "${name}": real TON fixtures not found at ${FIXTURES_DIR} (set TON_FIXTURES)`);
     describe.skip(name, fn);
 }

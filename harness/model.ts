@@ -50,7 +50,7 @@ import {
 import { EventStatus, toTransferStatus, transferStatusName } from '../wrappers/eventStatus';
 import { JettonMinter } from '../wrappers/JettonMinter';
 import { ProxyMessages, ProxyMultiVaultNative } from '../wrappers/ProxyMultiVaultNative';
-import { Errors, Op, OpEvent } from '../wrappers/constants';
+import { Errors, OpEvent } from '../wrappers/constants';
 import { cancelMessage, limitActionMessage } from '../wrappers/tvmTvmEvent';
 
 // ---------------------------------------------------------------- seeded random generator
@@ -1295,16 +1295,14 @@ export class BridgeModel {
 export async function fakeAlienMint(m: BridgeModel, net: Net, to: Address, amount: bigint): Promise<void> {
     const s = m.side(net);
     const minter = await m.minterOf(net, 'alien');
-    await m
-        .net(net)
-        .blockchain.sendMessage(
-            internal({
-                from: s.alienProxy.address,
-                to: minter,
-                value: toNano('0.2'),
-                body: JettonMinter.mintMessage({ to, amount }),
-            }),
-        );
+    await m.net(net).blockchain.sendMessage(
+        internal({
+            from: s.alienProxy.address,
+            to: minter,
+            value: toNano('0.2'),
+            body: JettonMinter.mintMessage({ to, amount }),
+        }),
+    );
 }
 
 /** A direct owner mint of a native token into the native proxy's wallet: locked without an event. */

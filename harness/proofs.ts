@@ -153,7 +153,6 @@ function transactionCells(root: Cell, tx: Cell | { account: Buffer; lt: bigint }
     if (!abs.loadBit()) throw new Error('ShardAccountBlocks is empty');
     const abRoot = need(abs.loadRef(), 'ShardAccountBlocks root');
     const accPath = hashmapPathCells(abRoot, 256, BigInt('0x' + account.toString('hex')));
-    const accLeaf = accPath[accPath.length - 1];
     // the account leaf: (label), extra CurrencyCollection, acc_trans#5 account_addr:bits256 transactions
     const ls = accPath.leafSlice!;
     loadCC(ls);
@@ -161,7 +160,6 @@ function transactionCells(root: Cell, tx: Cell | { account: Buffer; lt: bigint }
     ls.skip(256);
     // the transactions HashmapAug 64 edge is inline here: follow it
     const path: Cell[] = [...accPath];
-    let cur = accLeaf;
     let s = ls;
     let m = 64;
     const bits = lt.toString(2).padStart(64, '0');
@@ -177,7 +175,7 @@ function transactionCells(root: Cell, tx: Cell | { account: Buffer; lt: bigint }
         const next = bits[pos] === '1' ? r : l;
         pos += 1;
         m -= 1;
-        cur = need(next, 'transactions dictionary node');
+        const cur = need(next, 'transactions dictionary node');
         path.push(cur);
         s = cur.beginParse();
     }

@@ -2,18 +2,18 @@
  * Every refusal of TvmTvmEventConfiguration and of the TVM to TVM Event contracts, with its exact
  * exit code, and the ways out of the failure states (Rejected, Verified).
  */
-import { beginCell, Cell, internal, toNano } from '@ton/core';
+import { Address, beginCell, Cell, internal, toNano } from '@ton/core';
+import { SendMessageResult } from '@ton/sandbox';
 import '@ton/test-utils';
 import { makeValidatorSet } from '../harness/validators';
 import { SyntheticChain } from '../harness/chain';
 import { Errors, Op } from '../wrappers/constants';
 import { EventStatus } from '../wrappers/eventStatus';
-import { TokenType, TvmTvmEventConfiguration } from '../wrappers/TvmTvmEventConfiguration';
+import { TvmTvmEventConfiguration } from '../wrappers/TvmTvmEventConfiguration';
 import {
     EventOp,
     parseTvmEventRefused,
     processProofMessage,
-    tvmEventDeliveryFailedMessage,
     tvmEventInit,
     tvmTvmEventBody,
 } from '../wrappers/tvmTvmEvent';
@@ -48,7 +48,7 @@ describe('TVM to TVM events: refusals', () => {
         });
     }
 
-    function expectConfigRefused(r: { transactions: any[] }, cfg: { address: any }, exitCode: number) {
+    function expectConfigRefused(r: SendMessageResult, cfg: { address: Address }, exitCode: number) {
         expect(r.transactions).toHaveTransaction({
             from: f.user.address,
             to: cfg.address,
@@ -76,7 +76,7 @@ describe('TVM to TVM events: refusals', () => {
     }
 
     /** The tvm_event_refused the Event sent to `to` (the error code), asserting there is exactly one. */
-    function refusedCode(r: { transactions: any[] }, event: { address: any }, to = f.user.address): number {
+    function refusedCode(r: SendMessageResult, event: { address: Address }, to = f.user.address): number {
         const found = r.transactions.filter(
             (t) =>
                 t.inMessage?.info.type === 'internal' &&
@@ -85,7 +85,7 @@ describe('TVM to TVM events: refusals', () => {
                 parseTvmEventRefused(t.inMessage.body) !== null,
         );
         expect(found).toHaveLength(1);
-        return parseTvmEventRefused(found[0].inMessage.body)!.errorCode;
+        return parseTvmEventRefused(found[0].inMessage!.body)!.errorCode;
     }
 
     // ------------------------------------------------------------ configuration
@@ -145,9 +145,7 @@ describe('TVM to TVM events: refusals', () => {
                     body: tvmTvmEventBody('native', f.fields()),
                 },
             );
-            const tx = r.transactions.find(
-                (t) => addr(t.inMessage?.info.dest as any) === f.emitter.address.toString(),
-            )!;
+            const tx = r.transactions.find((t) => addr(t.inMessage?.info.dest) === f.emitter.address.toString())!;
             const msgHash = TvmTvmEventConfiguration.eventMessageHash(tx.raw, 0);
             expectConfigRefused(
                 await f.deploy(f.alienConfig, { msgHash, index: 0, proof: f.prove(tx.raw) }),

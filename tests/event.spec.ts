@@ -6,12 +6,13 @@
 import fs from 'fs';
 import path from 'path';
 import { Address, beginCell, Cell, toNano } from '@ton/core';
+import { SendMessageResult } from '@ton/sandbox';
 import { makeValidatorSet } from '../harness/validators';
 import '@ton/test-utils';
 import { Errors, Op } from '../wrappers/constants';
 import { EventStatus, toTransferStatus, TransferStatus, transferStatusName } from '../wrappers/eventStatus';
 import { TokenType, TvmTvmEventConfiguration } from '../wrappers/TvmTvmEventConfiguration';
-import { EventOp, parseTvmEventRefused, tvmEventInitData, tvmTvmEventBody } from '../wrappers/tvmTvmEvent';
+import { parseTvmEventRefused, tvmEventInitData, tvmTvmEventBody } from '../wrappers/tvmTvmEvent';
 import { MultiVaultTvmTvmEventAlien as AlienBase } from '../build/MultiVaultTvmTvmEventAlien/tact_MultiVaultTvmTvmEventAlien';
 import {
     addr,
@@ -24,11 +25,7 @@ import {
     EventFixture,
     SRC_CHAIN,
     T0,
-    T_EMIT,
 } from './event.util';
-
-const E = Errors.event;
-const C = Errors.eventConfiguration;
 
 describe('TVM to TVM events', () => {
     let f: EventFixture;
@@ -103,9 +100,7 @@ describe('TVM to TVM events', () => {
             expect(computeGas(t)).toBeLessThan(1_000_000);
         }
         // the value reaches the proxy: DEPLOY_VALUE minus fees, minus the Event's reserve
-        const toProxy = r.transactions.find(
-            (t) => addr(t.inMessage?.info.dest as any) === f.alienProxy.address.toString(),
-        )!;
+        const toProxy = r.transactions.find((t) => addr(t.inMessage?.info.dest) === f.alienProxy.address.toString())!;
         const carried = toProxy.inMessage!.info.type === 'internal' ? toProxy.inMessage!.info.value.coins : 0n;
         expect(carried).toBeGreaterThan(DEPLOY_VALUE - toNano('0.2'));
 
@@ -239,7 +234,7 @@ describe('gas constants (contracts/bridge/event_common.tact)', () => {
         expect(measured).toBeLessThanOrEqual(c);
         expect(measured * 1.4).toBeGreaterThan(c);
     }
-    function gasOf(r: { transactions: any[] }, from: Address, to: Address, op?: number): number {
+    function gasOf(r: SendMessageResult, from: Address, to: Address, op?: number): number {
         const t = r.transactions.find(
             (t) =>
                 addr(t.inMessage?.info.src) === from.toString() &&
@@ -247,7 +242,7 @@ describe('gas constants (contracts/bridge/event_common.tact)', () => {
                 (op === undefined || t.inMessage?.body.beginParse().preloadUint(32) === op),
         );
         expect(t).toBeDefined();
-        return computeGas(t);
+        return computeGas(t!);
     }
 
     it('process_proof (worst: a retry after Rejected), transaction_checked, tvm_event_confirmed', async () => {

@@ -6,7 +6,7 @@
  */
 import { Blockchain, BlockchainTransaction, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { Address, beginCell, Cell, toNano } from '@ton/core';
-import { compile } from '@ton/blueprint';
+import { compiledCode } from '../wrappers/compiled';
 import { makeValidatorSet, ValidatorSet } from '../harness/validators';
 import { SyntheticChain } from '../harness/chain';
 import { LiteClient } from '../wrappers/LiteClient';
@@ -37,11 +37,11 @@ export interface Codes {
 let codes: Promise<Codes> | undefined;
 export function eventCodes(): Promise<Codes> {
     codes ??= (async () => ({
-        config: await compile('TvmTvmEventConfiguration'),
-        alien: await compile('MultiVaultTvmTvmEventAlien'),
-        native: await compile('MultiVaultTvmTvmEventNative'),
-        lc: await compile('LiteClient'),
-        tc: await compile('TransactionChecker'),
+        config: compiledCode('TvmTvmEventConfiguration'),
+        alien: compiledCode('MultiVaultTvmTvmEventAlien'),
+        native: compiledCode('MultiVaultTvmTvmEventNative'),
+        lc: compiledCode('LiteClient'),
+        tc: compiledCode('TransactionChecker'),
     }))();
     return codes;
 }
@@ -52,7 +52,7 @@ export function computeGas(tx: BlockchainTransaction): number {
     return Number(d.computePhase.gasUsed);
 }
 
-export function addr(a: Address | null | undefined): string {
+export function addr(a: { toString(): string } | null | undefined): string {
     return a ? a.toString() : '';
 }
 

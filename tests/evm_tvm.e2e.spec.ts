@@ -77,7 +77,7 @@ async function depositRepresentation(s: EvmTvmProxySetup, amount: bigint): Promi
     const { governance, user } = s.evm.signers;
     const root = tvmRecipient(s.nativeToken.address);
     const g = s.evm.vaultAs(governance);
-    let token: string = await s.evm.vault.getFunction('predictNativeTokenAddress')(root.wid, root.addr);
+    const token: string = await s.evm.vault.getFunction('predictNativeTokenAddress')(root.wid, root.addr);
     if ((await s.evm.provider.getCode(token)) === '0x')
         await mined(g.getFunction('deployNativeToken')(root.wid, root.addr, 'Tvm Native', 'TNT', 9));
     await mined(g.getFunction('testMintNative')(token, user.address, amount));

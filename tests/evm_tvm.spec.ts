@@ -23,7 +23,7 @@ import { MultiVaultEvmTvmEventAlien } from '../wrappers/MultiVaultEvmTvmEventAli
 import { MultiVaultEvmTvmEventNative } from '../wrappers/MultiVaultEvmTvmEventNative';
 import { storeDeployEvmEvent } from '../build/EvmTvmEventConfiguration/tact_EvmTvmEventConfiguration';
 import { MultiVaultEvmTvmEventAlien as GeneratedAlien } from '../build/MultiVaultEvmTvmEventAlien/tact_MultiVaultEvmTvmEventAlien';
-import { depositNativeTokenParams, depositParams, evmContractAt } from '../wrappers/evm/MultiVault';
+import { depositNativeTokenParams, depositParams } from '../wrappers/evm/MultiVault';
 import { findDepositEvent } from '../wrappers/evm/depositEvents';
 import {
     EvmRelay,

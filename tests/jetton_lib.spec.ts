@@ -1,66 +1,16 @@
-import fs from 'fs';
-import path from 'path';
-import { build, createVirtualFileSystem, Logger, LogLevel, stdLibFiles } from '@tact-lang/compiler';
 import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { Address, Cell, contractAddress, toNano, TupleBuilder } from '@ton/core';
 import '@ton/test-utils';
 import { buildOnchainMetadata, JettonMinter, parseOnchainMetadata } from '../wrappers/JettonMinter';
 import { JettonWallet } from '../wrappers/JettonWallet';
+import { compiledCode } from '../wrappers/compiled';
 
 /**
  * contracts/jetton/lib.tact: the helpers other Tact contracts (the alien proxy) use to address and
- * deploy jettons from stored code, run in a probe contract compiled here, in memory, and compared
- * with the jetton contracts' own state inits and with the TypeScript metadata reader.
+ * deploy jettons from stored code, run in a probe contract (contracts/test/jetton_lib_probe.tact)
+ * and compared with the jetton contracts' own state inits and with the TypeScript metadata reader.
  */
 const LONG_NAME = 'Wrapped '.repeat(20) + 'Token'; // longer than one cell: snake continuation
-
-const PROBE = `
-import "./contracts/jetton/lib";
-
-contract JettonLibProbe() {
-    receive() {}
-
-    get fun wallet_address(walletCode: Cell, owner: Address, minter: Address): Address {
-        return contractAddress(jettonWalletStateInit(walletCode, owner, minter));
-    }
-
-    get fun minter_address(minterCode: Cell, walletCode: Cell, owner: Address, content: Cell): Address {
-        return contractAddress(jettonMinterStateInit(minterCode, walletCode, owner, content));
-    }
-
-    get fun content_short(): Cell {
-        return jettonOnchainContent("Wrapped Ether", "WETH", 18);
-    }
-
-    get fun content_long(): Cell {
-        return jettonOnchainContent("${LONG_NAME}", "W", 0);
-    }
-}
-`;
-
-async function compileProbe(): Promise<Cell> {
-    const root = path.resolve(__dirname, '..');
-    const files: Record<string, string> = {
-        'probe.tact': Buffer.from(PROBE).toString('base64'),
-    };
-    for (const f of fs.readdirSync(path.join(root, 'contracts', 'jetton'))) {
-        if (f.endsWith('.tact')) {
-            files[`contracts/jetton/${f}`] = fs
-                .readFileSync(path.join(root, 'contracts', 'jetton', f))
-                .toString('base64');
-        }
-    }
-    const project = createVirtualFileSystem('/', files, false);
-    const res = await build({
-        config: { name: 'probe', path: 'probe.tact', output: 'out' },
-        project,
-        stdlib: createVirtualFileSystem('@stdlib', stdLibFiles),
-        logger: new Logger(LogLevel.ERROR),
-    });
-    if (!res.ok) throw new Error('probe did not compile');
-    const boc = Object.keys(files).find((k) => k.endsWith('.code.boc'));
-    return Cell.fromBoc(Buffer.from(files[boc!], 'base64'))[0];
-}
 
 describe('Jetton lib (contracts/jetton/lib.tact)', () => {
     let blockchain: Blockchain;
@@ -76,7 +26,7 @@ describe('Jetton lib (contracts/jetton/lib.tact)', () => {
     beforeAll(async () => {
         blockchain = await Blockchain.create();
         deployer = await blockchain.treasury('deployer');
-        const code = await compileProbe();
+        const code = compiledCode('TestJettonLibProbe');
         const init = { code, data: new Cell() };
         probe = contractAddress(0, init);
         const res = await deployer.send({ to: probe, value: toNano('1'), init });

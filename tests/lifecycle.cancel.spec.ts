@@ -36,7 +36,7 @@ import { decodeTvmTvmEvent, findTransferId, FoundTransfer } from '../harness/tra
 import { BridgeTestbed, exitOn, expectAllOk, gasOn, opOf, Treasury } from '../harness/testing';
 import { EventStatus, toTransferStatus, TransferStatus } from '../wrappers/eventStatus';
 import { ProxyMessages } from '../wrappers/ProxyMultiVaultNative';
-import { Errors, Op, OpEvent } from '../wrappers/constants';
+import { Errors, OpEvent } from '../wrappers/constants';
 import {
     cancelAnswerMessage,
     cancelMessage,
@@ -62,7 +62,6 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
     let approverA: SandboxContract<TreasuryContract>;
     let approverB: SandboxContract<TreasuryContract>;
     let strangerA: SandboxContract<TreasuryContract>;
-    let strangerB: SandboxContract<TreasuryContract>;
     /** new_recipient of the reverse transfers: on A (Alien Event on B), on B (Native Event on A) */
     let refundA: SandboxContract<TreasuryContract>;
     let refundB: SandboxContract<TreasuryContract>;
@@ -74,7 +73,6 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
         approverA = await A.treasury('approver');
         approverB = await B.treasury('approver');
         strangerA = await A.treasury('stranger');
-        strangerB = await B.treasury('stranger');
         refundA = await A.treasury('refund');
         refundB = await B.treasury('refund');
         // alien tokens on B for the burns
@@ -176,7 +174,7 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
                 createdAt: 0,
             },
             body,
-        } as any);
+        });
         expect(exitOn(r, event.address)).toBe(0);
         expect(await event.getStatus()).toBe(EventStatus.LiquidityRequested);
         await pair.A.nativeProxy.sendBody(via, ProxyMessages.setTvmConfiguration(pair.A.nativeConfig.address, true));
@@ -425,7 +423,7 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
                 createdAt: 0,
             },
             body: cancelAnswerMessage(),
-        } as any);
+        });
         expect(exitOn(fromConfig, event.address)).toBe(Errors.event.senderNotProxyTransitional);
         // from the proxy, but no cancel pending: 2324
         const fromProxy = await A.blockchain.sendMessage({
@@ -443,7 +441,7 @@ describe('Event lifecycle, TVM to TVM: cancel with a reverse transfer (end to en
                 createdAt: 0,
             },
             body: cancelAnswerMessage(),
-        } as any);
+        });
         expect(exitOn(fromProxy, event.address)).toBe(Errors.event.wrongStatus);
         expect(await event.getStatus()).toBe(EventStatus.LimitReached);
     });

@@ -16,7 +16,7 @@
  */
 import fs from 'fs';
 import path from 'path';
-import { Address, Cell, toNano } from '@ton/core';
+import { Address, toNano } from '@ton/core';
 import { SandboxContract, TreasuryContract } from '@ton/sandbox';
 import '@ton/test-utils';
 import { TvmNetwork } from '../harness/network';
@@ -99,14 +99,16 @@ describe('Event lifecycle, TVM to TVM: daily limit', () => {
         const { result, event, found } = await overLimit();
         const t = result.transactions.find(
             (x) =>
-                x.inMessage?.body.beginParse().remainingBits! >= 32 &&
+                (x.inMessage?.body.beginParse().remainingBits ?? 0) >= 32 &&
                 x.inMessage!.body.beginParse().loadUint(32) === OpEvent.dailyLimitReached,
         )!;
         expect(t).toBeDefined();
         const m = parseDailyLimitReached(t.inMessage!.body)!;
         expect(m.limitApprover.equals(approver.address)).toBe(true);
-        expect((t.inMessage!.info as any).src.equals(pair.A.nativeProxy.address)).toBe(true);
-        expect((t.inMessage!.info as any).dest.equals(event.address)).toBe(true);
+        const info = t.inMessage!.info;
+        expect(info.type).toBe('internal');
+        expect(info.type === 'internal' && info.src.equals(pair.A.nativeProxy.address)).toBe(true);
+        expect(info.type === 'internal' && info.dest.equals(event.address)).toBe(true);
         expect(toTransferStatus(await event.getStatus())).toBe(TransferStatus.Pending);
         expect((await event.getGetLimitApprover())!.equals(approver.address)).toBe(true);
         expect(await balanceOf(A, pair.A.token.minter.address, pair.A.nativeProxy.address)).toBe(locked0);
@@ -230,7 +232,7 @@ describe('Event lifecycle, TVM to TVM: daily limit', () => {
                 createdAt: 0,
             },
             body: dailyLimitReachedMessage(stranger.address, stranger.address),
-        } as any);
+        });
         expect(exitOn(proxyAsSender, event.address)).toBe(Errors.event.eventNotConfirmed);
         expect((await event.getGetLimitApprover())!.equals(approver.address)).toBe(true);
     });

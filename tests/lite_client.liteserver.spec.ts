@@ -1,6 +1,6 @@
 import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { beginCell, Cell, toNano } from '@ton/core';
-import { compile } from '@ton/blueprint';
+import { compiledCode } from '../wrappers/compiled';
 import { createHash } from 'crypto';
 import '@ton/test-utils';
 import { describeWithFixtures, readFixture, readFixtureJson } from '../harness/fixtures';
@@ -29,7 +29,7 @@ describeWithFixtures('LiteClient on real testnet blocks (lite server data, two s
     let current: ValidatorSetData;
 
     beforeAll(async () => {
-        code = await compile('LiteClient');
+        code = compiledCode('LiteClient');
         blockchain = await Blockchain.create();
         sync = await blockchain.treasury('sync');
         const genesis = block('testnet-27678205-key');

@@ -1,6 +1,6 @@
-import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { Blockchain, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import { beginCell, Cell, convertToMerkleProof, toNano } from '@ton/core';
-import { compile } from '@ton/blueprint';
+import { compiledCode } from '../wrappers/compiled';
 import '@ton/test-utils';
 import { describeWithFixtures, readFixture } from '../harness/fixtures';
 import { LiteClient, LiteClientConfig } from '../wrappers/LiteClient';
@@ -41,7 +41,7 @@ function flipBit(buf: Buffer, byte: number): Buffer {
 describeWithFixtures('LiteClient on real testnet blocks (rsquad samples)', () => {
     let code: Cell;
     beforeAll(async () => {
-        code = await compile('LiteClient');
+        code = compiledCode('LiteClient');
     });
 
     let blockchain: Blockchain;
@@ -65,7 +65,7 @@ describeWithFixtures('LiteClient on real testnet blocks (rsquad samples)', () =>
         return lc.sendCheckBlock(sender.getSender(), { value: toNano('1'), queryId, block: proof, signatures });
     }
 
-    function expectReply(r: { transactions: any[] }, op: number, queryId: number, hash: Buffer) {
+    function expectReply(r: SendMessageResult, op: number, queryId: number, hash: Buffer) {
         expect(r.transactions).toHaveTransaction({
             from: lc.address,
             to: sender.address,

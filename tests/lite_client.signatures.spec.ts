@@ -1,6 +1,6 @@
 import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { Cell, toNano } from '@ton/core';
-import { compile } from '@ton/blueprint';
+import { compiledCode } from '../wrappers/compiled';
 import '@ton/test-utils';
 import { createHash } from 'crypto';
 import { makeValidatorSet, ValidatorSet } from '../harness/validators';
@@ -52,7 +52,7 @@ describe('LiteClient signature loop (differential)', () => {
     const MAIN = 40;
 
     beforeAll(async () => {
-        code = await compile('LiteClient');
+        code = compiledCode('LiteClient');
         blockchain = await Blockchain.create();
         sync = await blockchain.treasury('sync');
         set = makeValidatorSet({

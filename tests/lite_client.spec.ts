@@ -1,6 +1,6 @@
-import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { Blockchain, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import { Address, beginCell, Cell, toNano } from '@ton/core';
-import { compile } from '@ton/blueprint';
+import { compiledCode } from '../wrappers/compiled';
 import '@ton/test-utils';
 import { makeValidatorSet, cutoffWeight, ValidatorSet, ValidatorSetData } from '../harness/validators';
 import { buildKeyBlock, buildMasterchainBlock, buildShardBlock, BuiltBlock } from '../harness/blocks';
@@ -15,7 +15,7 @@ const T0 = 1_700_000_000;
 describe('LiteClient (synthetic chain)', () => {
     let code: Cell;
     beforeAll(async () => {
-        code = await compile('LiteClient');
+        code = compiledCode('LiteClient');
     });
 
     let blockchain: Blockchain;
@@ -84,11 +84,11 @@ describe('LiteClient (synthetic chain)', () => {
     const reply = (op: number, queryId: number, hash: Buffer) =>
         beginCell().storeUint(op, 32).storeUint(queryId, 64).storeBuffer(hash, 32).endCell();
 
-    function expectFail(r: { transactions: any[] }, exitCode: number) {
+    function expectFail(r: SendMessageResult, exitCode: number) {
         expect(r.transactions).toHaveTransaction({ from: sync.address, to: lc.address, success: false, exitCode });
     }
 
-    function expectCorrect(r: { transactions: any[] }, block: BuiltBlock, queryId = 5) {
+    function expectCorrect(r: SendMessageResult, block: BuiltBlock, queryId = 5) {
         expect(r.transactions).toHaveTransaction({
             from: lc.address,
             to: sync.address,
@@ -310,7 +310,7 @@ describe('LiteClient (synthetic chain)', () => {
             expectCorrectKey(await newKey(kb, signBlock(kb, setA, [0, 1, 2])), kb);
         });
 
-        function expectCorrectKey(r: { transactions: any[] }, kb: BuiltBlock) {
+        function expectCorrectKey(r: SendMessageResult, kb: BuiltBlock) {
             expect(r.transactions).toHaveTransaction({
                 from: lc.address,
                 op: Op.liteClient.ok,

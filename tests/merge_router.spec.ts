@@ -192,9 +192,8 @@ describe('merge.tlb op codes', () => {
     };
 
     it('should be CRC32 of the scheme lines, as mirrored in OpMerge and merge_messages.tact', () => {
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
         const fs = require('fs') as typeof import('fs');
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
+
         const path = require('path') as typeof import('path');
         const dir = path.resolve(__dirname, '..', 'contracts', 'bridge');
         const tlb = fs.readFileSync(path.join(dir, 'merge.tlb'), 'utf8');

@@ -279,7 +279,7 @@ describe('Bridge model: random sequences over two networks', () => {
                         const kind = await m.randomStep(drawn);
                         ops.set(kind, (ops.get(kind) ?? 0) + 1);
                     } catch (e) {
-                        throw new Error(replay(m, seq, `step failed: ${(e as Error).message}`));
+                        throw new Error(replay(m, seq, `step failed: ${(e as Error).message}`), { cause: e });
                     }
                     await check(m, seq);
                     steps++;
@@ -288,7 +288,7 @@ describe('Bridge model: random sequences over two networks', () => {
                 try {
                     await m.drain();
                 } catch (e) {
-                    throw new Error(replay(m, seq, `drain failed: ${(e as Error).message}`));
+                    throw new Error(replay(m, seq, `drain failed: ${(e as Error).message}`), { cause: e });
                 }
                 await check(m, seq);
                 if (process.env.MODEL_PRINT) console.log(`sequence ${seq}:\n${m.describe()}`);

@@ -1,6 +1,6 @@
 import fs from 'fs';
 import path from 'path';
-import { Blockchain, internal, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { Blockchain, internal, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import { Address, beginCell, Cell, toNano, Transaction } from '@ton/core';
 import { JettonMaster } from '@ton/ton';
 import { flattenTransaction } from '@ton/test-utils';
@@ -229,7 +229,7 @@ describe('ProxyMultiVaultAlien', () => {
             expect(n.forwardPayload.loadRef().equals(p)).toBe(true);
         });
 
-        const refused: [string, number, () => Promise<any>][] = [
+        const refused: [string, number, () => Promise<SendMessageResult>][] = [
             ['not a listed configuration', Errors.proxy.notTvmConfig, () => confirm(alice, nativeEvent())],
             ['a TvmTvmAlien event', Errors.proxy.notTvmConfig, () => confirm(config, nativeEvent({ kind: 'alien' }))],
             [

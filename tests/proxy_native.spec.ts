@@ -1,5 +1,5 @@
-import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
-import { Address, beginCell, Cell, toNano } from '@ton/core';
+import { Blockchain, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
+import { Address, beginCell, Cell, toNano, Transaction } from '@ton/core';
 import { flattenTransaction } from '@ton/test-utils';
 import '@ton/test-utils';
 import { JettonMinter } from '../wrappers/JettonMinter';
@@ -415,7 +415,7 @@ describe('ProxyMultiVaultNative', () => {
                 const fp = transferPayloadCell(
                     payloadArgs({ expectedGas, payload: beginCell().storeUint(1, 200).endCell() }),
                 );
-                const emitted = (txs: any[]) => {
+                const emitted = (txs: Transaction[]) => {
                     const t = txs.find((x) => flattenTransaction(x).to?.equals(proxy.address));
                     return !!t && emittedEvents(t.outMessages.values()).length === 1;
                 };
@@ -493,7 +493,7 @@ describe('ProxyMultiVaultNative', () => {
             expect(await balanceOf(bob.address)).toBe(77n);
         });
 
-        const refused: [string, number, () => Promise<any>][] = [
+        const refused: [string, number, () => Promise<SendMessageResult>][] = [
             [
                 'from a sender that is not a listed configuration',
                 Errors.proxy.notTvmConfig,

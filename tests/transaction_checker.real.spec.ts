@@ -10,7 +10,7 @@
 import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { beginCell, Cell, toNano } from '@ton/core';
 import '@ton/test-utils';
-import { compile } from '@ton/blueprint';
+import { compiledCode } from '../wrappers/compiled';
 import { describeWithFixtures, readFixture } from '../harness/fixtures';
 import { pubkeyDictEntries, buildSignaturesCell } from '../harness/signatures';
 import { LiteClient, liteClientConfigFromKeyBlock } from '../wrappers/LiteClient';
@@ -64,8 +64,8 @@ describeWithFixtures('TransactionChecker (real testnet data)', () => {
     }
 
     beforeAll(async () => {
-        tcCode = await compile('TransactionChecker');
-        lcCode = await compile('LiteClient');
+        tcCode = compiledCode('TransactionChecker');
+        lcCode = compiledCode('LiteClient');
     });
 
     beforeEach(async () => {

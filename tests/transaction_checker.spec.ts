@@ -2,9 +2,9 @@
  * TransactionChecker on a synthetic chain (harness/chain.ts): real sandbox transactions placed in
  * masterchain and basechain blocks, signed by a synthetic validator set that a real LiteClient holds.
  */
-import { Blockchain, internal, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { Blockchain, internal, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import { Address, beginCell, Cell, Dictionary, toNano } from '@ton/core';
-import { compile } from '@ton/blueprint';
+import { compiledCode } from '../wrappers/compiled';
 import '@ton/test-utils';
 import { makeValidatorSet, ValidatorSet } from '../harness/validators';
 import { SyntheticChain } from '../harness/chain';
@@ -22,7 +22,7 @@ import { sha256 } from '../harness/validators';
 import { LiteClient } from '../wrappers/LiteClient';
 import { TC_MIN_VALUE, TransactionChecker } from '../wrappers/TransactionChecker';
 import { Errors, Op } from '../wrappers/constants';
-import { blockRoot, flipByte, replaceAt } from './transaction_checker.util';
+import { flipByte, replaceAt } from './transaction_checker.util';
 
 const GLOBAL_ID = 42;
 const T0 = 1_700_000_000;
@@ -51,8 +51,8 @@ describe('TransactionChecker (synthetic chain)', () => {
     let set: ValidatorSet;
 
     beforeAll(async () => {
-        tcCode = await compile('TransactionChecker');
-        lcCode = await compile('LiteClient');
+        tcCode = compiledCode('TransactionChecker');
+        lcCode = compiledCode('LiteClient');
         txs = await sandboxTransactions(6);
         set = makeValidatorSet({ size: 9, main: 7, seed: 'tc', utimeSince: T0, utimeUntil: T0 + 1_000_000 });
     });
@@ -83,7 +83,7 @@ describe('TransactionChecker (synthetic chain)', () => {
         return checker.sendCheckTransaction(user.getSender(), { transaction, proof, currentBlock: current, value });
     }
 
-    function expectRejected(r: { transactions: any[] }, exitCode: number) {
+    function expectRejected(r: SendMessageResult, exitCode: number) {
         expect(r.transactions).toHaveTransaction({
             from: user.address,
             to: checker.address,
@@ -96,7 +96,7 @@ describe('TransactionChecker (synthetic chain)', () => {
         expect(r.transactions).toHaveTransaction({ from: checker.address, to: user.address, inMessageBounced: true });
     }
 
-    function expectAccepted(r: { transactions: any[] }, transaction: Cell) {
+    function expectAccepted(r: SendMessageResult, transaction: Cell) {
         expect(r.transactions).toHaveTransaction({
             from: user.address,
             to: checker.address,

@@ -67,7 +67,6 @@ describe('TVM to TVM bridge, end to end', () => {
 
     // ------------------------------------------------------------------ helpers (plumbing: harness/testing.ts)
 
-    const other = (s: BridgeSide) => testbed.other(s);
     const isAt = (a: Address | { toString(): string } | null | undefined, b: Address) =>
         !!a && Address.isAddress(a) && a.equals(b);
     const balanceOf = (net: TvmNetwork, minter: Address, owner: Address) => testbed.balanceOf(net, minter, owner);
@@ -442,7 +441,8 @@ describe('TVM to TVM bridge, end to end', () => {
         );
         expect(found).toHaveLength(1);
         const m = found[0].inMessage!;
-        return { code: parseTvmEventDeliveryFailed(m.body)!.errorCode, from: (m.info as any).src as Address };
+        if (m.info.type !== 'internal') throw new Error('tvm_event_delivery_failed is an internal message');
+        return { code: parseTvmEventDeliveryFailed(m.body)!.errorCode, from: m.info.src };
     }
 
     it('rejects the same source transaction processed twice (2321 in the Event), tokens minted once', async () => {

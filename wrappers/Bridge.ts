@@ -1,5 +1,5 @@
 import { Address, beginCell, Cell, Dictionary } from '@ton/core';
-import { compile } from '@ton/blueprint';
+import { compiledCode } from './compiled';
 import {
     Bridge as Base,
     storeBridgeRemoveConfiguration,
@@ -38,7 +38,7 @@ export class Bridge extends Base {
     }
 
     static async code(): Promise<Cell> {
-        return compile('Bridge');
+        return compiledCode('Bridge');
     }
 
     static async createFromConfig(c: BridgeConfig): Promise<Bridge> {

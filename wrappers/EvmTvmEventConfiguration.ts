@@ -9,7 +9,7 @@ import {
     Slice,
     toNano,
 } from '@ton/core';
-import { compile } from '@ton/blueprint';
+import { compiledCode } from './compiled';
 import { sign } from '@ton/crypto';
 import {
     EvmTvmEventConfiguration as Base,
@@ -101,7 +101,7 @@ export class EvmTvmEventConfiguration extends Base {
     }
 
     static async code(): Promise<Cell> {
-        return compile('EvmTvmEventConfiguration');
+        return compiledCode('EvmTvmEventConfiguration');
     }
 
     static async createFromConfig(c: EvmTvmEventConfigurationConfig): Promise<EvmTvmEventConfiguration> {
@@ -256,6 +256,8 @@ export function evmEventVoteBody(a: VoteArgs, signWith?: Buffer): Cell {
  * Tact-generated class `Base`, compiled as `name`; both Events take the same votes):
  * createFromAddress, code, stateInit, sendVote, sendConfirm, sendReject.
  */
+// a mixin's base constructor must take `...args: any[]` (TypeScript, TS2545)
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function EvmEventWrapper<TBase extends new (...args: any[]) => Contract>(Base: TBase, name: string) {
     return class extends Base {
         static createFromAddress<T>(this: new (address: Address) => T, address: Address): T {
@@ -263,7 +265,7 @@ export function EvmEventWrapper<TBase extends new (...args: any[]) => Contract>(
         }
 
         static async code(): Promise<Cell> {
-            return compile(name);
+            return compiledCode(name);
         }
 
         /** The state init the configuration builds (code from the configuration, data: evm_event_storage). */

@@ -1,5 +1,5 @@
 import { Address, beginCell, Cell, ContractProvider, Sender, SendMode, toNano } from '@ton/core';
-import { compile } from '@ton/blueprint';
+import { compiledCode } from './compiled';
 import { TvmTvmEventConfiguration as Base } from '../build/TvmTvmEventConfiguration/tact_TvmTvmEventConfiguration';
 import { Op } from './constants';
 import { proofDataCell, transactionOutMessage, tvmEventInit } from './tvmTvmEvent';
@@ -66,7 +66,7 @@ export class TvmTvmEventConfiguration extends Base {
     }
 
     static async code(): Promise<Cell> {
-        return compile('TvmTvmEventConfiguration');
+        return compiledCode('TvmTvmEventConfiguration');
     }
 
     static async createFromConfig(c: TvmTvmEventConfigurationConfig): Promise<TvmTvmEventConfiguration> {

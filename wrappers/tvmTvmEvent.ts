@@ -16,7 +16,7 @@ import {
     SendMode,
     toNano,
 } from '@ton/core';
-import { compile } from '@ton/blueprint';
+import { compiledCode } from './compiled';
 import { Op, OpEvent } from './constants';
 import { EventStatus } from './eventStatus';
 
@@ -308,6 +308,8 @@ interface TactTvmEvent extends Contract {
  * code, createForEvent, sendDeliveryFailed, getLastErrorCode, getCancelPending, getDetails,
  * getStatus, getTransactionHash, getEventBody. Each wrapper adds what only its Event has.
  */
+// a mixin's base constructor must take `...args: any[]` (TypeScript, TS2545)
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function TvmEventWrapper<TBase extends new (...args: any[]) => TactTvmEvent>(Base: TBase, name: string) {
     return class extends Base {
         static createFromAddress<T>(this: new (address: Address) => T, address: Address): T {
@@ -315,7 +317,7 @@ export function TvmEventWrapper<TBase extends new (...args: any[]) => TactTvmEve
         }
 
         static async code(): Promise<Cell> {
-            return compile(name);
+            return compiledCode(name);
         }
 
         /** The Event of (msgHash, configuration, chainId) with its state init (as the configuration derives it). */

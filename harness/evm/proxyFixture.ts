@@ -7,7 +7,7 @@
  * as after TVM to TVM locks; NativeTransfer events (a burned EVM representation) unlock it.
  */
 import type { HardhatRuntimeEnvironment } from 'hardhat/types';
-import { Address, toNano } from '@ton/core';
+import { Address, toNano, Transaction } from '@ton/core';
 import { SandboxContract } from '@ton/sandbox';
 import { ProxyMessages, ProxyMultiVaultNative } from '../../wrappers/ProxyMultiVaultNative';
 import { ProxyMultiVaultAlien } from '../../wrappers/ProxyMultiVaultAlien';
@@ -25,7 +25,7 @@ export interface EvmTvmProxyOptions extends EvmTvmSetupOptions {
     fee?: { numerator: bigint; denominator: bigint };
 }
 
-function expectOk(r: { transactions: { description: any }[] }, what: string) {
+function expectOk(r: { transactions: Pick<Transaction, 'description'>[] }, what: string) {
     for (const t of r.transactions) {
         const d = t.description;
         if (

@@ -1,4 +1,4 @@
-import { beginCell, toNano } from '@ton/core';
+import { BlockchainTransaction } from '@ton/sandbox';
 import '@ton/test-utils';
 import { GasSection } from '../../harness/bench';
 import { Op } from '../../wrappers/constants';
@@ -57,16 +57,14 @@ describe('TVM to TVM event gas', () => {
             proof,
         });
         const find = (from: string, to: string) =>
-            r.transactions.find(
-                (t) => addr(t.inMessage?.info.src as any) === from && addr(t.inMessage?.info.dest as any) === to,
-            )!;
+            r.transactions.find((t) => addr(t.inMessage?.info.src) === from && addr(t.inMessage?.info.dest) === to)!;
         const u = f.user.address.toString(),
             c = cfg.address.toString(),
             e = event.toString(),
             tc = f.checker.address.toString(),
             lc = f.liteClient.address.toString(),
             p = proxy.address.toString();
-        const steps: [string, any][] = [
+        const steps: [string, BlockchainTransaction][] = [
             ['TvmTvmEventConfiguration.deploy_tvm_event', find(u, c)],
             ['Event.process_proof (deploy)', find(c, e)],
             ['TransactionChecker.check_transaction', find(e, tc)],
@@ -128,7 +126,7 @@ describe('TVM to TVM event gas', () => {
         const event = await f.alienConfig.getEventAddress(msgHash);
         const failed = r.transactions.find(
             (t) =>
-                addr(t.inMessage?.info.dest as any) === event.toString() &&
+                addr(t.inMessage?.info.dest) === event.toString() &&
                 t.inMessage?.body.beginParse().preloadUint(32) === Op.transactionChecker.transactionCheckFailed,
         )!;
         expect(failed).toBeDefined();

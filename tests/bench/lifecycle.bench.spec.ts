@@ -38,7 +38,6 @@ const BURN = 400_000_000n;
 const LIMIT = 300_000_000n;
 const BOUNTY = 10_000_000n;
 const ACTION_VALUE = toNano('0.5');
-const CANCEL_VALUE = toNano('1');
 const PROVIDE_FORWARD = toNano('0.5');
 
 const setBounty = (bounty: bigint) =>

@@ -1,6 +1,6 @@
-import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { Blockchain, BlockchainTransaction, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { Address, Cell, toNano } from '@ton/core';
-import { compile } from '@ton/blueprint';
+import { compiledCode } from '../../wrappers/compiled';
 import '@ton/test-utils';
 import { cutoffWeight, makeValidatorSet, ValidatorSet } from '../../harness/validators';
 import { buildKeyBlock, buildMasterchainBlock } from '../../harness/blocks';
@@ -18,7 +18,7 @@ function signatureFloor(n: number): number {
 const GLOBAL_ID = -239;
 const T0 = 1_700_000_000;
 
-function computeGas(tx: any): number {
+function computeGas(tx: BlockchainTransaction): number {
     const d = tx.description;
     if (d.type !== 'generic' || d.computePhase.type !== 'vm') throw new Error('no compute phase');
     return Number(d.computePhase.gasUsed);
@@ -40,7 +40,7 @@ describe('LiteClient gas', () => {
     let set: ValidatorSet;
 
     beforeAll(async () => {
-        code = await compile('LiteClient');
+        code = compiledCode('LiteClient');
         blockchain = await Blockchain.create();
         sync = await blockchain.treasury('sync');
         // mainnet-like: 100 main validators with unequal weights
@@ -109,7 +109,7 @@ describe('LiteClient gas', () => {
             gas: gas2,
             notes: `ratio ${(gas2 / floor).toFixed(3)}; overhead ${(gas2 - floor).toLocaleString('en-US')}`,
         });
-        // eslint-disable-next-line no-console
+
         console.log(
             `check_block 67 sigs: contiguous gas ${gas} ratio ${(gas / floor).toFixed(4)}; spread gas ${gas2} ratio ${(gas2 / floor).toFixed(4)}; floor ${floor}`,
         );
@@ -149,7 +149,7 @@ describe('LiteClient gas', () => {
             gas,
             notes: `signature floor ${floor.toLocaleString('en-US')}; ratio ${(gas / floor).toFixed(3)}; limit 1,000,000`,
         });
-        // eslint-disable-next-line no-console
+
         console.log(`new_key_block: gas ${gas}, floor ${floor}, ratio ${(gas / floor).toFixed(4)}`);
         expect(gas).toBeLessThan(1_000_000);
         expect(await lc.getCurrentCutoffWeight()).toBe(cutoffWeight(next));
@@ -178,7 +178,7 @@ describe('LiteClient gas', () => {
             gas: gas2,
             notes: `ratio ${(gas2 / floor).toFixed(3)}`,
         });
-        // eslint-disable-next-line no-console
+
         console.log(`check_block after switch: gas ${gas2}, ratio ${(gas2 / floor).toFixed(4)}`);
     });
 });

@@ -1,5 +1,5 @@
-import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
-import { Address, beginCell, Cell, toNano, Transaction } from '@ton/core';
+import { Blockchain, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
+import { Address, beginCell, Cell, Sender, toNano, Transaction } from '@ton/core';
 import { flattenTransaction } from '@ton/test-utils';
 import '@ton/test-utils';
 import { GasSection } from '../../harness/bench';
@@ -53,7 +53,10 @@ describe('bench: proxies', () => {
             token: { token, nativeProxyWallet: wallet, ...META, decimals: BigInt(META.decimals) },
             transfer: { sender: alice.address, remainingGasTo: alice.address, payload },
         });
-    const confirm = (to: { sendBody: (via: any, body: Cell, value: bigint) => Promise<any> }, ev: Cell) =>
+    const confirm = (
+        to: { sendBody: (via: Sender, body: Cell, value: bigint) => Promise<SendMessageResult> },
+        ev: Cell,
+    ) =>
         to.sendBody(
             config.getSender(),
             onTvmEventConfirmedExtendedMessage({

@@ -1,6 +1,6 @@
-import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { Blockchain, BlockchainTransaction, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { Cell, toNano } from '@ton/core';
-import { compile } from '@ton/blueprint';
+import { compiledCode } from '../../wrappers/compiled';
 import '@ton/test-utils';
 import { makeValidatorSet, ValidatorSet } from '../../harness/validators';
 import { SyntheticChain } from '../../harness/chain';
@@ -16,7 +16,7 @@ import { Op } from '../../wrappers/constants';
 const GLOBAL_ID = -239;
 const T0 = 1_700_000_000;
 
-function computeGas(tx: any): number {
+function computeGas(tx: BlockchainTransaction): number {
     const d = tx.description;
     if (d.type !== 'generic' || d.computePhase.type !== 'vm') throw new Error('no compute phase');
     return Number(d.computePhase.gasUsed);
@@ -53,8 +53,8 @@ describe('TransactionChecker gas', () => {
     const signers = spreadSigners(100);
 
     beforeAll(async () => {
-        const tcCode = await compile('TransactionChecker');
-        const lcCode = await compile('LiteClient');
+        const tcCode = compiledCode('TransactionChecker');
+        const lcCode = compiledCode('LiteClient');
         txs = await sandboxTransactions(16);
         blockchain = await Blockchain.create();
         const deployer = await blockchain.treasury('deployer');
@@ -126,7 +126,7 @@ describe('TransactionChecker gas', () => {
             gas: gas.answer,
             notes: `round trip cost the sender ${(Number(spent) / 1e9).toFixed(4)} TON (gas + forward fees); minimal value ${Number(TC_MIN_VALUE) / 1e9} TON`,
         });
-        // eslint-disable-next-line no-console
+
         console.log(label, gas, `spent ${spent}`);
         for (const g of Object.values(gas)) expect(g).toBeLessThan(1_000_000);
         expect(spent).toBeLessThan(TC_MIN_VALUE);

@@ -1,6 +1,6 @@
 import hre from 'hardhat';
 import { loadFixture, setBalance } from '@nomicfoundation/hardhat-network-helpers';
-import { AbiCoder, Contract, Interface, getCreate2Address, id, keccak256 } from 'ethers';
+import { AbiCoder, Interface, getCreate2Address, id, keccak256 } from 'ethers';
 import { EvmErrors } from '../../wrappers/evm/EvmErrors';
 import {
     as,
@@ -702,7 +702,7 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
         });
 
         it('should return every transfer log of a receipt with two deposits, in log order', async () => {
-            const { vault, vaultAddress, token, tokenAddress, user } = await loadFixture(vaultFixture);
+            const { vaultAddress, token, tokenAddress, user } = await loadFixture(vaultFixture);
             const dd = await deployToken('DoubleDepositor');
             await mined(as(token, user).approve(await dd.getAddress(), 2_000n));
             const receipt = await mined(

@@ -1,16 +1,14 @@
 /**
  * harness/network.ts, harness/transfer.ts, harness/actors.ts (SyncService) with real contracts only:
  * two simulated networks (-239 and 2000), a jetton on A, a LiteClient + TransactionChecker of A on
- * B, a minimal emitter standing in for a proxy (it answers a jetton transfer notification with an
- * external outbound message), the Transfer ID found from the wallet transaction, its proof checked
- * by B's TransactionChecker, and the sync service following A's validator rotation.
+ * B, a minimal emitter standing in for a proxy (contracts/test/notification_emitter.fc: it answers
+ * a jetton transfer notification with an external outbound message), the Transfer ID found from
+ * the wallet transaction, its proof checked by B's TransactionChecker, and the sync service
+ * following A's validator rotation.
  */
-import fs from 'fs';
-import path from 'path';
-import { compileFunc } from '@ton-community/func-js';
 import { Address, beginCell, Cell, contractAddress, toNano } from '@ton/core';
 import { SandboxContract, TreasuryContract } from '@ton/sandbox';
-import { compile } from '@ton/blueprint';
+import { compiledCode } from '../../wrappers/compiled';
 import '@ton/test-utils';
 import { MAINNET_GLOBAL_ID, proofDataCell, readTxMessages, SECOND_GLOBAL_ID, TvmNetwork } from '../../harness/network';
 import {
@@ -28,30 +26,6 @@ import { JettonMinter } from '../../wrappers/JettonMinter';
 import { JettonWallet } from '../../wrappers/JettonWallet';
 import { Op } from '../../wrappers/constants';
 
-/** recv_internal: reads transfer_notification and emits the forward payload (a ref) as an external out message. */
-const EMITTER_FC = `
-() recv_internal(int balance, int msg_value, cell in_msg_full, slice in_msg_body) impure {
-    if (in_msg_body.slice_bits() < 32) { return (); }
-    int op = in_msg_body~load_uint(32);
-    if (op != 0x7362d09c) { return (); }
-    in_msg_body~skip_bits(64);
-    in_msg_body~load_coins();
-    in_msg_body~load_msg_addr();
-    cell event = in_msg_body~load_int(1) ? in_msg_body~load_ref() : begin_cell().store_slice(in_msg_body).end_cell();
-    send_raw_message(begin_cell().store_uint(3, 2).store_uint(0, 4).store_uint(0, 96).store_uint(1, 2).store_ref(event).end_cell(), 0);
-}
-`;
-
-async function compileEmitter(): Promise<Cell> {
-    const stdlib = fs.readFileSync(path.resolve(__dirname, '../../contracts/imports/stdlib.fc'), 'utf8');
-    const r = await compileFunc({
-        targets: ['emitter.fc'],
-        sources: { 'stdlib.fc': stdlib, 'emitter.fc': `#include "stdlib.fc";\n${EMITTER_FC}` },
-    });
-    if (r.status === 'error') throw new Error(r.message);
-    return Cell.fromBase64(r.codeBoc);
-}
-
 describe('harness: TVM networks, Transfer ID, proofs, sync', () => {
     let A: TvmNetwork;
     let B: TvmNetwork;
@@ -67,11 +41,9 @@ describe('harness: TVM networks, Transfer ID, proofs, sync', () => {
     let checkerB: SandboxContract<TransactionChecker>;
 
     beforeAll(async () => {
-        [lcCode, tcCode, emitterCode] = await Promise.all([
-            compile('LiteClient'),
-            compile('TransactionChecker'),
-            compileEmitter(),
-        ]);
+        lcCode = compiledCode('LiteClient');
+        tcCode = compiledCode('TransactionChecker');
+        emitterCode = compiledCode('TestNotificationEmitter');
         A = await TvmNetwork.create({ globalId: MAINNET_GLOBAL_ID, name: 'A' });
         B = await TvmNetwork.create({ globalId: SECOND_GLOBAL_ID, name: 'B', validators: 20 });
         userA = await A.treasury('user');
