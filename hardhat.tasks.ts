@@ -35,6 +35,7 @@ async function send(what: string, tx: Promise<{ wait: () => Promise<unknown> }>)
     } catch (e) {
         throw new Error(
             `${what} reverted: ${(e as { shortMessage?: string; message: string }).shortMessage ?? (e as Error).message}`,
+            { cause: e },
         );
     }
 }
