@@ -10,22 +10,8 @@ import os from 'os';
 import path from 'path';
 
 const ROOT = path.resolve(__dirname, '..');
-/** What a spec run needs: sources, tests, tools, configuration and the current outputs. */
-const COPIED = [
-    'contracts',
-    'evm',
-    'wrappers',
-    'harness',
-    'tests',
-    'tools',
-    'build',
-    'artifacts',
-    'package.json',
-    'jest.config.js',
-    'tsconfig.json',
-    'blueprint.config.ts',
-    'hardhat.config.ts',
-];
+/** Not copied: installed packages (linked instead), git, caches and outputs nothing reads. */
+const SKIPPED = new Set(['node_modules', '.git', 'cache', 'typechain-types', 'coverage', 'temp', 'bench/results']);
 const SPEC = 'tests/merge_router.spec.ts';
 const TEST = 'should take merge_router_init only from the proxy';
 const SOURCE = 'contracts/bridge/merge_router.tact';
@@ -49,11 +35,11 @@ describe('the build the specs depend on', () => {
 
     beforeAll(() => {
         copy = fs.mkdtempSync(path.join(os.tmpdir(), 'bridge-build-'));
-        for (const entry of COPIED) {
-            if (fs.existsSync(path.join(ROOT, entry))) {
-                fs.cpSync(path.join(ROOT, entry), path.join(copy, entry), { recursive: true });
-            }
-        }
+        // the checkout as it is (sources, tests, tools, configuration) with its build/ and artifacts/
+        fs.cpSync(ROOT, copy, {
+            recursive: true,
+            filter: (src) => !SKIPPED.has(path.relative(ROOT, src).split(path.sep).join('/')),
+        });
         fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
     });
 

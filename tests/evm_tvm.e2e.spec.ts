@@ -5,11 +5,9 @@
  * vote, the configuration forwards on_evm_event_confirmed_extended to the proxy, which mints (alien)
  * or unlocks (native) amount - fee for the recipient.
  */
-import hre from 'hardhat';
 import '@ton/test-utils';
 import { Address, beginCell, Cell, toNano } from '@ton/core';
-import { BlockchainTransaction, SendMessageResult } from '@ton/sandbox';
-import { Contract, TransactionReceipt } from 'ethers';
+import { SendMessageResult } from '@ton/sandbox';
 import { Errors, OpEvm } from '../wrappers/constants';
 import {
     alienTransferCell,
@@ -18,6 +16,7 @@ import {
     nativeTransferCell,
     onEvmEventConfirmedExtendedMessage,
     parseEvmEventDeliveryFailed,
+    parseEvmEventDeliveryRefused,
 } from '../wrappers/EvmTvmEventConfiguration';
 import fs from 'fs';
 import path from 'path';
@@ -30,102 +29,25 @@ import { depositNativeTokenParams, depositParams } from '../wrappers/evm/MultiVa
 import { EvmRelayService, readConfiguration } from '../harness/evm/relay';
 import { deployEventNonCredit } from '../harness/evm/user';
 import { EVENT_INITIAL_BALANCE, tvmRecipient } from '../harness/evm/fixture';
-import { EvmTvmProxySetup, evmTvmProxySetup, NATIVE_LOCKED } from '../harness/evm/proxyFixture';
+import { NATIVE_LOCKED } from '../harness/evm/proxyFixture';
 import { costOf } from '../harness/bridge';
 import { burnAlien } from '../harness/actors';
 import { refundCodeTo } from './proxy.util';
-
-const PAYLOAD_CELL = beginCell().storeUint(0xcafe, 16).storeRef(beginCell().storeUint(7, 8)).endCell();
-const PAYLOAD = '0x' + PAYLOAD_CELL.toBoc().toString('hex');
-/** EVM deposit fee (basis points), set on the MultiVault by governance. */
-const EVM_FEE_BPS = 10n;
-const EXPECTED_GAS = toNano('0.05');
-
-async function mined(tx: Promise<{ wait(): Promise<TransactionReceipt | null> }>): Promise<TransactionReceipt> {
-    const r = await (await tx).wait();
-    if (!r) throw new Error('no receipt');
-    return r;
-}
-
-const evmFee = (amount: bigint) => (amount * EVM_FEE_BPS + 9999n) / 10000n;
-const tvmFee = (s: EvmTvmProxySetup, amount: bigint) => (amount * s.fee.numerator) / s.fee.denominator;
-
-async function setup(o: Parameters<typeof evmTvmProxySetup>[1] = {}) {
-    const s = await evmTvmProxySetup(hre, o);
-    await mined((s.evm.vaultAs(s.evm.signers.governance) as Contract).getFunction('setDefaultDepositFee')(EVM_FEE_BPS));
-    return s;
-}
-
-async function depositErc20(s: EvmTvmProxySetup, amount: bigint, creditGas = 777n): Promise<TransactionReceipt> {
-    const user = s.evm.signers.user;
-    await mined((s.evm.token.connect(user) as Contract).getFunction('approve')(s.evm.vaultAddress, amount));
-    const r = await mined(
-        s.evm.vaultAs(user).getFunction('deposit')(
-            depositParams(tvmRecipient(s.recipient.address), s.evm.tokenAddress, amount, {
-                expectedGas: EXPECTED_GAS,
-                payload: PAYLOAD,
-            }),
-            { value: creditGas },
-        ),
-    );
-    await s.evm.mine(2);
-    return r;
-}
-
-/** The EVM representation of the fixture's TVM-native token, minted to the user, then deposited (burned). */
-async function depositRepresentation(s: EvmTvmProxySetup, amount: bigint): Promise<TransactionReceipt> {
-    const { governance, user } = s.evm.signers;
-    const root = tvmRecipient(s.nativeToken.address);
-    const g = s.evm.vaultAs(governance);
-    const token: string = await s.evm.vault.getFunction('predictNativeTokenAddress')(root.wid, root.addr);
-    if ((await s.evm.provider.getCode(token)) === '0x')
-        await mined(g.getFunction('deployNativeToken')(root.wid, root.addr, 'Tvm Native', 'TNT', 9));
-    await mined(g.getFunction('testMintNative')(token, user.address, amount));
-    const r = await mined(
-        s.evm.vaultAs(user).getFunction('deposit')(
-            depositParams(tvmRecipient(s.recipient.address), token, amount, {
-                expectedGas: EXPECTED_GAS,
-                payload: PAYLOAD,
-            }),
-        ),
-    );
-    await s.evm.mine(2);
-    return r;
-}
-
-const opOf = (t: BlockchainTransaction) => {
-    const m = t.inMessage;
-    if (!m || m.info.type !== 'internal') return undefined;
-    const b = m.body.beginParse();
-    return b.remainingBits >= 32 ? b.loadUint(32) : undefined;
-};
-const isAt = (t: BlockchainTransaction, a: Address) =>
-    t.inMessage?.info.dest instanceof Address && (t.inMessage.info.dest as Address).equals(a);
-
-/** The proxy's transaction that took on_evm_event_confirmed_extended. */
-function proxyTx(r: SendMessageResult, proxy: Address): BlockchainTransaction {
-    const tx = r.transactions.find((t) => isAt(t, proxy) && opOf(t) === OpEvm.onEvmEventConfirmedExtended);
-    if (!tx) throw new Error('no on_evm_event_confirmed_extended to the proxy');
-    return tx;
-}
-
-function computeOf(tx: BlockchainTransaction): { exitCode: number; gas: bigint } {
-    const d = tx.description;
-    if (d.type !== 'generic' || d.computePhase.type !== 'vm') throw new Error('no compute phase');
-    return { exitCode: d.computePhase.exitCode, gas: d.computePhase.gasUsed };
-}
-
-/** The transfer_notification the recipient got (forward_ton_amount = expected_gas). */
-function notification(r: SendMessageResult, recipient: Address) {
-    const tx = r.transactions.find((t) => isAt(t, recipient) && opOf(t) === 0x7362d09c);
-    if (!tx) throw new Error('no transfer_notification to the recipient');
-    const info = tx.inMessage!.info as { value: { coins: bigint } };
-    return { value: info.value.coins };
-}
-
-function lastOf(results: SendMessageResult[]): SendMessageResult {
-    return results[results.length - 1];
-}
+import {
+    computeOf,
+    depositErc20,
+    depositRepresentation,
+    evmFee,
+    EXPECTED_GAS,
+    isAt,
+    lastOf,
+    mined,
+    notification,
+    opOf,
+    proxyTx,
+    setup,
+    tvmFee,
+} from './evm_tvm.util';
 
 jest.setTimeout(120_000);
 
@@ -255,35 +177,76 @@ describe('EVM -> TVM end to end through the proxies', () => {
         );
     });
 
-    it("rejects on_evm_event_confirmed_extended from a configuration that is not in the proxy's EVM set (2701)", async () => {
+    it("a configuration that is not in the proxy's EVM set (2701): the Event goes back to Verified with 2701, a retry after set_evm_configuration delivers", async () => {
         const s = await setup();
         await s.proxies.alien.sendBody(
             s.proxyOwner.getSender(),
             ProxyMessages.setEvmConfiguration(s.alienConfiguration.address, false),
         );
         expect(await s.proxies.alien.getIsEvmConfiguration(s.alienConfiguration.address)).toBe(false);
-        await depositErc20(s, 1_000_000n);
+        const amount = 1_000_000n;
+        await depositErc20(s, amount);
         const [p] = await new EvmRelayService(s.evm, s.blockchain, s.alienConfiguration, s.relays, s.relayer).poll();
         const last = lastOf(p.votes);
+        // the proxy does not throw: it answers the configuration, which tells the Event
+        const ptx = proxyTx(last, s.proxies.alien.address);
+        expect(computeOf(ptx).exitCode).toBe(0);
+        const refused = last.transactions.find(
+            (t) => isAt(t, s.alienConfiguration.address) && opOf(t) === OpEvm.evmEventDeliveryRefused,
+        )!;
+        const refusal = parseEvmEventDeliveryRefused(refused.inMessage!.body)!;
+        expect(refusal.eventAddress.equals(p.eventAddress)).toBe(true);
+        expect(refusal.errorCode).toBe(Errors.proxy.notEvmConfig);
         expect(last.transactions).toHaveTransaction({
             from: s.alienConfiguration.address,
-            to: s.proxies.alien.address,
-            op: OpEvm.onEvmEventConfirmedExtended,
-            success: false,
-            exitCode: Errors.proxy.notEvmConfig,
+            to: p.eventAddress,
+            op: OpEvm.evmEventDeliveryFailed,
+            success: true,
         });
-        // the bounce stops at the configuration; nothing minted
+        const event = s.blockchain.openContract(MultiVaultEvmTvmEventAlien.createFromAddress(p.eventAddress));
+        expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.Verified);
+        expect(Number(await event.getGetLastErrorCode())).toBe(Errors.proxy.notEvmConfig);
         expect(await s.proxies.alien.getEvmMinter(BigInt(s.evm.chainId), BigInt(s.evm.tokenAddress))).toBeNull();
-        // anyone else sending the message directly: the same
+
+        // anyone else sending the message directly gets its own value back, and names no Event
         const direct = await s.user.send({
             to: s.proxies.alien.address,
             value: toNano('1'),
-            body: proxyTx(last, s.proxies.alien.address).inMessage!.body,
+            body: ptx.inMessage!.body,
         });
         expect(direct.transactions).toHaveTransaction({
-            to: s.proxies.alien.address,
-            exitCode: Errors.proxy.notEvmConfig,
+            from: s.proxies.alien.address,
+            to: s.user.address,
+            op: OpEvm.evmEventDeliveryRefused,
         });
+        expect(direct.transactions).not.toHaveTransaction({ to: p.eventAddress });
+        // nor can a stranger forge the refusal to the configuration (2331)
+        const forged = await s.user.send({
+            to: s.alienConfiguration.address,
+            value: toNano('1'),
+            body: refused.inMessage!.body,
+        });
+        expect(forged.transactions).toHaveTransaction({
+            to: s.alienConfiguration.address,
+            success: false,
+            exitCode: Errors.event.senderNotProxy,
+        });
+
+        // the way out: the proxy's owner lists the configuration, anyone retries
+        await s.proxies.alien.sendBody(
+            s.proxyOwner.getSender(),
+            ProxyMessages.setEvmConfiguration(s.alienConfiguration.address, true),
+        );
+        const r = await s.user.send({
+            to: p.eventAddress,
+            value: toNano('1'),
+            body: evmEventRetryMessage(s.user.address),
+        });
+        expect(computeOf(proxyTx(r, s.proxies.alien.address)).exitCode).toBe(0);
+        expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.Confirmed);
+        const minterAddress = (await s.proxies.alien.getEvmMinter(BigInt(s.evm.chainId), BigInt(s.evm.tokenAddress)))!;
+        const bridged = amount - evmFee(amount);
+        expect(await (await s.walletOf(minterAddress)).getJettonBalance()).toBe(bridged - tvmFee(s, bridged));
     });
 
     it('a paused proxy: the Event goes back to Verified with 2702, and a retry after unpause delivers', async () => {
@@ -302,6 +265,7 @@ describe('EVM -> TVM end to end through the proxies', () => {
         expect(parseEvmEventDeliveryFailed(failed.inMessage!.body)!.errorCode).toBe(Errors.proxy.proxyPaused);
         const event = s.blockchain.openContract(MultiVaultEvmTvmEventAlien.createFromAddress(p.eventAddress));
         expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.Verified);
+        expect(Number(await event.getGetLastErrorCode())).toBe(Errors.proxy.proxyPaused);
         // the value went on to remaining_gas_to (the relayer)
         expect(last.transactions).toHaveTransaction({ from: p.eventAddress, to: s.relayer.address });
         expect(await s.proxies.alien.getEvmMinter(BigInt(s.evm.chainId), BigInt(s.evm.tokenAddress))).toBeNull();
@@ -504,6 +468,15 @@ describe('gas constants (contracts/bridge/proxy_evm.tact)', () => {
             expectedGas: toNano('0.05'),
             payload: longPayload(),
         };
+        // the worst case counts a daily limit (set on the minter's address before its first mint)
+        const derived = await s.proxies.alien.getEvmAlienTokenAddress(
+            t.baseChainId,
+            t.baseToken,
+            t.name,
+            t.symbol,
+            18n,
+        );
+        await s.proxies.alien.sendBody(s.proxyOwner.getSender(), ProxyMessages.setDailyLimit(derived, 10n ** 32n));
         const first = gas(await send(s.proxies.alien.address, alienTransferCell(t)), s.proxies.alien.address);
         pin('GAS_EVM_ALIEN_MINT_FIRST', first);
         const minter = (await s.proxies.alien.getEvmMinter(t.baseChainId, t.baseToken))!;
@@ -522,6 +495,11 @@ describe('gas constants (contracts/bridge/proxy_evm.tact)', () => {
         await s.proxies.native.sendBody(
             s.proxyOwner.getSender(),
             ProxyMessages.setTokenFee(s.nativeToken.address, 1n, 100n),
+        );
+        // and a daily limit counted
+        await s.proxies.native.sendBody(
+            s.proxyOwner.getSender(),
+            ProxyMessages.setDailyLimit(s.nativeToken.address, 10n ** 9n),
         );
         const t = {
             token: s.nativeToken.address,

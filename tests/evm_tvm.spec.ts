@@ -1,6 +1,8 @@
 import hre from 'hardhat';
 import '@ton/test-utils';
 import { createHash } from 'crypto';
+import fs from 'fs';
+import path from 'path';
 import { Address, beginCell, Cell, toNano } from '@ton/core';
 import { SendMessageResult } from '@ton/sandbox';
 import { AbiCoder, Contract, TransactionReceipt } from 'ethers';
@@ -12,6 +14,7 @@ import {
     EvmTvmEventConfiguration,
     evmEventAddress,
     evmEventDeliveryFailedMessage,
+    evmEventDeliveryRefusedMessage,
     evmEventRetryMessage,
     parseAlienTransfer,
     parseBridgeState,
@@ -34,6 +37,7 @@ import {
     voteDataOf,
 } from '../harness/evm/relay';
 import { deployEventNonCredit } from '../harness/evm/user';
+import { dailyLimitReachedMessage, limitActionMessage } from '../wrappers/tvmTvmEvent';
 import { EVENT_INITIAL_BALANCE, EvmTvmSetup, evmTvmSetup, refusedExternal, tvmRecipient } from '../harness/evm/fixture';
 
 const E = Errors.bridge;
@@ -507,6 +511,91 @@ describe('EVM -> TVM (relay-voted)', () => {
                 exitCode: Errors.event.wrongStatus,
             });
         });
+        it('should keep the last error code, and take the refusal of an unlisting proxy (2701) from its configuration only', async () => {
+            const s = await evmTvmSetup(hre);
+            const event = await confirmed(s);
+            expect(Number(await event.getGetLastErrorCode())).toBe(0);
+            await s.alienProxy.send({
+                to: event.address,
+                value: toNano('0.5'),
+                body: evmEventDeliveryFailedMessage(s.recipient.address, 0n, Errors.proxy.proxyPaused),
+            });
+            expect(Number(await event.getGetLastErrorCode())).toBe(Errors.proxy.proxyPaused);
+            // evm_event_delivery_refused: the configuration takes it from its proxy only (2331) and
+            // passes it on; the Event takes evm_event_delivery_failed from its configuration
+            const again = await s.user.send({
+                to: event.address,
+                value: toNano('1'),
+                body: evmEventRetryMessage(s.user.address),
+            });
+            expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.Confirmed);
+            const refused = evmEventDeliveryRefusedMessage(
+                event.address,
+                s.recipient.address,
+                Errors.proxy.notEvmConfig,
+            );
+            expect(
+                (await s.user.send({ to: s.alienConfiguration.address, value: toNano('0.5'), body: refused }))
+                    .transactions,
+            ).toHaveTransaction({ to: s.alienConfiguration.address, exitCode: Errors.event.senderNotProxy });
+            const r = await s.alienProxy.send({
+                to: s.alienConfiguration.address,
+                value: toNano('0.5'),
+                body: refused,
+            });
+            expect(r.transactions).toHaveTransaction({
+                from: s.alienConfiguration.address,
+                to: event.address,
+                op: OpEvm.evmEventDeliveryFailed,
+                success: true,
+            });
+            expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.Verified);
+            expect(Number(await event.getGetLastErrorCode())).toBe(Errors.proxy.notEvmConfig);
+            expect(again.transactions).toHaveTransaction({ to: s.alienProxy.address });
+        });
+
+        it('should take daily_limit_reached only from the proxy (2331), only in Confirmed (2316) -> LimitReached', async () => {
+            const s = await evmTvmSetup(hre);
+            const event = await confirmed(s);
+            const approver = await s.blockchain.treasury('approver');
+            const limit = (via = s.alienProxy) =>
+                via.send({
+                    to: event.address,
+                    value: toNano('0.5'),
+                    body: dailyLimitReachedMessage(approver.address, s.recipient.address),
+                });
+            expect((await limit(s.user)).transactions).toHaveTransaction({
+                to: event.address,
+                exitCode: Errors.event.senderNotProxy,
+            });
+            expect((await limit()).transactions).toHaveTransaction({ from: event.address, to: s.recipient.address });
+            expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.LimitReached);
+            expect((await event.getGetLimitApprover())!.equals(approver.address)).toBe(true);
+            expect((await limit()).transactions).toHaveTransaction({
+                to: event.address,
+                exitCode: Errors.event.eventNotConfirmed,
+            });
+            // the relay-voted delivery carries limit_approved once approved
+            const r = await approver.send({
+                to: event.address,
+                value: toNano('1'),
+                body: limitActionMessage('approveLimit'),
+            });
+            expect(forwardedTo(r, s.alienProxy.address).msg.limitApproved).toBe(true);
+            expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.Confirmed);
+            // approved survives a failed delivery and the retry
+            await s.alienProxy.send({
+                to: event.address,
+                value: toNano('0.5'),
+                body: evmEventDeliveryFailedMessage(s.user.address),
+            });
+            const retried = await s.user.send({
+                to: event.address,
+                value: toNano('1'),
+                body: evmEventRetryMessage(s.user.address),
+            });
+            expect(forwardedTo(retried, s.alienProxy.address).msg.limitApproved).toBe(true);
+        });
     });
 
     describe('deployEvent', () => {
@@ -904,5 +993,39 @@ describe('EVM -> TVM (relay-voted)', () => {
             });
             expect(r.transactions).toHaveTransaction({ from: s.bridge.address, to: s.user.address });
         });
+    });
+});
+
+describe('evm.tlb: op codes', () => {
+    const crc32 = (str: string) => {
+        let crc = 0xffffffff;
+        for (let n = 0; n < str.length; n++) {
+            let c = (crc ^ str.charCodeAt(n)) & 0xff;
+            for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
+            crc = (crc >>> 8) ^ c;
+        }
+        return ((crc ^ 0xffffffff) >>> 0) & 0x7fffffff;
+    };
+
+    it('should be CRC32 of the scheme lines (deploy_evm_event: the spec), as OpEvm and evm_messages.tact have them', () => {
+        const dir = path.resolve(__dirname, '..', 'contracts', 'bridge');
+        const tlb = fs.readFileSync(path.join(dir, 'evm.tlb'), 'utf8').replace(/\/\/.*$/gm, '');
+        const tact = fs.readFileSync(path.join(dir, 'evm_messages.tact'), 'utf8');
+        const ops = new Set<number>(Object.values(OpEvm));
+        let n = 0;
+        for (const m of tlb.matchAll(/^(\w+)#([0-9a-f]{8})\s+([^;]*?);/gms)) {
+            const tag = parseInt(m[2], 16);
+            if (m[1] !== 'deploy_evm_event') {
+                expect(
+                    `${m[1]} ${crc32(`${m[1]} ${m[3].replace(/\s+/g, ' ').trim()}`)
+                        .toString(16)
+                        .padStart(8, '0')}`,
+                ).toBe(`${m[1]} ${m[2]}`);
+            }
+            expect(ops.has(tag)).toBe(true);
+            expect(tact).toContain(`0x${m[2]};`);
+            n++;
+        }
+        expect(n).toBeGreaterThanOrEqual(19);
     });
 });

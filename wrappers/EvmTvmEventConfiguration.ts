@@ -77,12 +77,14 @@ export interface EvmTvmEventConfigurationConfig {
     network: EvmNetworkConfig;
 }
 
-/** Event status (spec's table; EVM Events use 0..3). */
+/** Event status (spec's table; EVM Events use 0..3, 5 and 8). */
 export enum EvmEventStatus {
     Initializing = 0,
     Pending = 1,
     Confirmed = 2,
     Rejected = 3,
+    /** over the token's daily limit (daily_limit_reached): approve_limit, reject_limit, evm_event_retry */
+    LimitReached = 5,
     /** consensus reached, the delivery failed (evm_event_delivery_failed): evm_event_retry */
     Verified = 8,
 }
@@ -156,11 +158,12 @@ export class EvmTvmEventConfiguration extends Base {
     }
 
     /** evm_event_confirmed (Event -> configuration); accepted only from the derived Event (2212). */
-    static evmEventConfirmedMessage(v: EventVoteData, remainingGasTo: Address): Cell {
+    static evmEventConfirmedMessage(v: EventVoteData, remainingGasTo: Address, limitApproved = false): Cell {
         return beginCell()
             .storeUint(OpEvm.evmEventConfirmed, 32)
             .store(storeVoteData(v))
             .storeAddress(remainingGasTo)
+            .storeBit(limitApproved)
             .endCell();
     }
 }
@@ -184,7 +187,37 @@ export function parseEvmEventDeliveryFailed(
     return { queryId: s.loadUintBig(64), remainingGasTo: s.loadAddress(), errorCode: s.loadUint(16) };
 }
 
-/** evm_event_retry (anyone -> Event in Verified) */
+/** evm_event_delivery_refused (proxy -> the sender of an on_evm_event_confirmed_extended it does not list) */
+export function evmEventDeliveryRefusedMessage(
+    eventAddress: Address,
+    remainingGasTo: Address,
+    errorCode: number,
+    queryId = 0n,
+): Cell {
+    return beginCell()
+        .storeUint(OpEvm.evmEventDeliveryRefused, 32)
+        .storeUint(queryId, 64)
+        .storeAddress(eventAddress)
+        .storeAddress(remainingGasTo)
+        .storeUint(errorCode, 16)
+        .endCell();
+}
+
+/** evm_event_delivery_refused decoded (proxy -> the sender of an on_evm_event_confirmed_extended it does not list: 2701) */
+export function parseEvmEventDeliveryRefused(
+    body: Cell,
+): { queryId: bigint; eventAddress: Address; remainingGasTo: Address; errorCode: number } | null {
+    const s = body.beginParse();
+    if (s.remainingBits < 32 || s.loadUint(32) !== OpEvm.evmEventDeliveryRefused) return null;
+    return {
+        queryId: s.loadUintBig(64),
+        eventAddress: s.loadAddress(),
+        remainingGasTo: s.loadAddress(),
+        errorCode: s.loadUint(16),
+    };
+}
+
+/** evm_event_retry (anyone -> Event in Verified; the recipient or the initializer in LimitReached) */
 export function evmEventRetryMessage(remainingGasTo: Address, queryId = 0n): Cell {
     return beginCell().storeUint(OpEvm.evmEventRetry, 32).storeUint(queryId, 64).storeAddress(remainingGasTo).endCell();
 }
@@ -256,7 +289,7 @@ export function evmEventVoteBody(a: VoteArgs, signWith?: Buffer): Cell {
  * Tact-generated class `Base`, compiled as `name`; both Events take the same votes):
  * createFromAddress, code, stateInit, sendVote, sendConfirm, sendReject.
  */
-// a mixin's base constructor must take `...args: any[]` (TypeScript, TS2545)
+// a TypeScript mixin's constructor must take any[] (TS2545)
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function EvmEventWrapper<TBase extends new (...args: any[]) => Contract>(Base: TBase, name: string) {
     return class extends Base {
@@ -344,6 +377,8 @@ export interface OnEvmEventConfirmedExtended {
     eventTransaction: bigint;
     eventIndex: number;
     remainingGasTo: Address;
+    /** deliver over the daily limit (approve_limit); default false */
+    limitApproved?: boolean;
     transfer: Cell;
 }
 
@@ -359,6 +394,7 @@ export function parseOnEvmEventConfirmedExtended(body: Cell): OnEvmEventConfirme
         eventTransaction: s.loadUintBig(256),
         eventIndex: s.loadUint(32),
         remainingGasTo: s.loadAddress(),
+        limitApproved: s.loadBit(),
         transfer: s.loadRef(),
     };
 }
@@ -443,6 +479,7 @@ export function onEvmEventConfirmedExtendedMessage(m: OnEvmEventConfirmedExtende
         .storeUint(m.eventTransaction, 256)
         .storeUint(m.eventIndex, 32)
         .storeAddress(m.remainingGasTo)
+        .storeBit(m.limitApproved ?? false)
         .storeRef(m.transfer)
         .endCell();
 }

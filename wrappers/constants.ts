@@ -230,8 +230,12 @@ export const OpEvm = {
     evmVote: 0x6e982237,
     /** the external message of a relay's vote */
     evmEventVote: 0x2d0a8a90,
-    evmEventConfirmed: 0x41d9bb70,
-    onEvmEventConfirmedExtended: 0x7966b76f,
+    /** evm_event_confirmed vote_data remaining_gas_to limit_approved:Bool (Event -> configuration: 2212) */
+    evmEventConfirmed: 0x3aebdb52,
+    /** on_evm_event_confirmed_extended event_address chain_id event_transaction event_index remaining_gas_to limit_approved:Bool transfer:^Cell */
+    onEvmEventConfirmedExtended: 0x370f92f0,
+    /** evm_event_delivery_refused query_id event_address remaining_gas_to error_code:uint16 (proxy -> sender: 2701) */
+    evmEventDeliveryRefused: 0x7c8fc2e8,
     setEndBlockNumber: 0x32bb194f,
 } as const;
 

@@ -2,7 +2,7 @@ import hre from 'hardhat';
 import { Address, toNano, Transaction } from '@ton/core';
 import { SendMessageResult } from '@ton/sandbox';
 import { Contract, TransactionReceipt } from 'ethers';
-import { GasSection } from '../../harness/bench';
+import { benchBlockchain, GasSection } from '../../harness/bench';
 import { EvmTvmSetup, evmTvmSetup, tvmRecipient } from '../../harness/evm/fixture';
 import { EvmRelayService, readConfiguration, RelaySet } from '../../harness/evm/relay';
 import { evmTvmProxySetup } from '../../harness/evm/proxyFixture';
@@ -82,10 +82,11 @@ describe('bench: EVM to TVM', () => {
 
     for (const relays of [4, 100]) {
         it(`deployEvent, every confirm, the final confirm with callback (${relays} relays)`, async () => {
-            const s = await evmTvmSetup(hre, { relays });
+            const s = await evmTvmSetup(hre, { relays, blockchain: await benchBlockchain() });
             await deposit(s);
             const service = new EvmRelayService(s.evm, s.blockchain, s.alienConfiguration, s.relays, s.relayer);
-            s.blockchain.verbosity = { ...s.blockchain.verbosity, vmLogs: 'vm_logs_gas' };
+            // the VM log kept on each transaction (for the gas before ACCEPT), not printed
+            s.blockchain.verbosity = { ...s.blockchain.verbosity, print: false, vmLogs: 'vm_logs_gas' };
             const [p] = await service.poll();
             const pre = preAcceptGas(txTo(p.votes[0], p.eventAddress));
             expect(pre).toBeLessThan(MAX_PRE_ACCEPT_GAS);
@@ -199,7 +200,7 @@ describe('bench: EVM to TVM', () => {
     });
 
     it('Bridge: set_relays with its pushes, and a configuration taking a push', async () => {
-        const s = await evmTvmSetup(hre);
+        const s = await evmTvmSetup(hre, { blockchain: await benchBlockchain() });
         for (const n of [4, 100]) {
             const r = await s.ownerSend(
                 Bridge.setRelaysMessage(2, RelaySet.generate(n, `b${n}`).publicKeys),

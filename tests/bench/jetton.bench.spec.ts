@@ -2,7 +2,7 @@ import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { Address, beginCell, Transaction } from '@ton/core';
 import { flattenTransaction } from '@ton/test-utils';
 import '@ton/test-utils';
-import { GasSection } from '../../harness/bench';
+import { benchBlockchain, GasSection } from '../../harness/bench';
 import { JettonMinter } from '../../wrappers/JettonMinter';
 import { JettonWallet } from '../../wrappers/JettonWallet';
 import { Op } from '../../wrappers/constants';
@@ -47,7 +47,7 @@ describe('bench: jetton', () => {
     const payload = beginCell().storeUint(0xabcdef, 64).endCell();
 
     beforeAll(async () => {
-        blockchain = await Blockchain.create();
+        blockchain = await benchBlockchain();
         owner = await blockchain.treasury('owner');
         alice = await blockchain.treasury('alice');
         bob = await blockchain.treasury('bob');

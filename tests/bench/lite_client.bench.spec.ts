@@ -6,7 +6,7 @@ import { cutoffWeight, makeValidatorSet, ValidatorSet } from '../../harness/vali
 import { buildKeyBlock, buildMasterchainBlock } from '../../harness/blocks';
 import { buildSignaturesCell, signBlock } from '../../harness/signatures';
 import { blockHeaderProof, keyBlockProof } from '../../harness/proofs';
-import { GasSection } from '../../harness/bench';
+import { benchBlockchain, GasSection } from '../../harness/bench';
 import { LiteClient } from '../../wrappers/LiteClient';
 import { Op } from '../../wrappers/constants';
 
@@ -41,7 +41,7 @@ describe('LiteClient gas', () => {
 
     beforeAll(async () => {
         code = compiledCode('LiteClient');
-        blockchain = await Blockchain.create();
+        blockchain = await benchBlockchain();
         sync = await blockchain.treasury('sync');
         // mainnet-like: 100 main validators with unequal weights
         set = makeValidatorSet({

@@ -2,7 +2,7 @@ import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { Address, beginCell, Transaction, toNano } from '@ton/core';
 import { flattenTransaction } from '@ton/test-utils';
 import '@ton/test-utils';
-import { GasSection } from '../../harness/bench';
+import { benchBlockchain, GasSection } from '../../harness/bench';
 import { JettonMinter } from '../../wrappers/JettonMinter';
 import { JettonWallet } from '../../wrappers/JettonWallet';
 import { MergePool } from '../../wrappers/MergePool';
@@ -43,7 +43,7 @@ describe('bench: merge', () => {
     let router: SandboxContract<MergeRouter>;
 
     beforeAll(async () => {
-        blockchain = await Blockchain.create();
+        blockchain = await benchBlockchain();
         proxy = await blockchain.treasury('proxy');
         owner = await blockchain.treasury('owner');
         alice = await blockchain.treasury('alice');

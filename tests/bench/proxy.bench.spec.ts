@@ -2,7 +2,7 @@ import { Blockchain, SandboxContract, SendMessageResult, TreasuryContract } from
 import { Address, beginCell, Cell, Sender, toNano, Transaction } from '@ton/core';
 import { flattenTransaction } from '@ton/test-utils';
 import '@ton/test-utils';
-import { GasSection } from '../../harness/bench';
+import { benchBlockchain, GasSection } from '../../harness/bench';
 import { JettonMinter } from '../../wrappers/JettonMinter';
 import { JettonWallet } from '../../wrappers/JettonWallet';
 import { ProxyMultiVaultNative } from '../../wrappers/ProxyMultiVaultNative';
@@ -71,7 +71,7 @@ describe('bench: proxies', () => {
         );
 
     beforeAll(async () => {
-        blockchain = await Blockchain.create();
+        blockchain = await benchBlockchain();
         owner = await blockchain.treasury('owner');
         alice = await blockchain.treasury('alice');
         bob = await blockchain.treasury('bob');

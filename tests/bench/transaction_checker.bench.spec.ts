@@ -4,7 +4,7 @@ import { compiledCode } from '../../wrappers/compiled';
 import '@ton/test-utils';
 import { makeValidatorSet, ValidatorSet } from '../../harness/validators';
 import { SyntheticChain } from '../../harness/chain';
-import { GasSection } from '../../harness/bench';
+import { benchBlockchain, GasSection } from '../../harness/bench';
 import { LiteClient } from '../../wrappers/LiteClient';
 import { TC_MIN_VALUE, TransactionChecker } from '../../wrappers/TransactionChecker';
 import { Op } from '../../wrappers/constants';
@@ -30,7 +30,7 @@ function spreadSigners(n: number): number[] {
 }
 
 async function sandboxTransactions(count: number): Promise<Cell[]> {
-    const bc = await Blockchain.create();
+    const bc = await benchBlockchain();
     const out: Cell[] = [];
     const a = await bc.treasury('bench-a');
     for (let i = 0; out.length < count; i++) {
@@ -56,7 +56,7 @@ describe('TransactionChecker gas', () => {
         const tcCode = compiledCode('TransactionChecker');
         const lcCode = compiledCode('LiteClient');
         txs = await sandboxTransactions(16);
-        blockchain = await Blockchain.create();
+        blockchain = await benchBlockchain();
         const deployer = await blockchain.treasury('deployer');
         user = await blockchain.treasury('user');
         set = makeValidatorSet({
