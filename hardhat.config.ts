@@ -2,6 +2,7 @@ import { subtask } from 'hardhat/config';
 import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from 'hardhat/builtin-tasks/task-names';
 import { HardhatUserConfig } from 'hardhat/types';
 import '@nomicfoundation/hardhat-toolbox';
+import './hardhat.tasks';
 
 const SOLC_VERSION = '0.8.28';
 

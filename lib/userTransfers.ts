@@ -4,25 +4,11 @@
  * proxy, and the burn of an alien token with the payload as custom payload.
  */
 import { Address, beginCell, Cell, toNano } from '@ton/core';
+import { TransferPayloadArgs, transferPayloadCell } from '../wrappers/ProxyMultiVaultNative';
 
-export interface TransferPayloadArgs {
-    destinationChainId: number;
-    recipient: Address;
-    expectedGas?: bigint;
-    remainingGasTo: Address;
-    payload?: Cell | null;
-}
-
-/** transfer_payload$_ destination_chain_id:int32 recipient expected_gas:uint128 remaining_gas_to payload:(Maybe ^Cell) */
-export function transferPayloadCell(a: TransferPayloadArgs): Cell {
-    return beginCell()
-        .storeInt(a.destinationChainId, 32)
-        .storeAddress(a.recipient)
-        .storeUint(a.expectedGas ?? 0n, 128)
-        .storeAddress(a.remainingGasTo)
-        .storeMaybeRef(a.payload ?? null)
-        .endCell();
-}
+/** transfer_payload$_ destination_chain_id:int32 recipient expected_gas:uint128 remaining_gas_to payload:(Maybe ^Cell) (the proxies' own layout) */
+export { transferPayloadCell } from '../wrappers/ProxyMultiVaultNative';
+export type { TransferPayloadArgs } from '../wrappers/ProxyMultiVaultNative';
 
 export interface LockArgs extends TransferPayloadArgs {
     /** the user's wallet of the native token */

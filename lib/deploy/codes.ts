@@ -2,9 +2,8 @@
  * The code of every contract the deploy installs, from the build (`npm run build` writes
  * build/<Name>.compiled.json): what is deployed and what verifyDeployment compares against.
  */
-import fs from 'fs';
-import path from 'path';
 import { Cell } from '@ton/core';
+import { compiledCode } from '../../wrappers/compiled';
 
 export const CONTRACT_NAMES = [
     'LiteClient',
@@ -24,14 +23,8 @@ export const CONTRACT_NAMES = [
 export type ContractName = (typeof CONTRACT_NAMES)[number];
 export type BridgeCodes = Record<ContractName, Cell>;
 
-export function buildDir(): string {
-    return path.resolve(__dirname, '..', '..', 'build');
-}
-
 export function codeOfBuild(name: ContractName): Cell {
-    const file = path.join(buildDir(), `${name}.compiled.json`);
-    if (!fs.existsSync(file)) throw new Error(`${file} is missing: run npm run build first`);
-    return Cell.fromHex(JSON.parse(fs.readFileSync(file, 'utf8')).hex);
+    return compiledCode(name);
 }
 
 export function loadCodes(): BridgeCodes {

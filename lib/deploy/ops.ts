@@ -96,7 +96,7 @@ export async function send(ops: ChainOps, m: Send): Promise<void> {
         value: m.value,
         body: m.body,
         init: m.init,
-        bounce: m.bounce ?? true,
+        ...(m.bounce === undefined ? {} : { bounce: m.bounce }),
         sendMode: SendMode.PAY_GAS_SEPARATELY,
     });
     for (let i = 0; i < (ops.attempts ?? 60); i++) {
