@@ -44,10 +44,6 @@ interface IMultiVaultTypes {
         bytes payload;
     }
 
-    /// @notice global_id of the TVM network the deposits of this vault go to (one vault per network:
-    ///         the events below name no destination, the emitting vault does).
-    function tvmGlobalId() external view returns (int32);
-
     /// @notice An EVM token was locked in the vault. `base_chainId` is this chain's id, `base_token` the
     ///         ERC-20 address; `name`, `symbol`, `decimals` are the token's metadata as read and cached by
     ///         the vault at the token's first deposit. `amount` is the amount after the deposit fee.
@@ -194,6 +190,10 @@ interface IMultiVaultTypes {
 
 /// @title Deposit interface of the MultiVault (EVM -> TVM)
 interface IMultiVault is IMultiVaultTypes {
+    /// @notice global_id of the TVM network the deposits of this vault go to (one vault per network:
+    ///         the transfer events name no destination, the emitting vault does).
+    function tvmGlobalId() external view returns (int32);
+
     function deposit(DepositParams calldata d) external payable;
 
     function depositByNativeToken(DepositNativeTokenParams calldata d) external payable;
