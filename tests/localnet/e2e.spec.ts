@@ -159,6 +159,15 @@ describe('local bridge network, end to end', () => {
         expect(trusted.out).toMatch(/confirmed: .* same root hash/);
         expect(readDeployment(net.deploymentFile).tvm.A.trustedKeyBlock).toBe(keyBlock);
 
+        const balances = async () =>
+            Object.fromEntries(
+                await Promise.all(
+                    ['A', 'B'].map(
+                        async (k) => [k, await net.tvm[k].client.getBalance(net.accounts.deployer.v4.address)] as const,
+                    ),
+                ),
+            );
+        const funded = await balances();
         for (const key of ['A', 'B']) {
             t = Date.now();
             const r = await blueprint('deployBridge', net.tvm[key].server.jsonRpc, net.accounts.deployer, [NAME, key]);
@@ -166,6 +175,9 @@ describe('local bridge network, end to end', () => {
             expect({ key, code: r.code, out: r.code === 0 ? '' : r.out }).toEqual({ key, code: 0, out: '' });
             expect(r.out).not.toMatch(/Still pending/);
         }
+        // what a deployer spends on each network (README: fund the deployer's wallet)
+        const left = await balances();
+        for (const k of ['A', 'B']) times[`spentNanoTon${k}`] = Number(funded[k] - left[k]);
         // idempotent: a rerun deploys nothing and sends nothing
         const before = (await A.getTransactions(net.accounts.deployer.v4.address, { limit: 1 }))[0].lt;
         t = Date.now();
@@ -382,5 +394,24 @@ describe('local bridge network, end to end', () => {
             provider.destroy();
         }
         times.evmDeposit = Date.now() - t;
+    });
+
+    it('hands a contract over with transferOwnership, which records it, and verifyDeployment checks the new owner', async () => {
+        const t = Date.now();
+        const newOwner = net.accounts.user.v4.address;
+        const r = await blueprint('transferOwnership', net.tvm.B.server.jsonRpc, net.accounts.deployer, [
+            NAME,
+            'B',
+            'alien',
+            newOwner.toString(),
+        ]);
+        expect({ code: r.code, out: r.code === 0 ? '' : r.out }).toEqual({ code: 0, out: '' });
+        const d = readDeployment(net.deploymentFile);
+        expect(d.tvm.B.owners).toEqual({ alienProxy: newOwner.toRawString() });
+        expect(d.tvm.B.owner).toBe(net.accounts.deployer.v4.address.toRawString());
+        const v = await blueprint('verifyDeployment', net.tvm.A.server.jsonRpc, net.accounts.deployer, [NAME]);
+        expect(v.out).toContain(`owner is the recorded owner ${newOwner.toRawString()}`);
+        expect({ code: v.code, out: v.code === 0 ? '' : v.out }).toEqual({ code: 0, out: '' });
+        times.handover = Date.now() - t;
     });
 });
