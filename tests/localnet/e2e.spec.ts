@@ -25,6 +25,8 @@ import { lockTransferBody } from '../../lib/userTransfers';
 import { TraceJson, transferIdFromTrace } from '../../lib/transferId';
 import { buildProofPayload, provenFromProofData } from '../../lib/proofPayload';
 import { ProxyMultiVaultAlien } from '../../wrappers/ProxyMultiVaultAlien';
+import { MultiVaultTvmTvmEventNative } from '../../wrappers/MultiVaultTvmTvmEventNative';
+import { EventStatus } from '../../wrappers/eventStatus';
 import { JettonWallet } from '../../wrappers/JettonWallet';
 import { depositParams } from '../../wrappers/evm/MultiVault';
 import { multiVaultInterface } from '../../lib/deploy/tvm';
@@ -263,17 +265,21 @@ describe('local bridge network, end to end', () => {
         return tx.hash().toString('hex');
     }
 
-    async function balanceOnB(): Promise<bigint> {
+    /** The token B's alien proxy mints for A's token. */
+    async function minterOnB(): Promise<Address> {
         const d = readDeployment(net.deploymentFile);
         const alienProxy = B.open(ProxyMultiVaultAlien.createFromAddress(Address.parse(d.tvm.B.contracts.alienProxy!)));
-        const minter = await alienProxy.getAlienTokenAddress(
+        return alienProxy.getAlienTokenAddress(
             BigInt(d.tvm.A.globalId),
             token,
             TOKEN.name,
             TOKEN.symbol,
             BigInt(TOKEN.decimals),
         );
-        const w = await JettonWallet.createFromOwner(net.accounts.user.v4.address, minter);
+    }
+
+    async function balanceOnB(): Promise<bigint> {
+        const w = await JettonWallet.createFromOwner(net.accounts.user.v4.address, await minterOnB());
         const p = v2Provider(B, w.address);
         if ((await p.getState()).state.type !== 'active') return 0n;
         return (await p.get('get_wallet_data', [])).stack.readBigNumber();
@@ -292,10 +298,10 @@ describe('local bridge network, end to end', () => {
         times.creditTransfer = Date.now() - t;
     });
 
-    it('non-credit mode: the user proves the lock and sends abiTx on B', async () => {
-        const t = Date.now();
-        const before = await balanceOnB();
-        const amount = 2_000_000_000n;
+    /** A lock on A in non-credit mode; returns the abiTx that completes it on B once its block is sealed. */
+    async function lockNonCredit(
+        amount: bigint,
+    ): Promise<{ executionAddress: string; attachedValue: string; tx: string }> {
         const walletTx = await lock(amount, 0n);
         const d = readDeployment(net.deploymentFile);
         const trace = (await getJson(`${net.tvm.A.server.url}/traces/${walletTx}`)).body as TraceJson;
@@ -312,10 +318,12 @@ describe('local bridge network, end to end', () => {
             attachedValue: DEPLOY_PARAMS.tvmDeployEventValue,
             remainingGasTo: net.accounts.user.v4.address,
         });
-        const abiTx = built.payload.abiTx!;
-        // no credit: nothing arrives by itself
-        await new Promise((r) => setTimeout(r, 3000));
-        expect(await balanceOnB()).toBe(before);
+        return built.payload.abiTx!;
+    }
+
+    /** The user sends abiTx on B; returns the Event the configuration deployed. */
+    async function sendAbiTx(abiTx: { executionAddress: string; attachedValue: string; tx: string }): Promise<Address> {
+        const configuration = Address.parse(abiTx.executionAddress);
         const wallet = B.open(net.accounts.user.v4 as WalletContractV4);
         await wallet.sendTransfer({
             seqno: await wallet.getSeqno(),
@@ -323,14 +331,68 @@ describe('local bridge network, end to end', () => {
             sendMode: SendMode.PAY_GAS_SEPARATELY,
             messages: [
                 internal({
-                    to: Address.parse(abiTx.executionAddress),
+                    to: configuration,
                     value: BigInt(abiTx.attachedValue),
                     body: Cell.fromBase64(abiTx.tx),
                 }),
             ],
         });
+        // the configuration's transaction from the user's wallet deployed the Event
+        const user = net.accounts.user.v4.address;
+        return until('the Event deploy', async () => {
+            for (const tx of await B.getTransactions(configuration, { limit: 10 })) {
+                const src = tx.inMessage?.info.src;
+                if (!(src instanceof Address) || !src.equals(user)) continue;
+                const deploy = [...tx.outMessages.values()].find((m) => m.init);
+                if (deploy?.info.dest instanceof Address) return deploy.info.dest;
+            }
+            return undefined;
+        });
+    }
+
+    it('non-credit mode: the user proves the lock and sends abiTx on B', async () => {
+        const t = Date.now();
+        const before = await balanceOnB();
+        const amount = 2_000_000_000n;
+        const abiTx = await lockNonCredit(amount);
+        // no credit: nothing arrives by itself
+        await new Promise((r) => setTimeout(r, 3000));
+        expect(await balanceOnB()).toBe(before);
+        await sendAbiTx(abiTx);
         await until('the mint on B', async () => (await balanceOnB()) === before + amount - amount / 1000n);
         times.nonCreditTransfer = Date.now() - t;
+    });
+
+    it('a transfer over the daily limit waits in LimitReached; the limit approver cancels it (setDailyLimit, limitDecision)', async () => {
+        const t = Date.now();
+        const minter = await minterOnB();
+        const limit = await blueprint('setDailyLimit', net.tvm.B.server.jsonRpc, net.accounts.deployer, [
+            NAME,
+            'B',
+            'alien',
+            minter.toString(),
+            '1000000000',
+        ]);
+        expect({ code: limit.code, out: limit.code === 0 ? '' : limit.out }).toEqual({ code: 0, out: '' });
+        const before = await balanceOnB();
+        const eventAddress = await sendAbiTx(await lockNonCredit(3_000_000_000n));
+        const event = B.open(MultiVaultTvmTvmEventNative.createFromAddress(eventAddress));
+        await until('LimitReached', async () => (await event.getStatus()) === EventStatus.LimitReached);
+        expect(await balanceOnB()).toBe(before);
+
+        // the owner is the limit approver by default: it cancels, the tokens go back to the user on A
+        const cancel = await blueprint('limitDecision', net.tvm.B.server.jsonRpc, net.accounts.deployer, [
+            NAME,
+            'B',
+            eventAddress.toString(),
+            'cancel',
+            net.accounts.user.v4.address.toString(),
+        ]);
+        expect({ code: cancel.code, out: cancel.code === 0 ? '' : cancel.out }).toEqual({ code: 0, out: '' });
+        expect(cancel.out).toMatch(/done:\s+status Cancelled/);
+        expect(await event.getStatus()).toBe(EventStatus.Cancelled);
+        expect(await balanceOnB()).toBe(before);
+        times.limitCancel = Date.now() - t;
     });
 
     it('an EVM deposit is confirmed by the relays and minted on A', async () => {
