@@ -2,12 +2,13 @@
 pragma solidity 0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
-import {IERC20Metadata} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Metadata.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {ReentrancyGuard} from "@openzeppelin/contracts/security/ReentrancyGuard.sol";
 import {IMultiVault} from "./interfaces/IMultiVault.sol";
 import {IWETH} from "./interfaces/IWETH.sol";
+import {MultiVaultStorage} from "./MultiVaultStorage.sol";
 import {MultiVaultToken} from "./MultiVaultToken.sol";
+import {MultiVaultTokenDeployer} from "./MultiVaultTokenDeployer.sol";
+import {MultiVaultWithdrawals} from "./MultiVaultWithdrawals.sol";
 
 /// @title MultiVault: EVM side of EVM -> TVM deposits
 /// @notice Takes deposits and emits the transfer events that relays vote on in TVM.
@@ -42,45 +43,34 @@ import {MultiVaultToken} from "./MultiVaultToken.sol";
 /// Credit-mode gas: `msg.value` of `deposit` (and `creditGas` of `depositByNativeToken`) stays in this
 /// contract as plain balance (this contract holds no other gas currency: native deposits are wrapped at
 /// once) and governance forwards it to the credit backend with `withdrawCreditGas`.
-contract MultiVault is IMultiVault, ReentrancyGuard {
+///
+/// TVM -> EVM withdrawals (`saveWithdrawNative`, `saveWithdrawAlien`; anyone may send them, the payout
+/// goes to the recipient the relays signed):
+///  1. not in emergency shutdown; the TVM Event not withdrawn before ("Withdraw: already withdrawn";
+///     its id is keccak256(abi.encode(eventWid, eventAddr)), whatever the round); its configuration
+///     listed by governance for this kind ("Withdraw: wrong configuration");
+///  2. the Bridge verifies the relays' signatures of the EIP-712 digest (domain: name "TVM Bridge
+///     MultiVault", version "1", this chain id, this contract; types TvmEvmNative / TvmEvmAlien, see
+///     the typehashes below) for the event's round;
+///  3. the withdrawal fee, `ceil(amount * withdrawFeeBps / 10000)`, is kept (`fees[token]`);
+///  4. the token's withdrawal limits (`setWithdrawalLimits`: a single-withdrawal limit and a daily one,
+///     per UTC day, on the amount before the fee): over either, the withdrawal becomes a pending one
+///     that the withdraw guardian approves or rejects (`setPendingWithdrawalApprove`);
+///  5. native (a TVM-native token): its representation is minted (deployed first if needed); alien: the
+///     token is transferred from the vault's liquidity (its balance less accrued fees) and the wrapped
+///     gas currency is unwrapped (WETH to the recipient if it refuses the gas currency); short of
+///     liquidity, the withdrawal becomes a pending one, with a bounty the recipient may set;
+///  6. the callback, if any, gets `onTvmWithdrawal` (CALLBACK_GAS at most; its failure is logged).
+/// Pending withdrawals (NotRequired / Approved): anyone's deposit of the token fills them (the
+/// recipient gets amount - bounty, the depositor's transfer to TVM carries the bounties); anyone
+/// force-withdraws them once the vault holds the tokens; the recipient cancels them back to TVM (an
+/// AlienTransfer of the amount to a TVM recipient; no deposit fee or limit: the withdrawal fee was
+/// paid) or sets the bounty. Rejected ones are final.
+contract MultiVault is IMultiVault, MultiVaultStorage {
     using SafeERC20 for IERC20;
 
-    /// @notice Fee denominator: fees are in basis points, at most 100%.
-    uint256 public constant MAX_FEE_BPS = 10_000;
     /// @notice Width of one deposit-limit bucket.
     uint256 public constant LIMIT_BUCKET_SECONDS = 1 hours;
-    /// @notice Buckets a deposit counts in: its own and the 24 following ones (see `_consumeLimit`).
-    uint256 public constant LIMIT_BUCKETS = 25;
-    /// @notice Longest accepted token name or symbol, in bytes.
-    uint256 public constant MAX_META_LENGTH = 64;
-
-    /// @dev One slot per token; everything a warm deposit needs besides the cached strings.
-    struct TokenState {
-        bool activated; // alien: metadata read and cached; native: deployed by this vault
-        bool blacklisted;
-        bool isNative; // a representation token of a TVM-native token
-        bool customFee; // feeBps overrides defaultDepositFeeBps
-        uint16 feeBps;
-        uint8 decimals;
-        int8 nativeWid; // TVM workchain of the native token root (isNative only)
-        uint128 depositLimit; // over the rolling window; 0 = no limit
-    }
-
-    struct TokenMeta {
-        string name;
-        string symbol;
-    }
-
-    /// @dev Written by every limited deposit, one slot.
-    struct LimitWindow {
-        uint128 sum; // sum of the buckets still in the window at bucket `hour`
-        uint40 hour; // bucket index (timestamp / 1 hour) of the last limited deposit
-    }
-
-    struct LimitBucket {
-        uint40 hour; // bucket index this entry belongs to
-        uint128 amount;
-    }
 
     /// @notice Effective configuration and state of a token (view helper).
     struct TokenInfo {
@@ -98,45 +88,43 @@ contract MultiVault is IMultiVault, ReentrancyGuard {
         uint256 fees;
     }
 
-    string private constant ERR_SHUTDOWN = "Emergency: shutdown";
-    string private constant ERR_TOO_LARGE = "Deposit amount too is large";
-    string private constant ERR_ZERO_AMOUNT = "Deposit: zero amount";
-    string private constant ERR_META = "Tokens: invalid token meta";
-    string private constant ERR_ONLY_GOVERNANCE = "Governance: caller is not governance";
+    /// @notice The withdrawals part (evm/MultiVaultWithdrawals.sol), run by `fallback`.
+    address public immutable withdrawals;
 
-    // slot: governance | emergencyShutdown | defaultDepositFeeBps (read together by every deposit)
-    address public governance;
-    bool public emergencyShutdown;
-    uint16 public defaultDepositFeeBps;
-
-    address public pendingGovernance;
-    address public guardian;
-
-    /// @notice The wrapped gas currency used by `depositByNativeToken`.
-    IWETH public immutable weth;
-
-    /// @notice Accrued deposit fees per token, withdrawable by governance.
-    mapping(address => uint256) public fees;
-
-    mapping(address => TokenState) internal _tokens;
-    mapping(address => TokenMeta) internal _meta;
-    mapping(address => uint256) internal _nativeAddr;
-    mapping(address => LimitWindow) internal _windows;
-    mapping(address => LimitBucket[LIMIT_BUCKETS]) internal _buckets;
-
-    modifier onlyGovernance() {
-        require(msg.sender == governance, ERR_ONLY_GOVERNANCE);
-        _;
-    }
-
-    constructor(address governance_, address guardian_, IWETH weth_) {
+    constructor(
+        address governance_,
+        address guardian_,
+        IWETH weth_
+    ) MultiVaultStorage(weth_, address(new MultiVaultTokenDeployer())) {
         require(governance_ != address(0) && guardian_ != address(0), "Governance: zero address");
         require(address(weth_).code.length != 0, "Tokens: weth is not a contract");
         governance = governance_;
         guardian = guardian_;
-        weth = weth_;
+        withdrawGuardian = guardian_;
+        withdrawals = address(new MultiVaultWithdrawals(weth_, _tokenDeployer));
         emit GovernanceTransferred(address(0), governance_);
         emit GuardianUpdated(guardian_);
+        emit WithdrawGuardianUpdated(guardian_);
+    }
+
+    /// @notice WETH's unwrapping only: any other plain transfer is refused.
+    receive() external payable {
+        require(msg.sender == address(weth), "Vault: unexpected gas currency");
+    }
+
+    /// @notice Every other call runs the withdrawals part (IMultiVaultWithdrawals) on this contract's
+    ///         storage, at this address.
+    fallback() external payable {
+        address target = withdrawals;
+        assembly ("memory-safe") {
+            calldatacopy(0, 0, calldatasize())
+            let ok := delegatecall(gas(), target, 0, calldatasize(), 0, 0)
+            returndatacopy(0, 0, returndatasize())
+            if iszero(ok) {
+                revert(0, returndatasize())
+            }
+            return(0, returndatasize())
+        }
     }
 
     // ------------------------------------------------------------------------------------------------
@@ -147,6 +135,19 @@ contract MultiVault is IMultiVault, ReentrancyGuard {
     ///         Emits `AlienTransfer` (EVM token, locked) or `NativeTransfer` (representation, burned).
     ///         `msg.value` is the credit-mode gas, emitted as `value`.
     function deposit(DepositParams calldata d) external payable override nonReentrant {
+        _deposit(d, 0, new PendingWithdrawalId[](0));
+    }
+
+    /// @inheritdoc IMultiVault
+    function deposit(
+        DepositParams calldata d,
+        uint256 expectedMinBounty,
+        PendingWithdrawalId[] calldata fill
+    ) external payable override nonReentrant {
+        _deposit(d, expectedMinBounty, fill);
+    }
+
+    function _deposit(DepositParams calldata d, uint256 expectedMinBounty, PendingWithdrawalId[] memory fill) private {
         require(!emergencyShutdown, ERR_SHUTDOWN);
         require(d.amount < 2 ** 128, ERR_TOO_LARGE);
         require(d.amount != 0, ERR_ZERO_AMOUNT);
@@ -157,6 +158,7 @@ contract MultiVault is IMultiVault, ReentrancyGuard {
         require(!s.blacklisted, "Tokens: token is blacklisted");
 
         if (s.isNative) {
+            require(fill.length == 0, "Pending: native token");
             // Only the depositor's own balance is burned: no allowance is involved.
             MultiVaultToken(token).burn(msg.sender, d.amount);
             uint128 net = _settle(token, s, d.amount);
@@ -173,20 +175,50 @@ contract MultiVault is IMultiVault, ReentrancyGuard {
         } else {
             if (!s.activated) s = _activate(token);
             require(IERC20(token).allowance(msg.sender, address(this)) >= d.amount, "Insufficient allowance");
-            uint256 balanceBefore = IERC20(token).balanceOf(address(this));
-            IERC20(token).safeTransferFrom(msg.sender, address(this), d.amount);
-            uint256 balanceAfter = IERC20(token).balanceOf(address(this));
-            require(balanceAfter >= balanceBefore, "Deposit: balance decreased");
-            uint256 received = balanceAfter - balanceBefore;
-            require(received < 2 ** 128, ERR_TOO_LARGE);
-            uint128 net = _settle(token, s, received);
-            _emitAlien(token, s.decimals, net, d.recipientWid, d.recipientAddr, msg.value, d.expectedGas, d.payload);
+            uint128 net;
+            {
+                uint256 balanceBefore = IERC20(token).balanceOf(address(this));
+                IERC20(token).safeTransferFrom(msg.sender, address(this), d.amount);
+                uint256 balanceAfter = IERC20(token).balanceOf(address(this));
+                require(balanceAfter >= balanceBefore, "Deposit: balance decreased");
+                uint256 received = balanceAfter - balanceBefore;
+                require(received < 2 ** 128, ERR_TOO_LARGE);
+                uint256 bounties = _fill(token, received, expectedMinBounty, fill);
+                net = _plusBounties(_settle(token, s, received), bounties);
+            }
+            _emitAlien(
+                token,
+                s.decimals,
+                net,
+                d.recipientWid,
+                d.recipientAddr,
+                msg.value,
+                d.expectedGas,
+                d.payload
+            );
         }
     }
 
     /// @notice Deposits the gas currency: `msg.value - d.creditGas` is wrapped into WETH and locked,
     ///         `AlienTransfer` (base_token = WETH) is emitted with `value = d.creditGas`.
     function depositByNativeToken(DepositNativeTokenParams calldata d) external payable override nonReentrant {
+        _depositByNativeToken(d, 0, new PendingWithdrawalId[](0));
+    }
+
+    /// @inheritdoc IMultiVault
+    function depositByNativeToken(
+        DepositNativeTokenParams calldata d,
+        uint256 expectedMinBounty,
+        PendingWithdrawalId[] calldata fill
+    ) external payable override nonReentrant {
+        _depositByNativeToken(d, expectedMinBounty, fill);
+    }
+
+    function _depositByNativeToken(
+        DepositNativeTokenParams calldata d,
+        uint256 expectedMinBounty,
+        PendingWithdrawalId[] memory fill
+    ) private {
         require(!emergencyShutdown, ERR_SHUTDOWN);
         require(msg.value > d.creditGas, "Msg value to low");
         uint256 amount = msg.value - d.creditGas;
@@ -199,33 +231,17 @@ contract MultiVault is IMultiVault, ReentrancyGuard {
         if (!s.activated) s = _activate(token);
 
         weth.deposit{value: amount}();
-        uint128 net = _settle(token, s, amount);
-        _emitAlien(token, s.decimals, net, d.recipientWid, d.recipientAddr, d.creditGas, d.expectedGas, d.payload);
-    }
-
-    function _emitAlien(
-        address token,
-        uint8 decimals,
-        uint128 amount,
-        int8 recipientWid,
-        uint256 recipientAddr,
-        uint256 value,
-        uint256 expectedGas,
-        bytes calldata payload
-    ) private {
-        TokenMeta storage m = _meta[token];
-        emit AlienTransfer(
-            block.chainid,
-            uint160(token),
-            m.name,
-            m.symbol,
-            decimals,
-            amount,
-            recipientWid,
-            recipientAddr,
-            value,
-            expectedGas,
-            payload
+        uint256 bounties = _fill(token, amount, expectedMinBounty, fill);
+        uint128 net = _plusBounties(_settle(token, s, amount), bounties);
+        _emitAlien(
+            token,
+            s.decimals,
+            net,
+            d.recipientWid,
+            d.recipientAddr,
+            d.creditGas,
+            d.expectedGas,
+            d.payload
         );
     }
 
@@ -288,60 +304,43 @@ contract MultiVault is IMultiVault, ReentrancyGuard {
         return (sum, hour);
     }
 
-    /// @dev Reads, validates and caches an EVM token's metadata at its first deposit.
-    function _activate(address token) private returns (TokenState memory) {
-        string memory name_ = _readMetaString(token, IERC20Metadata.name.selector);
-        string memory symbol_ = _readMetaString(token, IERC20Metadata.symbol.selector);
-        uint8 decimals_ = _readDecimals(token);
-        _meta[token] = TokenMeta(name_, symbol_);
-        TokenState storage st = _tokens[token];
-        st.activated = true;
-        st.decimals = decimals_;
-        emit TokenActivated(token, name_, symbol_, decimals_);
-        return st;
+    // ------------------------------------------------------------------------------------------------
+    // Pending withdrawals filled by deposits
+    // ------------------------------------------------------------------------------------------------
+
+    /// @dev The deposit's fill of pending withdrawals (see `deposit(d, expectedMinBounty, fill)`): each
+    ///      is paid amount - bounty from the `received` tokens; returns the sum of the bounties.
+    function _fill(
+        address token,
+        uint256 received,
+        uint256 expectedMinBounty,
+        PendingWithdrawalId[] memory fill
+    ) private returns (uint256 bounties) {
+        uint256 left = received;
+        for (uint256 i; i < fill.length; ++i) {
+            PendingWithdrawalId memory pid = fill[i];
+            PendingWithdrawal storage p = _pending[pid.recipient][pid.id];
+            uint256 amount = p.amount;
+            require(amount != 0, "Pending: already filled");
+            require(p.token == token, "Pending: wrong token");
+            _requirePayable(p.approveStatus);
+            require(left >= amount, "Pending: deposit insufficient");
+            left -= amount;
+            uint256 bounty = p.bounty;
+            bounties += bounty;
+            p.amount = 0;
+            pendingWithdrawalsTotal[token] -= amount;
+            _payout(token, false, pid.recipient, amount - bounty, p.callback, p.payload);
+            emit PendingWithdrawalPaid(pid.recipient, pid.id, amount - bounty, msg.sender, bounty);
+        }
+        require(bounties >= expectedMinBounty, "Deposit: bounty too low");
     }
 
-    function _readMetaString(address token, bytes4 selector) private view returns (string memory out) {
-        (bool ok, bytes memory ret) = token.staticcall(abi.encodeWithSelector(selector));
-        require(ok, ERR_META);
-        uint256 len;
-        if (ret.length == 32) {
-            // bytes32, right-padded with zeros (MKR style)
-            bytes32 word = bytes32(ret);
-            while (len < 32 && word[len] != 0) ++len;
-            out = new string(len);
-            assembly ("memory-safe") {
-                mstore(add(out, 32), word)
-            }
-        } else {
-            require(ret.length >= 64, ERR_META);
-            uint256 offset;
-            assembly ("memory-safe") {
-                offset := mload(add(ret, 32))
-                len := mload(add(ret, 64))
-            }
-            require(offset == 32 && len <= MAX_META_LENGTH && ret.length >= 64 + len, ERR_META);
-            out = new string(len);
-            // word-wise copy (no mcopy: the project compiles for the Paris EVM)
-            assembly ("memory-safe") {
-                for { let i := 0 } lt(i, len) { i := add(i, 32) } {
-                    mstore(add(add(out, 32), i), mload(add(add(ret, 96), i)))
-                }
-            }
-        }
-        // zero whatever follows the string in its last word (it is emitted and stored as is)
-        assembly ("memory-safe") {
-            mstore(add(add(out, 32), len), 0)
-        }
-        require(len != 0 && len <= MAX_META_LENGTH, ERR_META);
-    }
-
-    function _readDecimals(address token) private view returns (uint8) {
-        (bool ok, bytes memory ret) = token.staticcall(abi.encodeWithSelector(IERC20Metadata.decimals.selector));
-        require(ok && ret.length >= 32, ERR_META);
-        uint256 value = abi.decode(ret, (uint256));
-        require(value <= type(uint8).max, ERR_META);
-        return uint8(value);
+    /// @dev The amount a filling deposit carries to TVM: its own (after the fee) and the bounties.
+    function _plusBounties(uint128 net, uint256 bounties) private pure returns (uint128) {
+        uint256 total = uint256(net) + bounties;
+        require(total < 2 ** 128, ERR_TOO_LARGE);
+        return uint128(total);
     }
 
     // ------------------------------------------------------------------------------------------------
@@ -436,25 +435,8 @@ contract MultiVault is IMultiVault, ReentrancyGuard {
         string calldata symbol_,
         uint8 decimals_
     ) external onlyGovernance returns (address token) {
-        require(nativeAddr != 0, "Tokens: zero native address");
-        uint256 nameLength = bytes(name_).length;
-        uint256 symbolLength = bytes(symbol_).length;
-        require(
-            nameLength != 0 && nameLength <= MAX_META_LENGTH && symbolLength != 0 && symbolLength <= MAX_META_LENGTH,
-            ERR_META
-        );
-        require(predictNativeTokenAddress(nativeWid, nativeAddr).code.length == 0, "Tokens: native token exists");
-
-        token = address(new MultiVaultToken{salt: _nativeSalt(nativeWid, nativeAddr)}());
-        MultiVaultToken(token).initialize(name_, symbol_, decimals_);
-        TokenState storage st = _tokens[token];
-        st.activated = true;
-        st.isNative = true;
-        st.nativeWid = nativeWid;
-        st.decimals = decimals_;
-        _nativeAddr[token] = nativeAddr;
-        _meta[token] = TokenMeta(name_, symbol_);
-        emit NativeTokenDeployed(nativeWid, nativeAddr, token);
+        _deployNativeToken(nativeWid, nativeAddr, name_, symbol_, decimals_);
+        return predictNativeTokenAddress(nativeWid, nativeAddr);
     }
 
     /// @notice Withdraws accrued fees: alien tokens are transferred, representation tokens are minted
@@ -483,19 +465,6 @@ contract MultiVault is IMultiVault, ReentrancyGuard {
     // ------------------------------------------------------------------------------------------------
     // Views
     // ------------------------------------------------------------------------------------------------
-
-    /// @notice The CREATE2 address of the representation of `nativeWid:nativeAddr` (deployed or not).
-    function predictNativeTokenAddress(int8 nativeWid, uint256 nativeAddr) public view returns (address) {
-        bytes32 hash = keccak256(
-            abi.encodePacked(
-                bytes1(0xff),
-                address(this),
-                _nativeSalt(nativeWid, nativeAddr),
-                keccak256(type(MultiVaultToken).creationCode)
-            )
-        );
-        return address(uint160(uint256(hash)));
-    }
 
     /// @notice The fee a deposit of `token` pays now, in basis points.
     function depositFeeBps(address token) external view returns (uint256) {
@@ -529,9 +498,5 @@ contract MultiVault is IMultiVault, ReentrancyGuard {
             depositLimit: s.depositLimit,
             fees: fees[token]
         });
-    }
-
-    function _nativeSalt(int8 nativeWid, uint256 nativeAddr) private pure returns (bytes32) {
-        return keccak256(abi.encode(nativeWid, nativeAddr));
     }
 }

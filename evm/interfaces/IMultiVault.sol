@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.28;
 
-/// @title Deposit interface of the MultiVault (EVM -> TVM)
+/// @title Types and events of the MultiVault (evm/MultiVault.sol and its withdrawals part,
+///        evm/MultiVaultWithdrawals.sol, which it runs for every call it does not hold itself)
 /// @notice The two transfer events below are what relays (credit mode) and users (non-credit mode) read
 ///         from the deposit receipt to build `EventVoteData` for `deployEvent` on the TVM side. Their
 ///         parameters follow the bridge specification ("EVM deposit events") exactly, in order, with no
 ///         indexed parameters: topic0 is the event signature, everything else is in the log data.
-interface IMultiVault {
+interface IMultiVaultTypes {
     /// @notice Arguments of `deposit` (ERC-20 tokens: alien lock or native-representation burn).
     /// @param recipientWid  TVM workchain of the recipient (0 = basechain, -1 = masterchain).
     /// @param recipientAddr TVM account id of the recipient (256 bits); must not be zero.
@@ -73,6 +74,106 @@ interface IMultiVault {
         bytes payload
     );
 
+    // --------------------------------------------------------------------------------------------
+    // TVM -> EVM withdrawals
+    // --------------------------------------------------------------------------------------------
+
+    /// @notice A TVM to EVM transfer of a TVM-native token (locked in the TVM native proxy): the vault
+    ///         mints its representation (deployed at the first withdrawal with name, symbol, decimals).
+    ///         Every field is what the relays signed (EIP-712, `TvmEvmNative`): the TVM Event contract
+    ///         (eventWid:eventAddr, the transfer's identity: one withdrawal per Event), its
+    ///         TvmEvmEventConfiguration (configurationWid:configurationAddr, listed for native
+    ///         withdrawals by governance), the relay round, the TVM token root (tokenWid:tokenAddr) and
+    ///         its metadata, the amount (before the withdrawal fee), the recipient, and the callback
+    ///         called after the payout with `payload` (address(0): none).
+    struct NativeWithdrawal {
+        uint32 round;
+        int8 eventWid;
+        uint256 eventAddr;
+        int8 configurationWid;
+        uint256 configurationAddr;
+        int8 tokenWid;
+        uint256 tokenAddr;
+        string name;
+        string symbol;
+        uint8 decimals;
+        uint128 amount;
+        address recipient;
+        address callback;
+        bytes payload;
+    }
+
+    /// @notice A TVM to EVM transfer of an EVM token (its TVM alien burned): the vault unlocks `token`
+    ///         (the wrapped gas currency is unwrapped and sent as the gas currency). Signed as
+    ///         `TvmEvmAlien`; fields as NativeWithdrawal.
+    struct AlienWithdrawal {
+        uint32 round;
+        int8 eventWid;
+        uint256 eventAddr;
+        int8 configurationWid;
+        uint256 configurationAddr;
+        address token;
+        uint128 amount;
+        address recipient;
+        address callback;
+        bytes payload;
+    }
+
+    /// @notice NotRequired: waits for liquidity only; Required: over a withdrawal limit, waits for the
+    ///         withdraw guardian; Approved: approved (then waits for liquidity only); Rejected: final.
+    enum ApproveStatus {
+        NotRequired,
+        Required,
+        Approved,
+        Rejected
+    }
+
+    /// @notice A withdrawal the vault could not pay at once. `amount` is what is owed (after the
+    ///         withdrawal fee; 0 once paid, filled or cancelled), `bounty` what a filler keeps of it.
+    struct PendingWithdrawal {
+        address token;
+        ApproveStatus approveStatus;
+        uint128 amount;
+        uint128 bounty;
+        address callback;
+        bytes payload;
+    }
+
+    /// @notice Pending withdrawals are numbered per recipient: 0, 1, 2 ...
+    struct PendingWithdrawalId {
+        address recipient;
+        uint256 id;
+    }
+
+    event Withdrawal(bytes32 indexed withdrawalId, address token, address recipient, uint256 amount, uint256 fee);
+    event PendingWithdrawalCreated(
+        address indexed recipient,
+        uint256 indexed id,
+        address token,
+        uint256 amount,
+        bytes32 withdrawalId,
+        ApproveStatus approveStatus
+    );
+    event PendingWithdrawalBounty(address indexed recipient, uint256 indexed id, uint256 bounty);
+    event PendingWithdrawalApprove(address indexed recipient, uint256 indexed id, ApproveStatus approveStatus);
+    /// @notice Paid: by the withdraw guardian's approval, by force withdraw, or by a deposit's fill (then
+    ///         `filler` is the depositor, who earned `bounty`; otherwise filler is 0 and bounty 0).
+    event PendingWithdrawalPaid(
+        address indexed recipient,
+        uint256 indexed id,
+        uint256 amount,
+        address filler,
+        uint256 bounty
+    );
+    event PendingWithdrawalCancel(address indexed recipient, uint256 indexed id, uint256 amount);
+    event CallbackFailed(address callback, address recipient);
+    event BridgeUpdated(address bridge);
+    event WithdrawGuardianUpdated(address withdrawGuardian);
+    event TvmConfigurationUpdated(int8 wid, uint256 addr, uint8 kind);
+    event DefaultWithdrawFeeUpdated(uint256 feeBps);
+    event TokenWithdrawFeeUpdated(address token, bool custom, uint256 feeBps);
+    event WithdrawalLimitsUpdated(address token, uint256 single, uint256 daily);
+
     event EmergencyShutdown(bool active);
     event PendingGovernance(address pendingGovernance);
     event GovernanceTransferred(address previousGovernance, address newGovernance);
@@ -85,8 +186,43 @@ interface IMultiVault {
     event NativeTokenDeployed(int8 nativeWid, uint256 nativeAddr, address token);
     event FeesWithdrawn(address token, address to, uint256 amount);
     event CreditGasWithdrawn(address to, uint256 amount);
+}
 
+/// @title Deposit interface of the MultiVault (EVM -> TVM)
+interface IMultiVault is IMultiVaultTypes {
     function deposit(DepositParams calldata d) external payable;
 
     function depositByNativeToken(DepositNativeTokenParams calldata d) external payable;
+
+    /// @notice Deposit that first fills pending withdrawals of the same token from the deposited amount:
+    ///         each recipient is paid `amount - bounty` at once, and the depositor's transfer to TVM
+    ///         carries the deposit plus every bounty (less the deposit fee, which is charged on the
+    ///         deposit). Reverts "Pending: already filled", "Pending: wrong token", "Pending: deposit
+    ///         insufficient" (the spec's messages), "Pending: wrong approve status", "Deposit: bounty too
+    ///         low" (bounties below `expectedMinBounty`).
+    function deposit(
+        DepositParams calldata d,
+        uint256 expectedMinBounty,
+        PendingWithdrawalId[] calldata fill
+    ) external payable;
+
+    function depositByNativeToken(
+        DepositNativeTokenParams calldata d,
+        uint256 expectedMinBounty,
+        PendingWithdrawalId[] calldata fill
+    ) external payable;
+}
+
+/// @title TVM -> EVM withdrawals of the MultiVault (held by evm/MultiVaultWithdrawals.sol, reached at the
+///        MultiVault's address)
+interface IMultiVaultWithdrawals is IMultiVaultTypes {
+    function saveWithdrawNative(NativeWithdrawal calldata w, bytes calldata signatures) external;
+
+    function saveWithdrawAlien(AlienWithdrawal calldata w, bytes calldata signatures, uint256 bounty) external;
+}
+
+/// @notice Called by the vault after it paid a withdrawal whose event names this contract as the
+///         callback (at most CALLBACK_GAS; a failure does not undo the payout: CallbackFailed).
+interface IMultiVaultCallback {
+    function onTvmWithdrawal(address token, address recipient, uint256 amount, bytes calldata payload) external;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.28;
 
-import {IMultiVault} from "../interfaces/IMultiVault.sol";
+import {IMultiVault, IMultiVaultTypes} from "../interfaces/IMultiVault.sol";
 import {TestERC20} from "./TestERC20.sol";
 
 /// @notice Malicious ERC-20: its `transferFrom` calls back into the vault before moving tokens.
@@ -20,7 +20,7 @@ contract ReentrantToken is TestERC20 {
     function transferFrom(address from, address to, uint256 amount) public override returns (bool) {
         if (mode == 1) {
             vault.deposit(
-                IMultiVault.DepositParams({
+                IMultiVaultTypes.DepositParams({
                     recipientWid: 0,
                     recipientAddr: 1,
                     token: address(this),
@@ -31,7 +31,7 @@ contract ReentrantToken is TestERC20 {
             );
         } else if (mode == 2) {
             vault.depositByNativeToken{value: 1}(
-                IMultiVault.DepositNativeTokenParams({
+                IMultiVaultTypes.DepositNativeTokenParams({
                     recipientWid: 0,
                     recipientAddr: 1,
                     creditGas: 0,

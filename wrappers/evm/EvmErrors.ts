@@ -1,6 +1,7 @@
 /**
- * Revert messages of the Solidity contracts (evm/MultiVault.sol, evm/MultiVaultToken.sol), mirrored once.
- * `deposit` lists the specification's "EVM deposit errors" word for word (spelling included).
+ * Revert messages of the Solidity contracts (evm/MultiVault.sol, evm/MultiVaultWithdrawals.sol,
+ * evm/Bridge.sol, evm/MultiVaultToken.sol), mirrored once. `deposit` lists the specification's "EVM
+ * deposit errors" word for word (spelling included), the three "Pending:" ones among them.
  */
 export const EvmErrors = {
     deposit: {
@@ -19,6 +20,41 @@ export const EvmErrors = {
         zeroRecipient: 'Deposit: zero recipient',
         /** not in the specification: a token that lowered the vault's balance on transferFrom */
         balanceDecreased: 'Deposit: balance decreased',
+        /** a deposit filling a pending withdrawal already paid (filled, forced, cancelled) */
+        pendingAlreadyFilled: 'Pending: already filled',
+        /** a deposit filling a pending withdrawal of another token */
+        pendingWrongToken: 'Pending: wrong token',
+        /** a deposit smaller than what is left of it for the next pending withdrawal */
+        pendingDepositInsufficient: 'Pending: deposit insufficient',
+        /** not in the specification: the fill's bounties below expectedMinBounty */
+        bountyTooLow: 'Deposit: bounty too low',
+    },
+    withdraw: {
+        alreadyWithdrawn: 'Withdraw: already withdrawn',
+        wrongConfiguration: 'Withdraw: wrong configuration',
+        notAlienToken: 'Withdraw: not an alien token',
+        zeroRecipient: 'Withdraw: zero recipient',
+        bountyAboveAmount: 'Withdraw: bounty above the amount',
+    },
+    pending: {
+        wrongApproveStatus: 'Pending: wrong approve status',
+        wrongCurrentApproveStatus: 'Pending: wrong current approve status',
+        notWithdrawGuardian: 'Pending: caller is not withdraw guardian',
+        nativeToken: 'Pending: native token',
+        bountyTooLarge: 'Pending: bounty too large',
+        zeroAmount: 'Pending: zero amount',
+        notEnoughLiquidity: 'Pending: not enough liquidity',
+        wrongAmount: 'Pending: wrong amount',
+    },
+    bridge: {
+        emergencyShutdown: 'Bridge: emergency shutdown',
+        unknownRound: 'Bridge: unknown round',
+        roundExpired: 'Bridge: round expired',
+        malformedSignatures: 'Bridge: malformed signatures',
+        notEnoughSignatures: 'Bridge: not enough signatures',
+        notEnoughRelaySignatures: 'Bridge: not enough relay signatures',
+        invalidSignature: 'Bridge: invalid signature',
+        signersNotAscending: 'Bridge: signers not ascending',
     },
     roles: {
         onlyGovernance: 'Governance: caller is not governance',
@@ -39,6 +75,10 @@ export const EvmErrors = {
         gasExceedsBalance: 'Gas: amount exceeds balance',
         gasTransferFailed: 'Gas: transfer failed',
         wethNotContract: 'Tokens: weth is not a contract',
+        bridgeNotContract: 'Governance: bridge is not a contract',
+        wrongKind: 'Governance: wrong kind',
+        deploymentFailed: 'Tokens: deployment failed',
+        unexpectedGasCurrency: 'Vault: unexpected gas currency',
     },
     token: {
         onlyVault: 'Token: caller is not the vault',

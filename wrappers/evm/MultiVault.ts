@@ -18,7 +18,11 @@ export type EvmContractName =
     | 'DoubleDepositor'
     | 'Bytes32MetaToken'
     | 'BadMetaToken'
-    | 'ReentrantToken';
+    | 'ReentrantToken'
+    | 'MultiVaultWithdrawals'
+    | 'Bridge'
+    | 'TestWithdrawalCallback'
+    | 'GasCurrencyRefuser';
 
 export async function deployEvmContract(
     hre: HardhatRuntimeEnvironment,
@@ -44,8 +48,28 @@ export async function evmContractAt(
     return new Contract(address, artifact.abi, runner);
 }
 
+/**
+ * The MultiVault's whole ABI: its own (deposits, governance) and that of its withdrawals part
+ * (evm/MultiVaultWithdrawals.sol), which it runs at its own address for every other call.
+ */
+export async function multiVaultAbi(
+    hre: HardhatRuntimeEnvironment,
+    name: 'MultiVault' | 'MultiVaultHarness' = 'MultiVault',
+) {
+    const own = (await hre.artifacts.readArtifact(name)).abi as {
+        type: string;
+        name?: string;
+        inputs?: { type: string }[];
+    }[];
+    const part = (await hre.artifacts.readArtifact('MultiVaultWithdrawals')).abi as typeof own;
+    const key = (f: (typeof own)[number]) =>
+        `${f.type}:${f.name ?? ''}(${(f.inputs ?? []).map((i) => i.type).join(',')})`;
+    const seen = new Set(own.map(key));
+    return [...own, ...part.filter((f) => f.type !== 'constructor' && !seen.has(key(f)))];
+}
+
 export async function multiVaultInterface(hre: HardhatRuntimeEnvironment): Promise<Interface> {
-    return new Interface((await hre.artifacts.readArtifact('MultiVault')).abi);
+    return new Interface(await multiVaultAbi(hre));
 }
 
 export interface MultiVaultConfig {
@@ -56,17 +80,15 @@ export interface MultiVaultConfig {
     harness?: boolean;
 }
 
+/** Deploys the MultiVault (it deploys its withdrawals part); the contract comes with its whole ABI. */
 export async function deployMultiVault(
     hre: HardhatRuntimeEnvironment,
     deployer: Signer,
     config: MultiVaultConfig,
 ): Promise<Contract> {
-    return deployEvmContract(
-        hre,
-        config.harness ? 'MultiVaultHarness' : 'MultiVault',
-        [config.governance, config.guardian, config.weth],
-        deployer,
-    );
+    const name = config.harness ? 'MultiVaultHarness' : 'MultiVault';
+    const vault = await deployEvmContract(hre, name, [config.governance, config.guardian, config.weth], deployer);
+    return new Contract(await vault.getAddress(), await multiVaultAbi(hre, name), deployer);
 }
 
 export async function deployWeth(hre: HardhatRuntimeEnvironment, deployer: Signer): Promise<Contract> {
