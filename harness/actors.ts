@@ -12,7 +12,9 @@ import { Address, Cell, toNano } from '@ton/core';
 import { BurnArgs, burnTransferBody, LockArgs, lockTransferBody, lockValue } from '../lib/userTransfers';
 import { SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import { LiteClient } from '../wrappers/LiteClient';
+import { verifierView } from '../lib/proofSource';
 import { SignedKeyBlock } from './chain';
+import { blockHeaderProof } from './proofs';
 import { TvmNetwork } from './network';
 import {
     AbiTx,
@@ -96,6 +98,32 @@ export class SyncService {
             out.push({ keyBlock: k, result });
         }
         return out;
+    }
+
+    /**
+     * Has the LiteClient verify the source's newest masterchain block (check_block with its
+     * signatures, sealing one when the current set has signed none yet): recorded as verified, it
+     * proves every earlier block without signatures (contracts/lite_client.tlb), so the transfers
+     * that follow pay no signature check. What the sync service does on a schedule.
+     */
+    async verifyLatest(): Promise<SendMessageResult> {
+        await this.step();
+        let head = this.source.chain.head;
+        if (head.signedBy !== this.source.chain.current) head = this.source.seal();
+        const result = await this.liteClient.sendCheckBlock(this.wallet.getSender(), {
+            value: this.value,
+            queryId: BigInt(head.block.seqno),
+            block: blockHeaderProof(head.block),
+            signatures: this.source.chain.signaturesOf(head),
+        });
+        const tx = result.transactions.find(
+            (t) => t.inMessage?.info.dest?.toString() === this.liteClient.address.toString(),
+        );
+        if (!tx || tx.description.type !== 'generic' || tx.description.aborted)
+            throw new Error(
+                `LiteClient on ${this.destination.name} refused block ${head.block.seqno} of ${this.source.name}`,
+            );
+        return result;
     }
 }
 
@@ -190,10 +218,16 @@ export class CreditBackend {
             if (status !== null && status !== 3 && status !== 8) return null;
         }
         if (this.sync) await this.sync.step();
+        // a proof the destination LiteClient can check: from the block of the transaction's time,
+        // or, once the LiteClient has moved to a later epoch, through a block signed by its set
+        const proven = this.sync
+            ? this.source.proofFor(found.transaction, await verifierView(this.sync.liteClient))
+            : undefined;
         const built = buildProofPayload(this.source, found, {
             configuration: route.configuration,
             attachedValue: route.value,
             remainingGasTo: this.wallet.address,
+            proven,
         });
         const result = await this.wallet.send({ to: route.configuration, value: route.value, body: built.body });
         return { found, built, result };

@@ -90,6 +90,12 @@ export interface BuiltBlock {
     config?: { p32?: ValidatorSetData; p34?: ValidatorSetData; p36?: ValidatorSetData };
     /** shard blocks listed in McBlockExtra.shard_hashes */
     shardBlocks?: BuiltBlock[];
+    /** BlockInfo before_split (the last block of a shard before it splits) */
+    beforeSplit?: boolean;
+    /** the predecessors named by BlockInfo.prev_ref (two after a merge) */
+    prev?: ExtBlkRef[];
+    /** the ShardStateUnsplit after this block, when the builder was given one (masterchain blocks of a SyntheticChain) */
+    state?: Cell;
 }
 
 export interface BlockInfoData {
@@ -236,7 +242,12 @@ export interface BlockInfoOpts {
     genValidatorListHashShort?: number;
     genCatchainSeqno?: number;
     prev?: ExtBlkRef;
+    /** after a merge: the second predecessor (prev_ref is then `prev_blks_info$_ prev1:^ExtBlkRef prev2:^ExtBlkRef`) */
+    prev2?: ExtBlkRef;
     masterRef?: ExtBlkRef;
+    /** the block's flags around shard splits and merges (BlockInfo after_merge is set when prev2 is given) */
+    beforeSplit?: boolean;
+    afterSplit?: boolean;
 }
 
 export function buildBlockInfo(o: BlockInfoOpts): Cell {
@@ -244,9 +255,9 @@ export function buildBlockInfo(o: BlockInfoOpts): Cell {
         .storeUint(TAG_BLOCK_INFO, 32)
         .storeUint(0, 32) // version
         .storeBit(o.notMaster)
-        .storeBit(false) // after_merge
-        .storeBit(false) // before_split
-        .storeBit(false) // after_split
+        .storeBit(o.prev2 !== undefined) // after_merge
+        .storeBit(o.beforeSplit ?? false)
+        .storeBit(o.afterSplit ?? false)
         .storeBit(false) // want_split
         .storeBit(false) // want_merge
         .storeBit(o.keyBlock)
@@ -273,7 +284,9 @@ export function buildBlockInfo(o: BlockInfoOpts): Cell {
                 .endCell(),
         );
     const prev = o.prev ?? { ...zeroRef, seqno: Math.max(0, o.seqno - 1) };
-    b.storeRef(beginCell().store(storeExtBlkRef(prev)).endCell());
+    const prevCell = (r: ExtBlkRef) => beginCell().store(storeExtBlkRef(r)).endCell();
+    // prev_blk_info$_ prev:ExtBlkRef (inline), or after a merge prev_blks_info$_ prev1:^ExtBlkRef prev2:^ExtBlkRef
+    b.storeRef(o.prev2 ? beginCell().storeRef(prevCell(prev)).storeRef(prevCell(o.prev2)).endCell() : prevCell(prev));
     return b.endCell();
 }
 
@@ -358,7 +371,10 @@ function storeEmptyOutMsgDescr(b: Builder) {
 }
 
 /** shard_descr#b (or shard_descr_new#a) for a shard block */
-export function buildShardDescr(sb: BuiltBlock, opts: { regMcSeqno: number; tag?: 0xa | 0xb }): Builder {
+export function buildShardDescr(
+    sb: BuiltBlock,
+    opts: { regMcSeqno: number; tag?: 0xa | 0xb; beforeSplit?: boolean; beforeMerge?: boolean },
+): Builder {
     const tag = opts.tag ?? 0xb;
     const b = beginCell()
         .storeUint(tag, 4)
@@ -368,8 +384,8 @@ export function buildShardDescr(sb: BuiltBlock, opts: { regMcSeqno: number; tag?
         .storeUint(sb.endLt, 64)
         .storeBuffer(sb.rootHash, 32)
         .storeBuffer(sb.fileHash, 32)
-        .storeBit(false) // before_split
-        .storeBit(false) // before_merge
+        .storeBit(opts.beforeSplit ?? sb.beforeSplit ?? false)
+        .storeBit(opts.beforeMerge ?? false)
         .storeBit(false) // want_split
         .storeBit(false) // want_merge
         .storeBit(false) // nx_cc_updated
@@ -389,6 +405,81 @@ export function buildShardDescr(sb: BuiltBlock, opts: { regMcSeqno: number; tag?
     return b;
 }
 
+/** The shard id (with its tag bit) of the left (bit 0) or right (bit 1) half of `shard`. */
+export function childShard(shard: bigint, bit: 0 | 1): bigint {
+    const low = shard & -shard;
+    if (low === 1n) throw new Error('a shard of 63 prefix bits cannot split');
+    const step = low >> 1n;
+    return bit ? shard + step : shard - step;
+}
+
+/** The parent of a shard (its prefix without the last bit). */
+export function parentShard(shard: bigint): bigint {
+    const low = shard & -shard;
+    if (low === 1n << 63n) throw new Error('the whole workchain has no parent');
+    return (shard - low) | (low << 1n);
+}
+
+/** Number of prefix bits of a shard id (0 for the whole workchain). */
+export function shardPrefixBits(shard: bigint): number {
+    let low = 0;
+    while (((shard >> BigInt(low)) & 1n) === 0n) low++;
+    return 63 - low;
+}
+
+/** Whether account id `account` (256 bits) belongs to shard `shard`. */
+export function shardContains(shard: bigint, account: Buffer): boolean {
+    const bits = BigInt(shardPrefixBits(shard));
+    const top = BigInt('0x' + account.subarray(0, 8).toString('hex'));
+    return top >> (64n - bits) === shard >> (64n - bits);
+}
+
+/**
+ * `shard_hashes:(HashmapE 32 ^(BinTree ShardDescr))` listing `blocks` (the top block of each shard;
+ * the shards of a workchain must tile it: 0x8000..., or both halves of every split, recursively).
+ */
+export function storeShardHashes(
+    blocks: BuiltBlock[],
+    opts: { regMcSeqno: number; tag?: 0xa | 0xb },
+): (b: Builder) => void {
+    const byWc = new Map<number, Map<bigint, BuiltBlock>>();
+    for (const sb of blocks) {
+        const m = byWc.get(sb.workchain) ?? new Map<bigint, BuiltBlock>();
+        if (m.has(sb.shard)) throw new Error(`two top blocks for shard ${sb.workchain}:${sb.shard.toString(16)}`);
+        m.set(sb.shard, sb);
+        byWc.set(sb.workchain, m);
+    }
+    const tree = (wc: number, shards: Map<bigint, BuiltBlock>, shard: bigint): Cell => {
+        const sb = shards.get(shard);
+        if (sb) {
+            // bt_leaf$0 leaf:ShardDescr
+            return beginCell().storeBit(false).storeBuilder(buildShardDescr(sb, opts)).endCell();
+        }
+        if ((shard & -shard) === 1n || ![...shards.keys()].some((s) => s !== shard && isAncestorShard(shard, s)))
+            throw new Error(`workchain ${wc}: shard ${shard.toString(16)} has no top block`);
+        // bt_fork$1 left:^(BinTree X) right:^(BinTree X)
+        return beginCell()
+            .storeBit(true)
+            .storeRef(tree(wc, shards, childShard(shard, 0)))
+            .storeRef(tree(wc, shards, childShard(shard, 1)))
+            .endCell();
+    };
+    const sh = Dictionary.empty(Dictionary.Keys.Uint(32), Dictionary.Values.Cell());
+    for (const [wc, shards] of byWc) sh.set(wc >>> 0, tree(wc, shards, 1n << 63n));
+    return (b: Builder) => {
+        b.storeDict(sh);
+    };
+}
+
+/** Whether shard `a` contains shard `b` (a is b or one of its ancestors). */
+export function isAncestorShard(a: bigint, b: bigint): boolean {
+    const la = a & -a;
+    const lb = b & -b;
+    if (lb > la) return false;
+    const mask = ~((la << 1n) - 1n) & ((1n << 64n) - 1n);
+    return (a & mask) === (b & mask);
+}
+
 const shardFeeAug: AugOps<[CurrencyCollection, CurrencyCollection]> = {
     store: (e) => (b: Builder) => {
         b.store(storeCurrencyCollection(e[0])).store(storeCurrencyCollection(e[1]));
@@ -399,6 +490,14 @@ const shardFeeAug: AugOps<[CurrencyCollection, CurrencyCollection]> = {
 
 export const CONFIG_ADDR = Buffer.alloc(32, 0x55);
 export const ELECTOR_ADDR = Buffer.alloc(32, 0x33);
+
+/** The ConfigParams dictionary of a key block (0, 1, 8 and the validator sets 32 / 34 / 36). */
+export function configDictOf(
+    p: { p32?: ValidatorSetData; p34: ValidatorSetData; p36?: ValidatorSetData },
+    extra?: Map<number, Cell>,
+): Cell {
+    return buildConfigDict(p, extra);
+}
 
 function buildConfigDict(
     p: { p32?: ValidatorSetData; p34: ValidatorSetData; p36?: ValidatorSetData },
@@ -435,6 +534,11 @@ interface CommonOpts {
     createdBy?: Buffer;
     /** overrides of BlockInfo fields, for negative tests (e.g. { notMaster: true } on a "masterchain" block) */
     info?: Partial<BlockInfoOpts>;
+    /**
+     * The states before and after the block, for its state_update (MERKLE_UPDATE ShardState, both
+     * sides pruned, as a block holds only what changed). Default: stand-in states.
+     */
+    states?: { old: Cell; new: Cell };
 }
 
 function ltRange(
@@ -485,8 +589,8 @@ function assemble(
         .storeBuffer(o.createdBy ?? ZERO_HASH, 32)
         .storeMaybeRef(mcExtra)
         .endCell();
-    const oldState = buildShardState(o.globalId, shard, o.seqno - 1, o.genUtime - 1, lts.startLt);
-    const newState = buildShardState(o.globalId, shard, o.seqno, o.genUtime, lts.endLt);
+    const oldState = o.states?.old ?? buildShardState(o.globalId, shard, o.seqno - 1, o.genUtime - 1, lts.startLt);
+    const newState = o.states?.new ?? buildShardState(o.globalId, shard, o.seqno, o.genUtime, lts.endLt);
     const cell = beginCell()
         .storeUint(TAG_BLOCK, 32)
         .storeInt(o.globalId, 32)
@@ -548,22 +652,7 @@ function buildMc(
         .storeUint(TAG_MC_BLOCK_EXTRA, 16)
         .storeBit(key !== null);
     const shardBlocks = o.shardBlocks ?? [];
-    const byWc = new Map<number, BuiltBlock>();
-    for (const sb of shardBlocks) {
-        if (byWc.has(sb.workchain))
-            throw new Error(`two shard blocks for workchain ${sb.workchain} (one shard per workchain supported)`);
-        if (sb.shard !== 0x8000000000000000n) throw new Error('only unsplit workchains are supported');
-        byWc.set(sb.workchain, sb);
-    }
-    const sh = Dictionary.empty(Dictionary.Keys.Uint(32), Dictionary.Values.Cell());
-    for (const [wc, sb] of byWc) {
-        // bt_leaf$0 leaf:ShardDescr
-        const leaf = beginCell()
-            .storeBit(false)
-            .storeBuilder(buildShardDescr(sb, { regMcSeqno: o.seqno, tag: o.shardDescrTag }));
-        sh.set(wc >>> 0, leaf.endCell());
-    }
-    mb.storeDict(sh);
+    mb.store(storeShardHashes(shardBlocks, { regMcSeqno: o.seqno, tag: o.shardDescrTag }));
     storeHashmapAugE(mb, 96, [], shardFeeAug);
     // ^[ prev_blk_signatures:(HashmapE 16 CryptoSignaturePair) recover_create_msg:(Maybe ^InMsg) mint_msg:(Maybe ^InMsg) ]
     mb.storeRef(beginCell().storeBit(false).storeBit(false).storeBit(false).endCell());
@@ -585,6 +674,8 @@ function buildMc(
         transactions,
         config: key ? { p32: key.p32, p34: key.p34, p36: key.p36 } : undefined,
         shardBlocks,
+        prev: o.prev ? [o.prev] : undefined,
+        state: o.states?.new,
     });
 }
 
@@ -600,14 +691,20 @@ export function buildMasterchainBlock(o: McBlockOpts): BuiltBlock {
 
 export interface ShardBlockOpts extends CommonOpts {
     workchain?: number;
+    /** shard id with its tag bit (default 0x8000000000000000: the whole workchain) */
+    shard?: bigint;
     transactions: Cell[];
     masterRef?: ExtBlkRef;
+    /** the second predecessor after a merge (BlockInfo after_merge = 1) */
+    prev2?: ExtBlkRef;
+    beforeSplit?: boolean;
+    afterSplit?: boolean;
 }
 
-/** A shard block of the whole workchain (shard 0x8000000000000000). */
+/** A shard block (of the whole workchain unless `shard` is given). */
 export function buildShardBlock(o: ShardBlockOpts): BuiltBlock {
     const workchain = o.workchain ?? 0;
-    const shard: ShardIdent = { workchain, shard: 0x8000000000000000n };
+    const shard: ShardIdent = { workchain, shard: o.shard ?? 0x8000000000000000n };
     const txf = o.transactions.map(readTransactionFields);
     const lts = ltRange(o.seqno, txf, o);
     const prevKeyBlockSeqno = o.prevKeyBlockSeqno ?? 0;
@@ -621,8 +718,11 @@ export function buildShardBlock(o: ShardBlockOpts): BuiltBlock {
         endLt: lts.endLt,
         prevKeyBlockSeqno,
         prev: o.prev,
+        prev2: o.prev2,
         masterRef: o.masterRef,
         minRefMcSeqno: o.masterRef?.seqno ?? 0,
+        beforeSplit: o.beforeSplit,
+        afterSplit: o.afterSplit,
         ...o.info,
     });
     const { cell, transactions } = assemble(o, shard, info, o.transactions, null, lts);
@@ -637,6 +737,8 @@ export function buildShardBlock(o: ShardBlockOpts): BuiltBlock {
         keyBlock: false,
         prevKeyBlockSeqno,
         transactions,
+        beforeSplit: o.beforeSplit,
+        prev: o.prev ? (o.prev2 ? [o.prev, o.prev2] : [o.prev]) : undefined,
     });
 }
 

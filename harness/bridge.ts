@@ -14,6 +14,7 @@
  *   native proxy (deposited with proxy_add_liquidity, so liquidity(token) counts it).
  * Plus the off-chain actors per direction: the sync service and the credit backend.
  */
+import { verifierView } from '../lib/proofSource';
 import { Address, Cell, toNano } from '@ton/core';
 import { BlockchainTransaction, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import { compiledCode } from '../wrappers/compiled';
@@ -414,10 +415,12 @@ export async function deployBridgePair(
             if (!found) throw new Error(`transaction ${hashKey(transferId)} emits no event`);
             const event = decodeTvmTvmEvent(found.eventBody);
             const config = route(from, event);
+            // the proof the destination LiteClient can check now (lib/proofSource.ts anchorFor)
             const built = buildProofPayload(source, found, {
                 configuration: config.address,
                 attachedValue: deployValue,
                 remainingGasTo: payer ?? event.remainingGasTo,
+                proven: source.proofFor(found.transaction, await verifierView(to.liteClient)),
             });
             const h = BigInt('0x' + found.messageHash.toString('hex'));
             const eventAddress = await config.getEventAddress(h);

@@ -534,9 +534,15 @@ export class BridgeModel {
         );
     }
 
-    private async liteClientCurrent(t: ModelTransfer): Promise<boolean> {
+    /**
+     * Whether the destination LiteClient can check a proof of the transfer: it holds the set of the
+     * epoch the source transaction was sealed in, or a later one (then the proof goes through a
+     * block of its set: a backward link). Behind that epoch, every proof is refused until a sync.
+     */
+    private async liteClientReaches(t: ModelTransfer): Promise<boolean> {
         const d = this.dir(t.from);
-        return (await d.to.liteClient.getCurrentEpochSince()) === d.from.network.chain.current.utimeSince;
+        const sealedIn = d.from.network.locate(t.found.transaction).mc.signedBy.utimeSince;
+        return (await d.to.liteClient.getCurrentEpochSince()) >= sealedIn;
     }
 
     /**
@@ -559,7 +565,7 @@ export class BridgeModel {
             await this.confirmOutcome(t, false);
             return;
         }
-        const current = await this.liteClientCurrent(t);
+        const current = await this.liteClientReaches(t);
         const payer = this.user(t.to, t.recipient);
         const st = await this.pair.status(this.net(t.from), t.found.transferIdHex, payer.address);
         await completeWithAbiTx(payer, st.proofPayload.abiTx!);
@@ -578,11 +584,14 @@ export class BridgeModel {
         if (this.takesProof(t)) await this.confirmOutcome(t, false); // the backend syncs: a genuine delivery
     }
 
-    /** A forger wraps the published event in a block signed by a set the LiteClient does not hold. */
+    /**
+     * A forger wraps the published event in a block the network never produced, signed by a set the
+     * LiteClient does not hold (the genuine block is no forgery: once verified, it passes unsigned).
+     */
     async forge(t: ModelTransfer): Promise<void> {
         this.log(`forge #${t.id}`);
         const src = this.net(t.from);
-        const forged = src.proveTransaction(t.found.transaction, { signWith: src.nextValidatorSet() });
+        const forged = src.forgeProof(t.found.transaction, { signWith: src.nextValidatorSet() });
         const body = deployTvmEventBody({
             msgHash: t.found.messageHash,
             outMsgIndex: t.found.outMessageIndex,

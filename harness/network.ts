@@ -17,8 +17,18 @@ import {
 } from '@ton/sandbox';
 import { accountOf, hashKey, readTxMessages, TxMessages } from '../lib/transferId';
 import { proofDataCell, ProvenTransaction } from '../lib/proofPayload';
-import { BlockWithTransactions, SignedKeyBlock, SyntheticChain } from './chain';
+import {
+    BlockWithTransactions,
+    currentBlockCell,
+    SealedBlock,
+    SealOptions,
+    SignedKeyBlock,
+    SyntheticChain,
+    SyntheticChainSnapshot,
+    TransactionLocation,
+} from './chain';
 import { makeValidatorSet, ValidatorSet } from './validators';
+import { anchorFor, VerifierView } from '../lib/proofSource';
 
 /** Documented chain ids of the two TVM networks (spec: "Resources"). */
 export const MAINNET_GLOBAL_ID = -239;
@@ -43,12 +53,19 @@ export interface TvmNetworkOptions {
     now?: number;
     /** masterchain seqno of the genesis key block (default 1000) */
     startSeqno?: number;
+    /**
+     * basechain blocks each shard produces per masterchain block (default 2: a real shard produces
+     * blocks more often than the masterchain, and only the newest is listed; see chain.shardBlocksPerMc)
+     */
+    shardBlocksPerMc?: number;
 }
 
-/** A transaction proven for a TransactionChecker of another network, with the synthetic blocks. */
+/** A transaction proven for a TransactionChecker of another network (contracts/verifier.tlb), from sealed blocks. */
 export interface ProvenTransactionData extends ProvenTransaction {
-    /** everything the synthetic chain built */
-    block: BlockWithTransactions;
+    /** where the sealed transaction is (absent for a forgery) */
+    location?: TransactionLocation;
+    /** the masterchain block whose signatures are checked (absent for a forgery) */
+    anchor?: SealedBlock;
 }
 
 export { hashKey, readTxMessages, proofDataCell };
@@ -73,22 +90,26 @@ export function readGlobalId(config: Cell): number {
     return p.beginParse().loadInt(32);
 }
 
-interface ChainState {
-    current: ValidatorSet;
-    previous?: ValidatorSet;
-    seqno: number;
-    utime: number;
-    shardSeqno: number;
-    lastKeyBlock: unknown;
-    lastBlock: unknown;
-    genesis: unknown;
-    keyBlocks: SignedKeyBlock[];
-}
-
 export interface TvmNetworkSnapshot {
     blockchain: BlockchainSnapshot;
-    chain: ChainState;
+    chain: SyntheticChainSnapshot;
     epoch: number;
+    sealedCount: number;
+}
+
+/** Options of proofOf / proveTransaction. */
+export interface ProofOptions {
+    /**
+     * The masterchain block whose signatures the verifier checks (seqno): default the block of the
+     * transaction's time; a later one gives a backward link through its state (contracts/verifier.tlb).
+     */
+    anchor?: number;
+    /** only these main validators' signatures (indexes into the signing set) */
+    signers?: number[];
+    /** signatures by another set (a forger's: the block is genuine, the signatures are not) */
+    signWith?: ValidatorSet;
+    /** no signatures (for a verifier that recorded the anchor as verified) */
+    noSignatures?: boolean;
 }
 
 export class TvmNetwork {
@@ -98,9 +119,13 @@ export class TvmNetwork {
     readonly name: string;
     readonly globalId: number;
     private epoch = 0;
+    /** transactions[0 .. sealedCount) are in sealed blocks */
+    private sealedCount = 0;
     private indexedCount = 0;
     private byHash = new Map<string, BlockchainTransaction>();
     private byInMsg = new Map<string, BlockchainTransaction>();
+    /** by account id and lt */
+    private byAccountLt = new Map<string, BlockchainTransaction>();
     /** internal messages by (src, dest, created_lt): the sandbox re-serialises a message before
      *  delivering it, so the receiver's in_msg cell may differ from the sender's out_msgs cell */
     private byInternal = new Map<string, BlockchainTransaction>();
@@ -139,6 +164,7 @@ export class TvmNetwork {
             validators: set,
             startUtime: now,
             startSeqno: o.startSeqno,
+            shardBlocksPerMc: o.shardBlocksPerMc ?? 2,
         });
         chain.genesisKeyBlock();
         return new TvmNetwork(blockchain, chain, { validators: size, weights, main: o.main }, o.globalId, name);
@@ -153,8 +179,12 @@ export class TvmNetwork {
         return this.blockchain.now!;
     }
 
-    /** Moves the sandbox clock (and the synthetic chain's block time, if behind) forward. */
+    /**
+     * Time passes: the transactions run so far are sealed into a block of the current time, then the
+     * sandbox clock moves forward.
+     */
     advanceTime(seconds: number): void {
+        this.seal();
         this.blockchain.now = this.now + seconds;
         if (this.chain.utime < this.now) this.chain.utime = this.now;
     }
@@ -176,6 +206,7 @@ export class TvmNetwork {
         for (let i = this.indexedCount; i < all.length; i++) {
             const tx = all[i];
             this.byHash.set(tx.hash().toString('hex'), tx);
+            this.byAccountLt.set(`${tx.address.toString(16)}:${tx.lt}`, tx);
             const m = this.messagesOf(tx);
             if (m.inMsg) this.byInMsg.set(m.inMsg.hash().toString('hex'), tx);
             const info = tx.inMessage?.info;
@@ -187,6 +218,7 @@ export class TvmNetwork {
     private reindex(): void {
         this.byHash.clear();
         this.byInMsg.clear();
+        this.byAccountLt.clear();
         this.byInternal.clear();
         this.indexedCount = 0;
     }
@@ -208,6 +240,12 @@ export class TvmNetwork {
     findTransaction(hash: Buffer | string | bigint): BlockchainTransaction | undefined {
         this.index();
         return this.byHash.get(hashKey(hash));
+    }
+
+    /** The transaction of `account` at logical time `lt`. */
+    findByAccountLt(account: Address, lt: bigint): BlockchainTransaction | undefined {
+        this.index();
+        return this.byAccountLt.get(`${BigInt('0x' + account.hash.toString('hex')).toString(16)}:${lt}`);
     }
 
     /** The transaction that consumed the message with this hash (internal or external-in). */
@@ -251,24 +289,125 @@ export class TvmNetwork {
         return accountOf(tx);
     }
 
+    // ---------------------------------------------------------------- sealing
+
+    /**
+     * Closes the current masterchain block: every transaction the sandbox ran since the last seal goes
+     * into a block of this time (basechain ones into the shards' blocks, several per masterchain block
+     * as `chain.shardBlocksPerMc` says, with the splits and merges of `opts`), signed by the current
+     * epoch's set. Sealed blocks never change. Returns the masterchain block (with nothing new to
+     * seal, an empty one).
+     */
+    seal(opts?: SealOptions): SealedBlock {
+        const all = this.transactions;
+        if (all.length < this.sealedCount) this.sealedCount = all.length; // a snapshot was loaded
+        const txs = all.slice(this.sealedCount).map((tx) => ({ cell: tx.raw, workchain: workchainOf(tx) }));
+        const sealed = this.chain.seal(txs, { genUtime: this.now, ...opts });
+        this.sealedCount = all.length;
+        return sealed;
+    }
+
+    /** Whether the transaction is in a sealed block of this network. */
+    isSealed(tx: Transaction | Cell): boolean {
+        return this.chain.where(tx instanceof Cell ? tx : tx.raw) !== undefined;
+    }
+
+    /** Where a transaction of this network is (sealing first if it is not yet). */
+    locate(tx: Transaction | Cell): TransactionLocation {
+        const raw = tx instanceof Cell ? tx : tx.raw;
+        if (!this.chain.where(raw)) {
+            if (!this.findTransaction(raw.hash()))
+                throw new Error(`${this.name}: no transaction ${raw.hash().toString('hex')}`);
+            this.seal();
+        }
+        return this.chain.where(raw)!;
+    }
+
     // ---------------------------------------------------------------- proofs
 
     /**
-     * A signed block of this network holding `tx`: a basechain shard block registered in a signed
-     * masterchain block (a masterchain block itself for workchain -1 accounts, or `shard: false`).
-     * The Merkle proof keeps the Transaction cell (keepTransactionCell), so the configuration can read
-     * its out messages from the proof as well as from `transaction`.
+     * The proof of a transaction of this network from the sealed block of its time (sealing first
+     * when it is not sealed yet): the Merkle proof of its block, the path up to the masterchain block
+     * that lists it (several shard blocks, across splits and merges) and that block, signed by the
+     * set of its epoch. With `anchor`, a later masterchain block signs instead (a backward link
+     * through its state: what a verifier that has moved to a later epoch checks). The Merkle proof
+     * keeps the Transaction cell, so the configuration can read its out messages from the proof as
+     * well as from `transaction`.
      */
-    proveTransaction(
+    proofOf(tx: Transaction | Cell, opts: ProofOptions = {}): ProvenTransactionData {
+        const raw = tx instanceof Cell ? tx : tx.raw;
+        this.locate(raw);
+        const p = this.chain.proofPath(raw, { anchor: opts.anchor, keepTransactionCell: true });
+        const signatures = this.chain.signaturesOf(p.anchor, {
+            signers: opts.noSignatures ? [] : opts.signers,
+            signWith: opts.signWith,
+        });
+        const currentBlock = currentBlockCell(p.blockProof, signatures, p.path);
+        return {
+            transaction: raw,
+            txProof: p.txProof,
+            currentBlock,
+            proofData: proofDataCell(raw, p.txProof, currentBlock),
+            location: p.location,
+            anchor: p.anchor,
+        };
+    }
+
+    /**
+     * The proof a verifier can check (lib/proofSource.ts anchorFor): given its current_epoch_since
+     * (a number) or also its recorded verified blocks. From the transaction's own block while the
+     * verifier is at (or behind) its epoch, else anchored at the newest block signed by the
+     * verifier's set (a block is sealed when that set has signed none since the transaction's); a
+     * recorded block is used without signatures.
+     */
+    proofFor(
+        tx: Transaction | Cell,
+        verifier: number | Pick<VerifierView, 'epochSince' | 'verified'>,
+        opts: Omit<ProofOptions, 'anchor'> = {},
+    ): ProvenTransactionData {
+        const v = typeof verifier === 'number' ? { epochSince: verifier } : verifier;
+        const loc = this.locate(tx);
+        const listedIn = {
+            seqno: loc.mc.block.seqno,
+            rootHash: loc.mc.block.rootHash,
+            signedByEpoch: loc.mc.signedBy.utimeSince,
+        };
+        let newest: SealedBlock | null = null;
+        if (v.epochSince > listedIn.signedByEpoch) {
+            newest = this.lastSealedBy(v.epochSince);
+            if ((!newest || newest.block.seqno < listedIn.seqno) && this.chain.current.utimeSince === v.epochSince)
+                newest = this.seal();
+        }
+        const anchor = anchorFor(listedIn, v, newest ? { seqno: newest.block.seqno } : null);
+        return this.proofOf(tx, { ...opts, anchor: anchor.seqno, noSignatures: !anchor.signatures });
+    }
+
+    /** The newest sealed masterchain block signed by the set of `epochSince`. */
+    lastSealedBy(epochSince: number): SealedBlock | null {
+        const h = this.chain.history;
+        for (let i = h.length - 1; i >= 0; i--) if (h[i].signedBy.utimeSince === epochSince) return h[i];
+        return null;
+    }
+
+    /**
+     * proofOf, kept for the call sites that name it: only for this network's own transactions (a
+     * foreign transaction in this network's block is a forgery: forgeProof).
+     */
+    proveTransaction(tx: Transaction | Cell, opts?: ProofOptions & { shard?: boolean }): ProvenTransactionData {
+        return this.proofOf(tx, opts);
+    }
+
+    /**
+     * A block this network never produced, holding `tx` (any transaction, e.g. another network's),
+     * signed by this network's current set (or `signWith`): what a forger presents.
+     */
+    forgeProof(
         tx: Transaction | Cell,
         opts?: { shard?: boolean; signers?: number[]; signWith?: ValidatorSet },
-    ): ProvenTransactionData {
+    ): ProvenTransactionData & { block: BlockWithTransactions } {
         const raw = tx instanceof Cell ? tx : tx.raw;
-        let shard = opts?.shard;
-        if (shard === undefined) shard = tx instanceof Cell ? true : TvmNetwork.accountOf(tx).workChain !== -1;
-        if (!(tx instanceof Cell) && this.chain.utime < tx.now) this.chain.utime = tx.now;
-        const block = this.chain.blockWithTransactions([raw], {
-            shard,
+        const block = this.chain.forgeBlockWithTransactions([raw], {
+            shard: opts?.shard ?? true,
             keepTransactionCell: true,
             signers: opts?.signers,
             signWith: opts?.signWith,
@@ -302,8 +441,10 @@ export class TvmNetwork {
      * ConfigParam 34 = the new set, signed by the current one). Returns the switching key block.
      */
     rotateValidators(newSet: ValidatorSet = this.nextValidatorSet(), opts?: { announce?: boolean }): SignedKeyBlock {
-        if (opts?.announce) this.chain.announceKeyBlock(newSet);
-        const k = this.chain.nextKeyBlock(newSet);
+        // the transactions of the ending epoch are sealed by its own set
+        this.seal();
+        if (opts?.announce) this.chain.announceKeyBlock(newSet, { genUtime: this.now });
+        const k = this.chain.nextKeyBlock(newSet, { genUtime: this.now });
         this.epoch += 1;
         return k;
     }
@@ -311,38 +452,26 @@ export class TvmNetwork {
     // ---------------------------------------------------------------- snapshots
 
     snapshot(): TvmNetworkSnapshot {
-        const c = this.chain as unknown as ChainState;
         return {
             blockchain: this.blockchain.snapshot(),
-            chain: {
-                current: c.current,
-                previous: c.previous,
-                seqno: c.seqno,
-                utime: c.utime,
-                shardSeqno: c.shardSeqno,
-                lastKeyBlock: c.lastKeyBlock,
-                lastBlock: c.lastBlock,
-                genesis: c.genesis,
-                keyBlocks: [...c.keyBlocks],
-            },
+            chain: this.chain.snapshot(),
             epoch: this.epoch,
+            sealedCount: this.sealedCount,
         };
     }
 
     async loadFrom(s: TvmNetworkSnapshot): Promise<void> {
         await this.blockchain.loadFrom(s.blockchain);
-        const c = this.chain as unknown as ChainState;
-        c.current = s.chain.current;
-        c.previous = s.chain.previous;
-        c.seqno = s.chain.seqno;
-        c.utime = s.chain.utime;
-        c.shardSeqno = s.chain.shardSeqno;
-        c.lastKeyBlock = s.chain.lastKeyBlock;
-        c.lastBlock = s.chain.lastBlock;
-        c.genesis = s.chain.genesis;
-        c.keyBlocks.length = 0;
-        c.keyBlocks.push(...s.chain.keyBlocks);
+        this.chain.restore(s.chain);
         this.epoch = s.epoch;
+        this.sealedCount = s.sealedCount;
         this.reindex();
     }
+}
+
+/** The workchain of a sandbox transaction's account (its inbound message's destination; 0 without one). */
+export function workchainOf(tx: Transaction): number {
+    const info = tx.inMessage?.info;
+    if (info && (info.type === 'internal' || info.type === 'external-in')) return info.dest.workChain;
+    return 0;
 }

@@ -311,3 +311,32 @@ export function masterchainProofWithShard(mcBlock: BlockLike, shardBlock: { root
     const h = Buffer.isBuffer(shardBlock) ? shardBlock : shardBlock.rootHash;
     return blockProof(mcBlock, { info: true, shardRootHashes: [h] });
 }
+
+/**
+ * BlockInfo and the block's state_update (the MERKLE_UPDATE cell, whose new_hash is the hash of
+ * the state after the block): the signed block of a backward link (contracts/verifier.tlb).
+ */
+export function blockWithStateProof(block: BlockLike): Cell {
+    const root = blockRoot(block);
+    return buildMerkleProof(root, { full: [need(root.refs[0], 'BlockInfo'), need(root.refs[2], 'state_update')] });
+}
+
+/**
+ * A Merkle proof of a masterchain state (ShardStateUnsplit) kept down to McStateExtra.prev_blocks
+ * and the entry of masterchain block `seqno` (its root hash): a backward link.
+ *   ShardStateUnsplit -> custom (ref 3) -> McStateExtra -> ^[ flags validator_info prev_blocks ... ]
+ *   (ref 1, or 2 when shard_hashes is not empty) -> prev_blocks root (ref 0) -> key seqno
+ */
+export function prevBlocksProof(state: Cell, seqno: number): Cell {
+    const root = state.isExotic && state.type === CellType.MerkleProof ? state.refs[0] : state;
+    const custom = need(root.refs[3], 'McStateExtra');
+    const cs = custom.beginParse();
+    cs.skip(16);
+    const other = need(custom.refs[cs.loadBit() ? 2 : 1], 'McStateExtra ^[ prev_blocks ]');
+    const os = other.beginParse();
+    os.skip(16 + 65);
+    if (!os.loadBit()) throw new Error('prev_blocks is empty');
+    const path = hashmapPathCells(need(other.refs[0], 'prev_blocks root'), 32, BigInt(seqno));
+    const leaf = path.pop()!;
+    return buildMerkleProof(root, { cells: [custom, other, ...path], full: [leaf] });
+}

@@ -260,7 +260,8 @@ describe('LiteClient (synthetic chain)', () => {
             });
             const b = mcBlock();
             expectCorrect(await check(b, signBlock(b, setB)), b);
-            expectFail(await check(b, signBlock(b, setA)), Errors.liteClient.invalidSignature);
+            const c = mcBlock();
+            expectFail(await check(c, signBlock(c, setA)), Errors.liteClient.invalidSignature);
         });
 
         it('accepts validators#11 with validator_addr#73 entries (the real testnet form)', async () => {

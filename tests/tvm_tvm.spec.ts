@@ -462,7 +462,7 @@ describe('TVM to TVM bridge, end to end', () => {
     it('rejects a proof from another network (2221)', async () => {
         const found = await lockedTransfer();
         // the same transaction in a block of B's own chain (global id 2000): not A's
-        const forged = B.proveTransaction(found.transaction);
+        const forged = B.forgeProof(found.transaction);
         const body = deployTvmEventBody({
             msgHash: found.messageHash,
             outMsgIndex: found.outMessageIndex,

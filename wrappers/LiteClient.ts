@@ -29,7 +29,12 @@ export interface LiteClientConfig {
     epochUntil: number;
     /** the `main` validators of ConfigParam 34, in index order */
     validators: LiteClientValidator[];
+    /** masterchain blocks recorded as verified from the start (the trusted key block): seqno -> root hash */
+    verified?: { seqno: number; rootHash: Buffer }[];
 }
+
+/** The most verified blocks a LiteClient keeps (contracts/lite_client.fc lc::max_verified). */
+export const MAX_VERIFIED_BLOCKS = 16;
 
 /** Validator entries per cell of the stored chain (contracts/lite_client.tlb). */
 export const ENTRIES_PER_CHUNK = 3;
@@ -86,6 +91,8 @@ export function validatorChain(validators: LiteClientValidator[]): Cell {
 
 /** LiteClientStorage (contracts/lite_client.tlb). */
 export function liteClientConfigToCell(config: LiteClientConfig): Cell {
+    const verified = Dictionary.empty(Dictionary.Keys.Uint(32), Dictionary.Values.Buffer(32));
+    for (const v of (config.verified ?? []).slice(-MAX_VERIFIED_BLOCKS)) verified.set(v.seqno, v.rootHash);
     return beginCell()
         .storeInt(config.globalId, 32)
         .storeUint(config.validators.reduce((a, v) => a + v.weight, 0n) - liteClientCutoff(config.validators), 64) // slack = total - cutoff
@@ -95,6 +102,8 @@ export function liteClientConfigToCell(config: LiteClientConfig): Cell {
         .storeUint(config.epochUntil, 32)
         .storeUint(config.validators.length, 16)
         .storeRef(validatorChain(config.validators))
+        .storeUint(verified.size, 8)
+        .storeDict(verified)
         .endCell();
 }
 
@@ -133,6 +142,8 @@ export function liteClientConfigFromKeyBlock(block: Cell): LiteClientConfig {
         epochSince: set.utimeSince,
         epochUntil: set.utimeUntil,
         validators: set.validators.slice(0, set.main).map((v) => ({ publicKey: v.publicKey, weight: v.weight })),
+        // the trusted key block itself is a verified block
+        verified: [{ seqno: seqNo, rootHash: root.hash(0) }],
     };
 }
 
@@ -246,6 +257,16 @@ export class LiteClient implements Contract {
         if (!cell) return out;
         const dict = Dictionary.loadDirect(Dictionary.Keys.Uint(16), validatorEntryValue, cell);
         for (const [k, v] of dict) out.set(k, v);
+        return out;
+    }
+
+    /** verified_blocks: the recorded verified masterchain blocks, seqno -> root hash (contracts/lite_client.tlb) */
+    async getVerifiedBlocks(provider: ContractProvider): Promise<Map<number, Buffer>> {
+        const cell = (await provider.get('verified_blocks', [])).stack.readCellOpt();
+        const out = new Map<number, Buffer>();
+        if (!cell) return out;
+        for (const [k, v] of Dictionary.loadDirect(Dictionary.Keys.Uint(32), Dictionary.Values.Buffer(32), cell))
+            out.set(k, v);
         return out;
     }
 }

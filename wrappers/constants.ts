@@ -82,12 +82,14 @@ export const Errors = {
         invalidTransactionHash: 201,
         blockNotMasterchain: 202,
         senderNotLiteClient: 203,
-        /** the proof's block is neither the signed masterchain block nor a shard block it registers */
+        /** the proof's block does not hang from the signed masterchain block (directly or through current_block.path) */
         blockNotLinked: 204,
         /** `correct` for a query that is not pending */
         unknownQuery: 205,
         /** check_transaction with less than TC_MIN_VALUE attached */
         notEnoughValue: 206,
+        /** current_block.path longer than the bound (contracts/transaction_checker.fc tc::max_path) */
+        pathTooLong: 207,
     },
     liteClient: {
         notKeyBlock: 111,

@@ -117,6 +117,48 @@ describe('LiteClient gas', () => {
         expect(gas2).toBeLessThan(1_000_000);
     });
 
+    it('verified blocks: a recorded block answered without signatures; recording with 16 kept (the oldest dropped)', async () => {
+        // block 1001 was checked above: recorded, so check_block reads no signature
+        const b = buildMasterchainBlock({
+            globalId: GLOBAL_ID,
+            seqno: 1001,
+            genUtime: T0 + 1,
+            prevKeyBlockSeqno: 1000,
+        });
+        const r = await lc.sendCheckBlock(sync.getSender(), {
+            value: toNano('1'),
+            block: blockHeaderProof(b),
+            signatures: buildSignaturesCell(b.fileHash, []),
+        });
+        expect(r.transactions).toHaveTransaction({ from: lc.address, op: Op.liteClient.correct });
+        const hit = computeGas(
+            r.transactions.find(
+                (t) =>
+                    Address.isAddress(t.inMessage?.info.dest) && (t.inMessage!.info.dest as Address).equals(lc.address),
+            )!,
+        );
+        section.record({
+            path: 'LiteClient.check_block (a recorded verified block: no signature read)',
+            gas: hit,
+            notes: 'the 16 newest verified blocks are kept (contracts/lite_client.tlb)',
+        });
+        // fill the record (16 kept), then one more: recording drops the oldest
+        const kept = await lc.getVerifiedBlocks();
+        let gas = 0;
+        for (let seqno = 1003; kept.size + (seqno - 1003) <= 16; seqno++)
+            gas = await checkBlockGas(seqno, spreadSigners(100));
+        expect((await lc.getVerifiedBlocks()).size).toBe(16);
+        const full = await checkBlockGas(1100, spreadSigners(100));
+        expect((await lc.getVerifiedBlocks()).size).toBe(16);
+        expect((await lc.getVerifiedBlocks()).has(1000)).toBe(false);
+        section.record({
+            path: 'LiteClient.check_block (67 spread signatures, the record full: the oldest of 16 dropped)',
+            gas: full,
+            notes: `recording into a record of 15: ${gas.toLocaleString('en-US')}`,
+        });
+        console.log(`verified record: hit ${hit}, record at 15 ${gas}, with a drop ${full}`);
+    });
+
     it('new_key_block: 100 main validators out of 370, signed by 67 of the current 100', async () => {
         const next = makeValidatorSet({
             size: 370,

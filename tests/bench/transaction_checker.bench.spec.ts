@@ -3,7 +3,7 @@ import { Cell, toNano } from '@ton/core';
 import { compiledCode } from '../../wrappers/compiled';
 import '@ton/test-utils';
 import { makeValidatorSet, ValidatorSet } from '../../harness/validators';
-import { SyntheticChain } from '../../harness/chain';
+import { currentBlockCell, SyntheticChain } from '../../harness/chain';
 import { benchBlockchain, GasSection } from '../../harness/bench';
 import { LiteClient } from '../../wrappers/LiteClient';
 import { TC_MIN_VALUE, TransactionChecker } from '../../wrappers/TransactionChecker';
@@ -11,7 +11,9 @@ import { Op } from '../../wrappers/constants';
 
 /**
  * Gas of each transaction of the check_transaction round trip (TC request, LiteClient check_block,
- * TC handling of correct / of the bounce) with a 100-validator set and 67 signatures.
+ * TC handling of correct / of the bounce) with a 100-validator set and 67 signatures. The chain
+ * starts at masterchain seqno 40,000,000 (about mainnet's age): prev_blocks has mainnet's depth, so
+ * a backward link costs what it would there.
  */
 const GLOBAL_ID = -239;
 const T0 = 1_700_000_000;
@@ -67,7 +69,12 @@ describe('TransactionChecker gas', () => {
             utimeSince: T0,
             utimeUntil: T0 + 65536,
         });
-        chain = new SyntheticChain({ globalId: GLOBAL_ID, validators: set, startUtime: T0 + 10 });
+        chain = new SyntheticChain({
+            globalId: GLOBAL_ID,
+            validators: set,
+            startUtime: T0 + 10,
+            startSeqno: 40_000_000,
+        });
         liteClient = blockchain.openContract(LiteClient.createFromKeyBlock(chain.genesisKeyBlock().proof, lcCode));
         await liteClient.sendDeploy(deployer.getSender(), toNano('1'));
         checker = blockchain.openContract(
@@ -149,6 +156,51 @@ describe('TransactionChecker gas', () => {
 
     it('basechain transaction (shard block in shard_hashes)', async () => {
         await roundTrip('basechain tx', chain.blockWithTransactions([txs[1]], { shard: true, signers }));
+    });
+
+    /** A basechain transaction sealed with k shard blocks per masterchain block; proven `depth` blocks below the listed one (anchor: a later block). */
+    function sealedProof(k: number, depth: number, later = false) {
+        chain.seal(
+            txs.slice(0, k).map((cell) => ({ cell, workchain: 0 })),
+            { shardBlocks: k },
+        );
+        const tx = txs[k - 1 - depth];
+        let anchor: number | undefined;
+        if (later) {
+            for (let i = 0; i < 3; i++) chain.seal([]);
+            anchor = chain.head.block.seqno;
+        }
+        const p = chain.proofPath(tx, { anchor, keepTransactionCell: true });
+        expect(p.location.above).toHaveLength(depth);
+        const signatures = chain.signaturesOf(p.anchor, { signers });
+        return {
+            transaction: tx,
+            txProof: p.txProof,
+            currentBlock: currentBlockCell(p.blockProof, signatures, p.path),
+        };
+    }
+
+    it('basechain transaction 1, 4 and 15 shard blocks below the listed one (path of 2, 5, 16 blocks)', async () => {
+        for (const depth of [1, 4, 15]) {
+            const g = await roundTrip(
+                `basechain tx, ${depth} shard blocks below the listed one`,
+                sealedProof(16, depth),
+            );
+            console.log(`shard chain ${depth}: ${g.request}`);
+        }
+    });
+
+    it('backward link: a masterchain block proven through a later signed block (prev_blocks at mainnet depth)', async () => {
+        const p = chain.blockWithTransactions([txs[3]], { signers });
+        for (let i = 0; i < 3; i++) chain.seal([]);
+        const path = chain.proofPath(txs[3], { anchor: chain.head.block.seqno, keepTransactionCell: true });
+        expect(path.location.mc.block.seqno).toBe(p.mcBlock.seqno);
+        await roundTrip('masterchain tx, backward link from a later block', {
+            transaction: txs[3],
+            txProof: path.txProof,
+            currentBlock: currentBlockCell(path.blockProof, chain.signaturesOf(path.anchor, { signers }), path.path),
+        });
+        await roundTrip('basechain tx, listed, backward link from a later block', sealedProof(2, 0, true));
     });
 
     it('LiteClient rejection (weight below the cutoff): failure reply', async () => {

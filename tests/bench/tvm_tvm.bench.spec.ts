@@ -79,6 +79,16 @@ describe('bench: TVM to TVM flows', () => {
                     throw new Error(`${name}: a destination transaction failed (${d.computePhase.exitCode})`);
             }
             const c = costOf(txs);
+            if (process.env.BENCH_BREAKDOWN)
+                console.log(
+                    name,
+                    txs.map((t) => {
+                        const d = t.description as { computePhase?: { gasUsed?: bigint } };
+                        const b = t.inMessage?.body.beginParse();
+                        const op = b && b.remainingBits >= 32 ? b.preloadUint(32).toString(16) : '-';
+                        return `${op}:${d.computePhase?.gasUsed ?? 0}`;
+                    }),
+                );
             const charged = t0 - (await dest.blockchain.getContract(payer.address)).balance;
             section.record({
                 path: `${name}: destination, ${mode} (${c.transactions} transactions)`,
@@ -93,6 +103,42 @@ describe('bench: TVM to TVM flows', () => {
         const { result: r, found } = await testbed.lockAtoB(token, amount);
         return { r, found };
     }
+
+    it('a block already proven (credit): a second transfer of the same block; one proven through a later verified block', async () => {
+        // mint once so that the minter exists, then two locks sealed in one block
+        await pair.AB.credit.deliver((await lock(pair.A.token, 10n ** 9n)).found);
+        const a = await lock(pair.A.token, 10n ** 9n);
+        const b = await lock(pair.A.token, 10n ** 9n);
+        const block = A.locate(a.found.transaction).mc;
+        expect(A.locate(b.found.transaction).mc).toBe(block);
+        await destination(
+            'lock->mint, minter deployed, its block not yet proven',
+            'credit',
+            pair.A,
+            a.found,
+            pair.B.alienProxy.address,
+        );
+        expect((await pair.B.liteClient.getVerifiedBlocks()).get(block.block.seqno)).toEqual(block.block.rootHash);
+        await destination(
+            'lock->mint, minter deployed, its block already proven (no signature read)',
+            'credit',
+            pair.A,
+            b.found,
+            pair.B.alienProxy.address,
+        );
+        // the sync service verifies a later block: an earlier transfer is proven through it (backward link)
+        const c = await lock(pair.A.token, 10n ** 9n);
+        A.seal();
+        A.advanceTime(60);
+        await pair.AB.sync.verifyLatest();
+        await destination(
+            'lock->mint, minter deployed, proven through a later verified block (backward link, no signature read)',
+            'credit',
+            pair.A,
+            c.found,
+            pair.B.alienProxy.address,
+        );
+    });
 
     for (const mode of ['credit', 'non-credit'] as Mode[]) {
         it(`lock native -> mint alien (${mode}); first mint deploys the minter, then an existing one`, async () => {
