@@ -6,13 +6,14 @@ import { LiteClient } from '../wrappers/LiteClient';
 /**
  * One step of the sync service: sends a key block that switches the validator set to a LiteClient.
  *
- *   npx blueprint run syncLiteClient <lite-client-address> <key-block-proof.boc> <signatures.boc>
+ *   npx blueprint run syncLiteClient <network options> -- <lite-client-address> <key-block-proof.boc> <signatures.boc>
  *
  * <key-block-proof.boc>: Merkle proof of the key block keeping BlockInfo and ConfigParam 34;
  * <signatures.boc>: block_signatures (contracts/verifier.tlb) by the LiteClient's current set,
  * ordered by validator index (harness/signatures.ts converts a lite server's signature set).
  */
-export async function run(provider: NetworkProvider, args: string[]) {
+export async function run(provider: NetworkProvider, argv: string[]) {
+    const args = argv.filter((a) => a !== '--');
     const ui = provider.ui();
     const address = Address.parse(args[0] ?? (await ui.input('LiteClient address')));
     const proof = Cell.fromBoc(fs.readFileSync(args[1] ?? (await ui.input('Key block proof BOC'))))[0];

@@ -2,7 +2,8 @@ import { Address, toNano } from '@ton/core';
 import { NetworkProvider } from '@ton/blueprint';
 import { ProxyMessages, ProxyMultiVaultNative } from '../wrappers/ProxyMultiVaultNative';
 import { Bridge } from '../wrappers/Bridge';
-import { addressArg, adminContext, argAt, runAdminAction } from '../lib/deploy/admin';
+import { addressArg, AdminContext, adminContext, argAt, runAdminAction } from '../lib/deploy/admin';
+import { OwnedContract, writeDeployment } from '../lib/deploy/deployment';
 import { open } from '../lib/deploy/ops';
 
 /**
@@ -18,7 +19,7 @@ export async function run(provider: NetworkProvider, args: string[]) {
     const warning = 'from now on only the new owner can change this contract: this wallet loses every owner right';
     if (which === 'bridge') {
         const bridge = open(c.ops, Bridge.createFromAddress(c.address('bridge')));
-        return runAdminAction(
+        await runAdminAction(
             c.ops,
             c.ui,
             {
@@ -33,6 +34,7 @@ export async function run(provider: NetworkProvider, args: string[]) {
             },
             c,
         );
+        return record(c, 'bridge', newOwner);
     }
     if (which !== 'native' && which !== 'alien') throw new Error(`native, alien or bridge, got ${which}`);
     const proxy = open(
@@ -54,4 +56,12 @@ export async function run(provider: NetworkProvider, args: string[]) {
         },
         c,
     );
+    record(c, which === 'native' ? 'nativeProxy' : 'alienProxy', newOwner);
+}
+
+/** The handover in the deployment file (tvm.<network>.owners), so that verifyDeployment checks the new owner. */
+function record(c: AdminContext, contract: OwnedContract, owner: Address) {
+    c.deployment.tvm[c.key].owners = { ...c.deployment.tvm[c.key].owners, [contract]: owner.toRawString() };
+    writeDeployment(c.file, c.deployment);
+    c.ui.write(`  recorded: tvm.${c.key}.owners.${contract} in ${c.file}`);
 }

@@ -126,6 +126,38 @@ describe('LiteClient (synthetic chain)', () => {
             expect(out.value.coins).toBeGreaterThan(toNano('0.9'));
         });
 
+        it('the record of verified blocks: a recorded block answers without signatures, another block at a recorded seqno needs its own and leaves the record, the 16 newest kept', async () => {
+            expect([...(await lc.getVerifiedBlocks()).keys()]).toEqual([100]);
+            const b = mcBlock();
+            expectFail(await check(b, []), 115);
+            expectCorrect(await check(b, signBlock(b, setA)), b);
+            expectCorrect(await check(b, []), b);
+            // the same seqno, other contents (a fork): signatures read, the record keeps the first
+            const other = buildMasterchainBlock({
+                globalId: GLOBAL_ID,
+                seqno: b.seqno,
+                genUtime: T0 + 9_999,
+                prevKeyBlockSeqno: 100,
+            });
+            expect(other.rootHash.equals(b.rootHash)).toBe(false);
+            expectFail(await check(other, []), 115);
+            expectCorrect(await check(other, signBlock(other, setA)), other);
+            expectFail(await check(other, []), 115);
+            expect((await lc.getVerifiedBlocks()).get(b.seqno)).toEqual(b.rootHash);
+            // 15 more: the oldest (the trusted key block) dropped, 16 kept
+            const later: BuiltBlock[] = [];
+            for (let i = 0; i < 15; i++) {
+                const n = mcBlock();
+                expectCorrect(await check(n, signBlock(n, setA)), n);
+                later.push(n);
+            }
+            const kept = await lc.getVerifiedBlocks();
+            expect(kept.size).toBe(16);
+            expect(kept.has(100)).toBe(false);
+            expect([...kept.keys()]).toEqual([b.seqno, ...later.map((n) => n.seqno)]);
+            expectCorrect(await check(later[0], []), later[0]);
+        });
+
         it('weight exactly at the cutoff (201) is accepted', async () => {
             const b = mcBlock();
             expectCorrect(await check(b, signBlock(b, setA, [0, 1, 2])), b);

@@ -315,6 +315,43 @@ describe('TransactionChecker: proof paths from sealed blocks', () => {
             );
         });
 
+        it('two backward links: 207 (one suffices: every masterchain state lists every earlier block)', async () => {
+            const txs = await transfers(left, 1);
+            const own = A.seal();
+            const mid = A.seal();
+            const later = A.seal();
+            const tx = txs[0];
+            const loc = A.locate(tx);
+            const p = A.proofOf(tx, { anchor: later.block.seqno });
+            const sigs = p.currentBlock.refs[1];
+            const listing = masterchainProofWithShard(own.block, loc.holder);
+            const anchor = blockWithStateProof(later.block);
+            const send = (path: Cell) => check(p.transaction, p.txProof, currentBlockCell(anchor, sigs, path));
+            // each link holds: own <- mid (mid's state), mid <- later (later's state)
+            expectRefused(
+                await send(
+                    blockPathCell([
+                        { block: listing },
+                        { block: blockWithStateProof(mid.block), state: prevBlocksProof(mid.state, own.block.seqno) },
+                        { block: anchor, state: prevBlocksProof(later.state, mid.block.seqno) },
+                    ]),
+                ),
+                Errors.transactionChecker.pathTooLong,
+            );
+            // the same transaction with one backward link straight from `later`: the checker's checks pass
+            const one = await send(
+                blockPathCell([
+                    { block: listing },
+                    { block: anchor, state: prevBlocksProof(later.state, own.block.seqno) },
+                ]),
+            );
+            expect(one.transactions).toHaveTransaction({
+                from: checker.address,
+                to: liteClient.address,
+                op: Op.liteClient.checkBlock,
+            });
+        });
+
         it('a chain longer than the bound: 207', async () => {
             A.chain.shardBlocksPerMc = 18;
             await transfers(left, 3);

@@ -50,6 +50,8 @@ export interface AdminContext {
     ops: ChainOps;
     ui: AdminUi;
     deployment: Deployment;
+    /** the deployment file (deployments/<name>.json) */
+    file: string;
     /** the TVM network key the script runs on */
     key: string;
     contracts: TvmContracts;
@@ -70,7 +72,8 @@ export async function adminContext(provider: NetworkProvider, args: string[], us
             `usage: npx blueprint run <script> <network options> -- <deployment> <network> ${usage} [--yes]`,
         );
     const [name, key, ...opArgs] = rest;
-    const deployment = readDeployment(deploymentPath(name));
+    const file = deploymentPath(name);
+    const deployment = readDeployment(file);
     if (!deployment.tvm[key]) throw new Error(`deployment ${name} has no TVM network ${key}`);
     const contracts = deployment.tvm[key].contracts;
     const ui = provider.ui();
@@ -79,6 +82,7 @@ export async function adminContext(provider: NetworkProvider, args: string[], us
         ops: opsFromBlueprint(provider),
         ui: { write: (l) => ui.write(l), prompt: (q) => ui.prompt(q) },
         deployment,
+        file,
         key,
         contracts,
         args: opArgs,

@@ -27,6 +27,14 @@ export interface TvmContracts {
     evmNativeConfiguration?: string;
 }
 
+/** contracts with an owner that transferOwnership can hand over */
+export type OwnedContract = 'nativeProxy' | 'alienProxy' | 'bridge';
+
+/** The current owner of a contract: its recorded handover, else the deploying owner. */
+export function ownerOf(entry: TvmNetworkEntry, contract: OwnedContract): string | undefined {
+    return entry.owners?.[contract] ?? entry.owner;
+}
+
 export interface TvmNetworkEntry {
     globalId: number;
     /** toncenter v2 JSON-RPC endpoint */
@@ -35,6 +43,11 @@ export interface TvmNetworkEntry {
     explorer?: string;
     /** owner of every contract of this network (the deployer's wallet unless set before deploying) */
     owner?: string;
+    /**
+     * owners after a handover (transferOwnership records them): `owner` stays the deploying owner, as
+     * the contracts' addresses derive from it; verifyDeployment checks each contract against these
+     */
+    owners?: Partial<Record<OwnedContract, string>>;
     /** a key block of THIS network (BOC base64): the other network's LiteClient starts from it */
     trustedKeyBlock?: string;
     /** relay public keys (hex, 64 characters) of the Bridge's first round */

@@ -20,7 +20,7 @@ import { Bridge } from '../../wrappers/Bridge';
 import { EvmTvmEventConfiguration } from '../../wrappers/EvmTvmEventConfiguration';
 import { v2Provider } from '../toncenterV2';
 import { BridgeCodes, ContractName } from './codes';
-import { Deployment, otherKey, TvmContracts } from './deployment';
+import { Deployment, otherKey, ownerOf, TvmContracts } from './deployment';
 
 export interface Finding {
     network: string;
@@ -140,7 +140,8 @@ export async function verifyDeployment(
             print(
                 `  ${n} ${p.address.toRawString()}: owner ${(await p.getOwner()).toRawString()}, paused ${await p.getPaused()}, default fee ${fee.numerator}/${fee.denominator}, limit approver ${(await p.getLimitApprover()).toRawString()}`,
             );
-            check(key, n, eq(await p.getOwner(), me.owner), `owner is the recorded owner ${me.owner}`);
+            const owner = ownerOf(me, n);
+            check(key, n, eq(await p.getOwner(), owner), `owner is the recorded owner ${owner}`);
         }
         if (native && alien) {
             check(key, 'nativeProxy', eq(await native.getAlienProxy(), c.alienProxy), 'knows the alien proxy');
@@ -179,7 +180,14 @@ export async function verifyDeployment(
         if (c.bridge) {
             const bridge = r.open(Bridge.createFromAddress(P(c.bridge)!));
             print(
-                `  bridge ${c.bridge}: round ${await bridge.getGetRound()}, ${(await bridge.getGetRelays()).size} relay keys, ${await bridge.getRequiredVotes()} votes required, paused ${await bridge.getIsPaused()}`,
+                `  bridge ${c.bridge}: owner ${(await bridge.getGetOwner()).toRawString()}, round ${await bridge.getGetRound()}, ${(await bridge.getGetRelays()).size} relay keys, ${await bridge.getRequiredVotes()} votes required, paused ${await bridge.getIsPaused()}`,
+            );
+            const bridgeOwner = ownerOf(me, 'bridge');
+            check(
+                key,
+                'bridge',
+                eq(await bridge.getGetOwner(), bridgeOwner),
+                `owner is the recorded owner ${bridgeOwner}`,
             );
             for (const [field, proxy] of [
                 ['evmAlienConfiguration', alien],

@@ -45,6 +45,11 @@ export interface LocalNetworkOptions {
     relays?: number;
     /** deploy the bridge and start the actors (default true) */
     deploy?: boolean;
+    /**
+     * start the in-process actors after deploying (default true); false leaves the network to
+     * operators running as their own processes (service/localnet/README.md, "The operator seam")
+     */
+    startOperators?: boolean;
     /** start the EVM node (default true) */
     evm?: boolean;
     /** the actors (default: the in-process ones) */
@@ -64,8 +69,11 @@ export interface LocalNetwork {
     deploymentFile: string;
     tvm: Record<string, LocalTvm>;
     evm?: EvmNode;
-    /** the deployer (owner of every contract) and a user; each v4 and v5r1 wallet is funded on both networks */
-    accounts: { deployer: TvmAccount; user: TvmAccount };
+    /**
+     * the deployer (owner of every contract), a user, and an operator (the wallet operators running
+     * as their own processes send from); each v4 and v5r1 wallet is funded on both networks
+     */
+    accounts: { deployer: TvmAccount; user: TvmAccount; operator: TvmAccount };
     relays: RelaySet;
     deployment(): Deployment;
     /** deploys everything (what `deploy: true` does) */
@@ -73,6 +81,16 @@ export interface LocalNetwork {
     startOperators(): Promise<Operators>;
     operators?: Operators;
     stop(): Promise<void>;
+}
+
+/**
+ * The relays of a local network named `name`: relay i's ed25519 key pair comes from the 32-byte seed
+ * "<name>-relay-<i>" (UTF-8, zero-padded), the same every start; their public keys are the Bridge's
+ * first round (deployment file `relays`). A relay running as its own process derives its key the
+ * same way.
+ */
+export function localRelays(name: string, n = 4): RelaySet {
+    return RelaySet.generate(n, `${name}-relay`);
 }
 
 export async function freePort(): Promise<number> {
@@ -101,8 +119,12 @@ export async function startLocalNetwork(o: LocalNetworkOptions = {}): Promise<Lo
         stops.length = 0;
     };
     try {
-        const accounts = { deployer: await tvmAccount('deployer'), user: await tvmAccount('user') };
-        const relays = RelaySet.generate(o.relays ?? 4, `${name}-relay`);
+        const accounts = {
+            deployer: await tvmAccount('deployer'),
+            user: await tvmAccount('user'),
+            operator: await tvmAccount('operator'),
+        };
+        const relays = localRelays(name, o.relays ?? 4);
         const tvm: Record<string, LocalTvm> = {};
         for (const n of TVM_NETWORKS) {
             const node = await TvmNode.create({
@@ -119,7 +141,7 @@ export async function startLocalNetwork(o: LocalNetworkOptions = {}): Promise<Lo
             node.onKeyBlock = (k) =>
                 log('tvm.key_block', { network: n.key, seqno: k.block.seqno, since: k.set.utimeSince });
             await node.exclusive(async () => {
-                for (const a of [accounts.deployer, accounts.user])
+                for (const a of [accounts.deployer, accounts.user, accounts.operator])
                     for (const w of walletAddresses(a)) await node.fund(w, ACCOUNT_FUNDS);
             });
             tvm[n.key] = { key: n.key, node, server, client: new TonClient({ endpoint: server.jsonRpc }) };
@@ -218,7 +240,7 @@ export async function startLocalNetwork(o: LocalNetworkOptions = {}): Promise<Lo
         };
         if (o.deploy !== false) {
             await handle.deploy();
-            await handle.startOperators();
+            if (o.startOperators !== false) await handle.startOperators();
         }
         return handle;
     } catch (e) {

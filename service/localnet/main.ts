@@ -3,7 +3,9 @@
  *
  * Environment: LOCALNET_TVM_A_PORT, LOCALNET_TVM_B_PORT, LOCALNET_EVM_PORT (defaults 8081, 8082,
  * 8545; 0 takes a free port), LOCALNET_BLOCK_SECONDS (2), LOCALNET_EPOCH_SECONDS (600),
- * LOCALNET_NAME (deployment name, "local"), LOCALNET_LOG=json for structured logs on stdout.
+ * LOCALNET_NAME (deployment name, "local"), LOCALNET_LOG=json for structured logs on stdout,
+ * LOCALNET_OPERATORS (in-process, the default; none: deploy but leave the transfers to operators run
+ * as their own processes, see service/localnet/README.md).
  */
 import { startLocalNetwork } from './localnet';
 import { HARDHAT_ACCOUNTS } from './evmNode';
@@ -28,6 +30,9 @@ async function main() {
                     .join(' ')}`,
             );
     };
+    const operators = process.env.LOCALNET_OPERATORS || 'in-process';
+    if (operators !== 'in-process' && operators !== 'none')
+        throw new Error(`LOCALNET_OPERATORS=${operators}: in-process or none`);
     process.env.LOCALNET_EVM_BLOCK_MS ??= '1000';
     console.log('Starting the local bridge network...');
     const net = await startLocalNetwork({
@@ -39,6 +44,7 @@ async function main() {
         },
         blockSeconds: env('LOCALNET_BLOCK_SECONDS', 2),
         epochSeconds: env('LOCALNET_EPOCH_SECONDS', 600),
+        startOperators: operators === 'in-process',
         log,
     });
     let stopping = false;
@@ -58,7 +64,7 @@ async function main() {
         '',
         `Local bridge network up in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
         '',
-        'TVM networks (toncenter v2 JSON-RPC; explorer traces at <base>/traces/<hash>; proofs at <base>/v1/proof_chain/<address>/<lt>):',
+        'TVM networks (toncenter v2 JSON-RPC; explorer traces at <base>/traces/<hash>; proofs at <base>/v1/proof_chain/<address>/<lt>; key blocks at <base>/v1/key_blocks):',
         ...Object.values(net.tvm).map((t) => `  ${t.key}  global id ${t.node.globalId}  ${t.server.jsonRpc}`),
         `  blocks sealed every ${net.tvm.A.node.blockSeconds} s, validators rotate every ${net.tvm.A.node.epochSeconds} s`,
         net.evm ? `EVM network (Hardhat JSON-RPC): ${net.evm.url}  chain id ${net.evm.chainId}` : '',
@@ -66,10 +72,15 @@ async function main() {
         `Deployment file: ${net.deploymentFile}`,
         '',
         'TVM accounts (funded on both networks; WALLET_VERSION=v4 for blueprint, the v5r1 wallet is funded too):',
-        ...(['deployer', 'user'] as const).flatMap((role) => {
+        ...(['deployer', 'user', 'operator'] as const).flatMap((role) => {
             const a = net.accounts[role];
+            const note = {
+                deployer: ' (owner of every contract)',
+                user: '',
+                operator: ' (for operators run as processes)',
+            };
             return [
-                `  ${role}${role === 'deployer' ? ' (owner of every contract)' : ''}`,
+                `  ${role}${note[role]}`,
                 `    v4   ${a.v4.address.toString({ testOnly: true, bounceable: false })}`,
                 `    v5r1 ${a.v5.address.toString({ testOnly: true, bounceable: false })}`,
                 `    WALLET_MNEMONIC="${a.mnemonic.join(' ')}"`,
@@ -97,7 +108,15 @@ async function main() {
         ),
         d.extra?.evmToken ? `  test ERC-20 TST on EVM: ${d.extra.evmToken} (minted to account #3)` : '',
         '',
-        'Off-chain actors running: sync service and credit backend each way, EVM relays. Ctrl-C stops.',
+        `EVM relays (the Bridge's first round; ed25519 seed = "${net.name}-relay-<i>" zero-padded to 32 bytes):`,
+        ...net.relays.relays.map(
+            (r, i) =>
+                `  #${i} public ${r.keys.publicKey.toString('hex')}  seed ${r.keys.secretKey.subarray(0, 32).toString('hex')}`,
+        ),
+        '',
+        operators === 'in-process'
+            ? 'Off-chain actors running: sync service and credit backend each way, EVM relays. Ctrl-C stops.'
+            : 'Off-chain actors NOT started (LOCALNET_OPERATORS=none): transfers wait for your operators. Ctrl-C stops.',
     ];
     console.log(lines.join('\n'));
 }

@@ -3,7 +3,9 @@
  * `/api/v2/jsonRPC`, and the same methods as `GET /api/v2/<method>?params`), enough of it for
  * unmodified `@ton/ton` TonClient and blueprint's `--custom` provider; the explorer's
  * `GET /traces/<hash>` (lib/transferId.ts TraceJson, what the spec's Transfer ID procedure reads);
- * the proof of a sealed transaction at `GET /v1/proof_chain/<address>/<lt>`; and `GET /health`.
+ * the proof of a sealed transaction at `GET /v1/proof_chain/<address>/<lt>` (the Proof API); the
+ * network's key blocks with their signatures at `GET /v1/key_blocks?after_seqno=&limit=` (what a sync
+ * service feeds a LiteClient); and `GET /health`.
  *
  * Answers follow toncenter: `{ ok: true, result, id, jsonrpc }`, or `{ ok: false, error, code, id,
  * jsonrpc }` with the HTTP status `code` and a message naming the parameter and the rule. Nothing a
@@ -14,6 +16,7 @@ import { AddressInfo } from 'net';
 import { Address, beginCell, Cell, external, loadMessage, storeMessage, Transaction, TupleItem } from '@ton/core';
 import { readTxMessages } from '../../lib/transferId';
 import { NodeError, TvmNode } from './tvmNode';
+import type { SignedKeyBlock } from '../../harness/chain';
 
 /** Largest request body accepted (a BOC of a big deploy fits many times). */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -338,6 +341,29 @@ export const METHODS: Record<string, Handler> = {
             init: { ...id, seqno: 0, root_hash: ZERO_HASH, file_hash: ZERO_HASH },
         };
     },
+    lookupBlock: async (node, p) => {
+        const workchain = intParam(p, 'workchain', { min: -1, max: 0 });
+        if (workchain !== -1) throw new NodeError(422, 'workchain: -1 (the masterchain) is expected');
+        const shard = p.shard === undefined ? MC_SHARD : String(p.shard);
+        if (shard !== MC_SHARD) throw new NodeError(422, `shard: ${MC_SHARD} (the masterchain) is expected`);
+        const seqno = intParam(p, 'seqno', { min: 0 });
+        if (seqno === undefined)
+            throw new NodeError(422, 'seqno: required (lookup by lt or unixtime is not served here)');
+        const b = node.masterchainBlock(seqno);
+        if (!b)
+            throw new NodeError(
+                404,
+                `seqno: masterchain block ${seqno} is not kept (the local network keeps its key blocks and its last block)`,
+            );
+        return {
+            '@type': 'ton.blockIdExt',
+            workchain: -1,
+            shard: MC_SHARD,
+            seqno: b.seqno,
+            root_hash: b.rootHash.toString('base64'),
+            file_hash: b.fileHash.toString('base64'),
+        };
+    },
     tryLocateResultTx: async (node, p) => locate(node, p, 'result'),
     tryLocateTx: async (node, p) => locate(node, p, 'result'),
     tryLocateSourceTx: async (node, p) => locate(node, p, 'source'),
@@ -362,6 +388,26 @@ async function locate(node: TvmNode, p: Params, which: 'result' | 'source') {
         404,
         `no transaction found for ${source.toRawString()} -> ${destination.toRawString()} at ${createdLt}`,
     );
+}
+
+/**
+ * One key block as a sync service reads it: the block as a lite server serves it (`block`, its file
+ * hash is sha256 of these bytes), the proof the LiteClient takes (`proof`: BlockInfo and the
+ * ConfigParams 32/34/36), the signatures of the set before it (`signatures`: BlockSignatures,
+ * contracts/verifier.tlb), and the set it installs.
+ */
+function keyBlockJson(k: SignedKeyBlock) {
+    return {
+        seqno: k.block.seqno,
+        gen_utime: k.block.genUtime,
+        root_hash: k.block.rootHash.toString('base64'),
+        file_hash: k.block.fileHash.toString('base64'),
+        utime_since: k.set.utimeSince,
+        utime_until: k.set.utimeUntil,
+        block: k.block.boc.toString('base64'),
+        proof: b64(k.proof),
+        signatures: b64(k.signatures),
+    };
 }
 
 // ---------------------------------------------------------------- server
@@ -476,6 +522,25 @@ async function handle(node: TvmNode, calls: Map<string, number>, req: http.Incom
             });
             return send(res, 200, { ok: true, result: { boc: b64(data) } });
         }
+        if (path === '/v1/key_blocks') {
+            const after = intParam(Object.fromEntries(url.searchParams.entries()), 'after_seqno', {
+                min: -1,
+                def: -1,
+            })!;
+            const limit = intParam(Object.fromEntries(url.searchParams.entries()), 'limit', {
+                min: 1,
+                max: 100,
+                def: 20,
+            })!;
+            const blocks = await node.exclusive(() => node.keyBlocks());
+            return send(res, 200, {
+                ok: true,
+                result: blocks
+                    .filter((k) => k.block.seqno > after)
+                    .slice(0, limit)
+                    .map(keyBlockJson),
+            });
+        }
         const rest = path.match(/^\/api\/v2\/(\w+)$/);
         if (rest) {
             const params: Params = Object.fromEntries(url.searchParams.entries());
@@ -484,7 +549,7 @@ async function handle(node: TvmNode, calls: Map<string, number>, req: http.Incom
         }
         throw new NodeError(
             404,
-            `path: ${path.slice(0, 100)} not found (POST /jsonRPC, GET /api/v2/<method>, /traces/<hash>, /v1/proof_chain/<address>/<lt>, /health)`,
+            `path: ${path.slice(0, 100)} not found (POST /jsonRPC, GET /api/v2/<method>, /traces/<hash>, /v1/proof_chain/<address>/<lt>, /v1/key_blocks, /health)`,
         );
     } catch (e) {
         const { code, body } = errorBody(e, null);

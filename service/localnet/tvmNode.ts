@@ -154,6 +154,24 @@ export class TvmNode {
         return k;
     }
 
+    /**
+     * Every key block of this network, oldest first: the genesis key block (the set the network
+     * started with: what a LiteClient following it is deployed from) and each rotation's key block,
+     * signed by the set before it. What a sync service reads (`GET /v1/key_blocks`).
+     */
+    keyBlocks(): SignedKeyBlock[] {
+        const chain = this.network.chain;
+        const genesis = chain.genesisKeyBlock();
+        return [genesis, ...chain.keyBlocks.filter((k) => k !== genesis)];
+    }
+
+    /** A masterchain block the node still knows by seqno (its key blocks and its last block). */
+    masterchainBlock(seqno: number): { seqno: number; rootHash: Buffer; fileHash: Buffer } | undefined {
+        const last = this.network.chain.lastBlock;
+        if (last && last.seqno === seqno) return last;
+        return this.keyBlocks().find((k) => k.block.seqno === seqno)?.block;
+    }
+
     /** Whether a transaction is in a sealed block. */
     isSealed(tx: BlockchainTransaction): boolean {
         const i = this.network.transactions.indexOf(tx);

@@ -201,6 +201,11 @@ describe('TransactionChecker gas', () => {
             currentBlock: currentBlockCell(path.blockProof, chain.signaturesOf(path.anchor, { signers }), path.path),
         });
         await roundTrip('basechain tx, listed, backward link from a later block', sealedProof(2, 0, true));
+        // the longest path taken: 14 shard blocks, the listing masterchain block and a backward link (16 blocks)
+        await roundTrip(
+            'basechain tx, 14 shard blocks below the listed one and a backward link (the longest path, 16 blocks)',
+            sealedProof(16, 14, true),
+        );
     });
 
     it('LiteClient rejection (weight below the cutoff): failure reply', async () => {

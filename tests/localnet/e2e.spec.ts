@@ -9,6 +9,7 @@
  */
 import { spawn } from 'child_process';
 import fs from 'fs';
+import os from 'os';
 import path from 'path';
 import { Address, Cell, internal, SendMode, toNano } from '@ton/core';
 import { TonClient, WalletContractV4 } from '@ton/ton';
@@ -24,6 +25,8 @@ import { lockTransferBody } from '../../lib/userTransfers';
 import { TraceJson, transferIdFromTrace } from '../../lib/transferId';
 import { buildProofPayload, provenFromProofData } from '../../lib/proofPayload';
 import { ProxyMultiVaultAlien } from '../../wrappers/ProxyMultiVaultAlien';
+import { MultiVaultTvmTvmEventNative } from '../../wrappers/MultiVaultTvmTvmEventNative';
+import { EventStatus } from '../../wrappers/eventStatus';
 import { JettonWallet } from '../../wrappers/JettonWallet';
 import { depositParams } from '../../wrappers/evm/MultiVault';
 import { multiVaultInterface } from '../../lib/deploy/tvm';
@@ -65,6 +68,9 @@ function blueprint(script: string, endpoint: string, account: TvmAccount, args: 
                     WALLET_MNEMONIC: account.mnemonic.join(' '),
                     WALLET_VERSION: 'v4',
                     BRIDGE_ASSUME_YES: '1',
+                    // scripts are type-checked by `npm run typecheck`; ts-node's check on every run is
+                    // most of a run's time (README: TS_NODE_TRANSPILE_ONLY)
+                    TS_NODE_TRANSPILE_ONLY: 'true',
                 },
                 stdio: ['ignore', 'pipe', 'pipe'],
             },
@@ -117,7 +123,8 @@ describe('local bridge network, end to end', () => {
         await net?.stop();
         if (net) fs.rmSync(net.deploymentFile, { force: true });
         fs.rmSync(path.join(ROOT, 'ignition', 'deployments', NAME), { recursive: true, force: true });
-        console.log(`[localnet e2e] times (ms): ${JSON.stringify(times)}`);
+        // one line in every run (a passing spec's console.log is not shown): the cost of this spec
+        process.stderr.write(`[localnet e2e] times (ms): ${JSON.stringify(times)}\n`);
     });
 
     it('deploys with Ignition and the blueprint CLI, and verifies the deployment', async () => {
@@ -134,6 +141,35 @@ describe('local bridge network, end to end', () => {
         writeDeployment(net.deploymentFile, d);
         times.ignition = Date.now() - t;
 
+        // the key block B's LiteClient will trust, as a deployer records it: the block from a file (on a
+        // real network: from lite servers), its root hash confirmed by the endpoint's lookupBlock
+        t = Date.now();
+        const keyBlocks = (await getJson(`${net.tvm.A.server.url}/v1/key_blocks`)).body as {
+            result: { block: string }[];
+        };
+        const keyBlock = keyBlocks.result[keyBlocks.result.length - 1].block;
+        const keyBlockFile = path.join(os.tmpdir(), `${NAME}-A.keyblock`);
+        fs.writeFileSync(keyBlockFile, Buffer.from(keyBlock, 'base64'));
+        const trusted = await blueprint('trustedKeyBlock', net.tvm.A.server.jsonRpc, net.accounts.deployer, [
+            NAME,
+            'A',
+            keyBlockFile,
+        ]);
+        fs.rmSync(keyBlockFile, { force: true });
+        times.trustedKeyBlock = Date.now() - t;
+        expect({ code: trusted.code, out: trusted.code === 0 ? '' : trusted.out }).toEqual({ code: 0, out: '' });
+        expect(trusted.out).toMatch(/confirmed: .* same root hash/);
+        expect(readDeployment(net.deploymentFile).tvm.A.trustedKeyBlock).toBe(keyBlock);
+
+        const balances = async () =>
+            Object.fromEntries(
+                await Promise.all(
+                    ['A', 'B'].map(
+                        async (k) => [k, await net.tvm[k].client.getBalance(net.accounts.deployer.v4.address)] as const,
+                    ),
+                ),
+            );
+        const funded = await balances();
         for (const key of ['A', 'B']) {
             t = Date.now();
             const r = await blueprint('deployBridge', net.tvm[key].server.jsonRpc, net.accounts.deployer, [NAME, key]);
@@ -141,6 +177,9 @@ describe('local bridge network, end to end', () => {
             expect({ key, code: r.code, out: r.code === 0 ? '' : r.out }).toEqual({ key, code: 0, out: '' });
             expect(r.out).not.toMatch(/Still pending/);
         }
+        // what a deployer spends on each network (README: fund the deployer's wallet)
+        const left = await balances();
+        for (const k of ['A', 'B']) times[`spentNanoTon${k}`] = Number(funded[k] - left[k]);
         // idempotent: a rerun deploys nothing and sends nothing
         const before = (await A.getTransactions(net.accounts.deployer.v4.address, { limit: 1 }))[0].lt;
         t = Date.now();
@@ -226,17 +265,21 @@ describe('local bridge network, end to end', () => {
         return tx.hash().toString('hex');
     }
 
-    async function balanceOnB(): Promise<bigint> {
+    /** The token B's alien proxy mints for A's token. */
+    async function minterOnB(): Promise<Address> {
         const d = readDeployment(net.deploymentFile);
         const alienProxy = B.open(ProxyMultiVaultAlien.createFromAddress(Address.parse(d.tvm.B.contracts.alienProxy!)));
-        const minter = await alienProxy.getAlienTokenAddress(
+        return alienProxy.getAlienTokenAddress(
             BigInt(d.tvm.A.globalId),
             token,
             TOKEN.name,
             TOKEN.symbol,
             BigInt(TOKEN.decimals),
         );
-        const w = await JettonWallet.createFromOwner(net.accounts.user.v4.address, minter);
+    }
+
+    async function balanceOnB(): Promise<bigint> {
+        const w = await JettonWallet.createFromOwner(net.accounts.user.v4.address, await minterOnB());
         const p = v2Provider(B, w.address);
         if ((await p.getState()).state.type !== 'active') return 0n;
         return (await p.get('get_wallet_data', [])).stack.readBigNumber();
@@ -255,10 +298,10 @@ describe('local bridge network, end to end', () => {
         times.creditTransfer = Date.now() - t;
     });
 
-    it('non-credit mode: the user proves the lock and sends abiTx on B', async () => {
-        const t = Date.now();
-        const before = await balanceOnB();
-        const amount = 2_000_000_000n;
+    /** A lock on A in non-credit mode; returns the abiTx that completes it on B once its block is sealed. */
+    async function lockNonCredit(
+        amount: bigint,
+    ): Promise<{ executionAddress: string; attachedValue: string; tx: string }> {
         const walletTx = await lock(amount, 0n);
         const d = readDeployment(net.deploymentFile);
         const trace = (await getJson(`${net.tvm.A.server.url}/traces/${walletTx}`)).body as TraceJson;
@@ -275,10 +318,12 @@ describe('local bridge network, end to end', () => {
             attachedValue: DEPLOY_PARAMS.tvmDeployEventValue,
             remainingGasTo: net.accounts.user.v4.address,
         });
-        const abiTx = built.payload.abiTx!;
-        // no credit: nothing arrives by itself
-        await new Promise((r) => setTimeout(r, 3000));
-        expect(await balanceOnB()).toBe(before);
+        return built.payload.abiTx!;
+    }
+
+    /** The user sends abiTx on B; returns the Event the configuration deployed. */
+    async function sendAbiTx(abiTx: { executionAddress: string; attachedValue: string; tx: string }): Promise<Address> {
+        const configuration = Address.parse(abiTx.executionAddress);
         const wallet = B.open(net.accounts.user.v4 as WalletContractV4);
         await wallet.sendTransfer({
             seqno: await wallet.getSeqno(),
@@ -286,14 +331,68 @@ describe('local bridge network, end to end', () => {
             sendMode: SendMode.PAY_GAS_SEPARATELY,
             messages: [
                 internal({
-                    to: Address.parse(abiTx.executionAddress),
+                    to: configuration,
                     value: BigInt(abiTx.attachedValue),
                     body: Cell.fromBase64(abiTx.tx),
                 }),
             ],
         });
+        // the configuration's transaction from the user's wallet deployed the Event
+        const user = net.accounts.user.v4.address;
+        return until('the Event deploy', async () => {
+            for (const tx of await B.getTransactions(configuration, { limit: 10 })) {
+                const src = tx.inMessage?.info.src;
+                if (!(src instanceof Address) || !src.equals(user)) continue;
+                const deploy = [...tx.outMessages.values()].find((m) => m.init);
+                if (deploy?.info.dest instanceof Address) return deploy.info.dest;
+            }
+            return undefined;
+        });
+    }
+
+    it('non-credit mode: the user proves the lock and sends abiTx on B', async () => {
+        const t = Date.now();
+        const before = await balanceOnB();
+        const amount = 2_000_000_000n;
+        const abiTx = await lockNonCredit(amount);
+        // no credit: nothing arrives by itself
+        await new Promise((r) => setTimeout(r, 3000));
+        expect(await balanceOnB()).toBe(before);
+        await sendAbiTx(abiTx);
         await until('the mint on B', async () => (await balanceOnB()) === before + amount - amount / 1000n);
         times.nonCreditTransfer = Date.now() - t;
+    });
+
+    it('a transfer over the daily limit waits in LimitReached; the limit approver cancels it (setDailyLimit, limitDecision)', async () => {
+        const t = Date.now();
+        const minter = await minterOnB();
+        const limit = await blueprint('setDailyLimit', net.tvm.B.server.jsonRpc, net.accounts.deployer, [
+            NAME,
+            'B',
+            'alien',
+            minter.toString(),
+            '1000000000',
+        ]);
+        expect({ code: limit.code, out: limit.code === 0 ? '' : limit.out }).toEqual({ code: 0, out: '' });
+        const before = await balanceOnB();
+        const eventAddress = await sendAbiTx(await lockNonCredit(3_000_000_000n));
+        const event = B.open(MultiVaultTvmTvmEventNative.createFromAddress(eventAddress));
+        await until('LimitReached', async () => (await event.getStatus()) === EventStatus.LimitReached);
+        expect(await balanceOnB()).toBe(before);
+
+        // the owner is the limit approver by default: it cancels, the tokens go back to the user on A
+        const cancel = await blueprint('limitDecision', net.tvm.B.server.jsonRpc, net.accounts.deployer, [
+            NAME,
+            'B',
+            eventAddress.toString(),
+            'cancel',
+            net.accounts.user.v4.address.toString(),
+        ]);
+        expect({ code: cancel.code, out: cancel.code === 0 ? '' : cancel.out }).toEqual({ code: 0, out: '' });
+        expect(cancel.out).toMatch(/done:\s+status Cancelled/);
+        expect(await event.getStatus()).toBe(EventStatus.Cancelled);
+        expect(await balanceOnB()).toBe(before);
+        times.limitCancel = Date.now() - t;
     });
 
     it('an EVM deposit is confirmed by the relays and minted on A', async () => {
@@ -357,5 +456,24 @@ describe('local bridge network, end to end', () => {
             provider.destroy();
         }
         times.evmDeposit = Date.now() - t;
+    });
+
+    it('hands a contract over with transferOwnership, which records it, and verifyDeployment checks the new owner', async () => {
+        const t = Date.now();
+        const newOwner = net.accounts.user.v4.address;
+        const r = await blueprint('transferOwnership', net.tvm.B.server.jsonRpc, net.accounts.deployer, [
+            NAME,
+            'B',
+            'alien',
+            newOwner.toString(),
+        ]);
+        expect({ code: r.code, out: r.code === 0 ? '' : r.out }).toEqual({ code: 0, out: '' });
+        const d = readDeployment(net.deploymentFile);
+        expect(d.tvm.B.owners).toEqual({ alienProxy: newOwner.toRawString() });
+        expect(d.tvm.B.owner).toBe(net.accounts.deployer.v4.address.toRawString());
+        const v = await blueprint('verifyDeployment', net.tvm.A.server.jsonRpc, net.accounts.deployer, [NAME]);
+        expect(v.out).toContain(`owner is the recorded owner ${newOwner.toRawString()}`);
+        expect({ code: v.code, out: v.code === 0 ? '' : v.out }).toEqual({ code: 0, out: '' });
+        times.handover = Date.now() - t;
     });
 });

@@ -10,6 +10,18 @@ import { TvmNode } from '../../service/localnet/tvmNode';
 import { tvmAccount } from '../../service/localnet/accounts';
 import { serveTonCenter, TonCenterServer } from '../../service/localnet/toncenter';
 import { provenFromProofData, TraceJson, transferIdFromTrace, traceTransactions } from '../../lib';
+import { describeKeyBlock, lookupMasterchainBlock } from '../../lib/deploy/keyBlock';
+import { LiteClient } from '../../wrappers/LiteClient';
+import { compiledCode } from '../../wrappers/compiled';
+
+interface KeyBlockJson {
+    seqno: number;
+    utime_since: number;
+    file_hash: string;
+    block: string;
+    proof: string;
+    signatures: string;
+}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of any shape, checked field by field
 type Json = any;
@@ -129,6 +141,56 @@ describe('local TVM network: toncenter v2 endpoint', () => {
         expect(proven.transaction.hash().toString('hex')).toBe(child.hash);
     });
 
+    it('should serve key blocks and their signatures so that a sync service out of process keeps a LiteClient current', async () => {
+        const first = (await raw(server.url, 'GET', '/v1/key_blocks')).json.result as KeyBlockJson[];
+        expect(first.length).toBe(1); // the genesis key block: what a LiteClient following this network starts from
+        const genesis = first[0];
+        // the block as a lite server serves it: file hash = sha256 of the bytes, the root hash lookupBlock confirms
+        const { summary } = describeKeyBlock(Buffer.from(genesis.block, 'base64'));
+        expect(summary).toMatchObject({ globalId: 2000, seqno: genesis.seqno, epochSince: genesis.utime_since });
+        expect(Buffer.from(summary.fileHash, 'hex').toString('base64')).toBe(genesis.file_hash);
+        expect(await lookupMasterchainBlock(server.jsonRpc, genesis.seqno)).toEqual({
+            rootHash: summary.rootHash,
+            fileHash: summary.fileHash,
+        });
+
+        // a LiteClient deployed from it through TonClient and the wallet, as the deploy scripts do
+        const w = client.open(wallet);
+        const sender = w.sender(secretKey);
+        const lc = client.open(
+            LiteClient.createFromKeyBlock(Cell.fromBase64(genesis.block), compiledCode('LiteClient')),
+        );
+        await lc.sendDeploy(sender, toNano('1'));
+        expect(await lc.getCurrentEpochSince()).toBe(genesis.utime_since);
+
+        // two epochs pass; the sync service reads the new key blocks over HTTP and sends each one
+        await node.exclusive(() => node.rotate());
+        await node.exclusive(() => node.rotate());
+        const fresh = (await raw(server.url, 'GET', `/v1/key_blocks?after_seqno=${genesis.seqno}`)).json
+            .result as KeyBlockJson[];
+        expect(fresh.map((k) => k.seqno)).toEqual([...fresh.map((k) => k.seqno)].sort((a, b) => a - b));
+        expect(fresh.length).toBe(2);
+        for (const k of fresh) {
+            await lc.sendNewKeyBlock(sender, {
+                value: toNano('1'),
+                queryId: k.seqno,
+                block: Cell.fromBase64(k.proof),
+                signatures: Cell.fromBase64(k.signatures),
+            });
+            expect(await lc.getCurrentEpochSince()).toBe(k.utime_since);
+        }
+        expect((await raw(server.url, 'GET', `/v1/key_blocks?after_seqno=${fresh[1].seqno}`)).json.result).toEqual([]);
+        // lookupBlock keeps the key blocks; a block it does not keep is a 404 naming the rule
+        const gone = await raw(
+            server.url,
+            'POST',
+            '/jsonRPC',
+            JSON.stringify({ id: 1, method: 'lookupBlock', params: { workchain: -1, seqno: fresh[1].seqno + 100000 } }),
+        );
+        expect(gone.status).toBe(404);
+        expect(gone.json.error).toMatch(/not kept/);
+    });
+
     it('should answer garbage with JSON-RPC errors naming the problem, and keep serving', async () => {
         const cases: [string, string, string | undefined, number, RegExp][] = [
             ['POST', '/jsonRPC', 'not json', 400, /not valid JSON/],
@@ -176,6 +238,10 @@ describe('local TVM network: toncenter v2 endpoint', () => {
             ['GET', '/traces/00', undefined, 422, /hash/],
             ['GET', '/traces/' + '0'.repeat(64), undefined, 404, /no transaction/],
             ['GET', '/v1/proof_chain/zz/1', undefined, 422, /address/],
+            ['GET', '/v1/key_blocks?after_seqno=x', undefined, 422, /after_seqno/],
+            ['GET', '/v1/key_blocks?limit=1000', undefined, 422, /limit/],
+            ['POST', '/jsonRPC', '{"method":"lookupBlock","params":{"workchain":0,"seqno":1}}', 422, /workchain/],
+            ['POST', '/jsonRPC', '{"method":"lookupBlock","params":{"workchain":-1}}', 422, /seqno: required/],
             ['GET', '/nowhere', undefined, 404, /not found/],
             ['PUT', '/jsonRPC', '{}', 405, /only GET and POST/],
         ];
