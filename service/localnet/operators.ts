@@ -15,6 +15,7 @@ import { EvmRelayService, RelaySet } from '../../harness/evm/relay';
 import { EvmNetwork } from '../../harness/evm/network';
 import { EvmTvmEventConfiguration } from '../../wrappers/EvmTvmEventConfiguration';
 import { decodeTvmTvmEvent } from '../../lib/tvmTvmEvents';
+import { multiVaultInterface } from '../../lib/deploy/tvm';
 import { DEPLOY_PARAMS, Deployment, otherKey } from '../../lib/deploy/deployment';
 import { TvmNode } from './tvmNode';
 
@@ -100,6 +101,8 @@ export class InProcessOperators implements Operators {
             const evm = {
                 provider: this.o.evm.provider,
                 chainId: this.o.evm.chainId,
+                // the MultiVault's ABI: a relay reads the vault's tvmGlobalId before it votes
+                iface: multiVaultInterface(),
                 receipt: async (h: string) => {
                     const r = await this.o.evm!.provider.getTransactionReceipt(h);
                     if (!r) throw new Error(`no receipt for ${h}`);
