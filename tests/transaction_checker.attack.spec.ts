@@ -32,11 +32,11 @@ import {
     contractDataHex,
     fwdFeeOfBody,
     junkTree,
-    originalFwdFee,
     keepTxCells,
     remainingFwdFee,
     replaceAt,
     requestFwdFee,
+    tcSeenFwdFee,
 } from './transaction_checker.util';
 
 const GLOBAL_ID = 42;
@@ -124,7 +124,7 @@ describe('TransactionChecker under attack: nothing stored per request, value in 
         TransactionChecker.checkTransactionMessage(req.transaction, req.txProof, req.currentBlock, queryId);
 
     /** The request's full forward fee, as the checker recovers it from the fwd_fee field. */
-    const feeOf = (req: Fake) => originalFwdFee(remainingFwdFee(fwdFeeOfBody(bodyOf(req))));
+    const feeOf = (req: Fake) => tcSeenFwdFee(fwdFeeOfBody(bodyOf(req)));
 
     /**
      * `who` sends the request as an internal message with its real forward fee (fwd_fee field). A

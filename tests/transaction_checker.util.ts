@@ -174,3 +174,8 @@ export function remainingFwdFee(full: bigint): bigint {
 export function originalFwdFee(remaining: bigint): bigint {
     return (remaining * 0x10000n) / (0x10000n - BASECHAIN_FWD_PRICES.firstFrac);
 }
+
+/** The fee the TransactionChecker works with for a request whose full forward fee is `full` (its fwd_fee field, then GETORIGINALFWDFEE). */
+export function tcSeenFwdFee(full: bigint): bigint {
+    return originalFwdFee(remainingFwdFee(full));
+}
