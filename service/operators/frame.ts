@@ -33,12 +33,18 @@ function jsonValue(_k: string, v: unknown): unknown {
 }
 
 /** One JSON object a line: `{ t, level, service, event, ...fields }`; below `min` nothing is written. */
-export function jsonLogger(service: string, min: Level = 'info', out: (line: string) => void = (l) => process.stdout.write(l + '\n')): Logger {
+export function jsonLogger(
+    service: string,
+    min: Level = 'info',
+    out: (line: string) => void = (l) => process.stdout.write(l + '\n'),
+): Logger {
     const at = LEVELS.indexOf(min);
-    const write = (level: Level) => (event: string, fields: Fields = {}) => {
-        if (LEVELS.indexOf(level) < at) return;
-        out(JSON.stringify({ t: new Date().toISOString(), level, service, event, ...fields }, jsonValue));
-    };
+    const write =
+        (level: Level) =>
+        (event: string, fields: Fields = {}) => {
+            if (LEVELS.indexOf(level) < at) return;
+            out(JSON.stringify({ t: new Date().toISOString(), level, service, event, ...fields }, jsonValue));
+        };
     return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }
 
@@ -223,7 +229,8 @@ export function envInt(name: string, def: number, min = 0, max = Number.MAX_SAFE
     const v = process.env[name];
     if (v === undefined || v === '') return def;
     const n = Number(v);
-    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name}=${v}: an integer in [${min}, ${max}] is expected`);
+    if (!Number.isInteger(n) || n < min || n > max)
+        throw new Error(`${name}=${v}: an integer in [${min}, ${max}] is expected`);
     return n;
 }
 
