@@ -7,7 +7,6 @@ import {
     beginCell,
     Builder,
     Cell,
-    CellType,
     CurrencyCollection,
     Dictionary,
     loadCurrencyCollection,

@@ -203,12 +203,12 @@ describeWithFixtures('Proof API: lite-server source on real testnet blocks', () 
         const base = await app.listen({ port: 0, host: '127.0.0.1' });
         const get = async (url: string) => {
             const r = await fetch(base + url);
-            const body = await r.json();
+            const body = (await r.json()) as { ok: boolean; error?: string; result?: { boc: string } };
             return { statusCode: r.status, json: () => body };
         };
         const ok = await get(`/v1/proof_chain/${txIds[0].address}/${txIds[0].lt}`);
         expect(ok.statusCode).toBe(200);
-        expect(ok.json().result.boc).toMatch(/^[A-Za-z0-9+/=]+$/);
+        expect(ok.json().result!.boc).toMatch(/^[A-Za-z0-9+/=]+$/);
         const badAddress = await get(`/v1/proof_chain/nonsense/${txIds[0].lt}`);
         expect(badAddress.statusCode).toBe(400);
         expect(badAddress.json().error).toMatch(/^address: /);
