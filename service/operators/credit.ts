@@ -260,7 +260,7 @@ export class CreditWorker {
             } else this.svc.metrics.inc('transfers_by_others');
             log.info('credit.delivered', {
                 transferId: id,
-                event: ev.address.toRawString(),
+                eventAddress: ev.address.toRawString(),
                 status: ev.status,
                 spent,
                 by: ours ? 'this backend' : 'another party',
@@ -323,7 +323,7 @@ export class CreditWorker {
             transferId: id,
             seqno: s.seqno,
             attempt: t.attempts,
-            event: ev.address.toRawString(),
+            eventAddress: ev.address.toRawString(),
         });
         if (this.o.faultPauseMs) await new Promise((r) => setTimeout(r, this.o.faultPauseMs));
     }
@@ -375,18 +375,18 @@ async function main() {
         envInt('CREDIT_SUBWALLET', 0),
     );
     const journal = Journal.open<CreditRecord>(envString('CREDIT_STATE'), CreditWorker.compact);
-    let worker: CreditWorker | undefined;
+    const ref: { worker?: CreditWorker } = {};
     const svc = await startService({
         name: `credit-${from}-${to}`,
         port: envInt('PORT', 0, 0, 65535),
-        health: () => worker?.health() ?? { ok: false, starting: true },
+        health: () => ref.worker?.health() ?? { ok: false, starting: true },
         routes: (app) => {
-            app.get('/v1/spent', async () => ({ ok: true, result: worker?.spent() ?? [] }));
+            app.get('/v1/spent', async () => ({ ok: true, result: ref.worker?.spent() ?? [] }));
         },
     });
     const alien = Address.parse(need(dst.contracts.alienConfiguration, `tvm.${to}.contracts.alienConfiguration`));
     const native = Address.parse(need(dst.contracts.nativeConfiguration, `tvm.${to}.contracts.nativeConfiguration`));
-    worker = new CreditWorker(
+    const worker = (ref.worker = new CreditWorker(
         {
             source,
             destination,
@@ -408,7 +408,7 @@ async function main() {
             faultPauseMs: envInt('CREDIT_FAULT_PAUSE_MS', 0),
         },
         svc,
-    );
+    ));
     svc.onStop(() => journal.close());
     svc.log.info('credit.config', {
         from,
@@ -417,7 +417,7 @@ async function main() {
         journal: journal.file,
         pending: worker.pending().length,
     });
-    svc.loop('credit', envInt('CREDIT_INTERVAL_MS', 1000, 50), () => worker!.round());
+    svc.loop('credit', envInt('CREDIT_INTERVAL_MS', 1000, 50), () => worker.round());
 }
 
 if (require.main === module) runMain('credit', main);

@@ -134,13 +134,13 @@ async function main() {
     if (!feedUrl) throw new Error(`KEY_BLOCKS_URL: required (tvm.${from}.explorer is not set)`);
     const client = new TonClient({ endpoint });
     const wallet = await OperatorWallet.fromMnemonic(client, mnemonicFromEnv('SYNC'), envInt('SYNC_SUBWALLET', 0));
-    let worker: SyncWorker | undefined;
+    const ref: { worker?: SyncWorker } = {};
     const svc = await startService({
         name: `sync-${from}-${to}`,
         port: envInt('PORT', 0, 0, 65535),
-        health: () => worker?.health() ?? { ok: false, starting: true },
+        health: () => ref.worker?.health() ?? { ok: false, starting: true },
     });
-    worker = new SyncWorker(
+    const worker = (ref.worker = new SyncWorker(
         {
             feed: httpKeyBlockFeed(feedUrl),
             liteClient: { ...liteClientOn(client, Address.parse(lcAddress)), address: Address.parse(lcAddress) },
@@ -148,7 +148,7 @@ async function main() {
             value: envNano('SYNC_VALUE', toNano('1')),
         },
         svc,
-    );
+    ));
     svc.log.info('sync.config', {
         from,
         to,
@@ -156,7 +156,7 @@ async function main() {
         wallet: wallet.address.toRawString(),
         feed: feedUrl,
     });
-    svc.loop('sync', envInt('SYNC_INTERVAL_MS', 2000, 50), () => worker!.round());
+    svc.loop('sync', envInt('SYNC_INTERVAL_MS', 2000, 50), () => worker.round());
 }
 
 if (require.main === module) runMain('sync', main);
