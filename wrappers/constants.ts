@@ -69,6 +69,17 @@ export const Op = {
         /** deploy_merge_router query_id:uint64 token owner manager:MsgAddress (alien proxy, owner; merge.tlb) */
         deployMergeRouter: 0x5027bf30,
     },
+    /** contracts/bridge/tvm_evm.tact (layouts: contracts/bridge/tvm_evm.tlb) */
+    tvmEvm: {
+        /** forward payload of a lock / custom payload of a burn bound for EVM */
+        payload: 0x58f7a839,
+        /** event: a TVM-native token locked in the native proxy */
+        tvmEvmNative: 0x77469dc9,
+        /** event: an EVM alien token burned through the alien proxy */
+        tvmEvmAlien: 0x7dbbf49c,
+        /** owner of the native proxy: an EVM chain locks may go to */
+        setTvmEvmChain: 0x18ff5172,
+    },
 } as const;
 
 export const Errors = {
