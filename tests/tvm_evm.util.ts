@@ -108,7 +108,18 @@ export async function tvmEvmSetup(o: { relays?: number; withdrawFeeBps?: bigint 
         return relays.poll();
     };
 
-    return { ...s, keys, bridge: bridge as Contract, g, relays, toEvm, lock, burn, signNow, userNativeWallet };
+    return {
+        ...s,
+        keys,
+        bridge: bridge as Contract,
+        g,
+        tvmRelays: relays,
+        toEvm,
+        lock,
+        burn,
+        signNow,
+        userNativeWallet,
+    };
 }
 
 export type TvmEvmSetup = Awaited<ReturnType<typeof tvmEvmSetup>>;
