@@ -49,7 +49,7 @@ export function snakeBytes(c: Cell | null): string {
     return hexlify(Buffer.concat(parts));
 }
 
-/** tvm_evm_payload#58f7a839 evm_chain_id:uint256 recipient:uint160 callback:uint160 remaining_gas_to payload:(Maybe ^Cell) */
+/** tvm_evm_payload#65ee0834 evm_chain_id:uint256 recipient:uint160 callback:uint160 remaining_gas_to payload:(Maybe ^Cell) */
 export function tvmEvmPayloadCell(a: TvmEvmPayloadArgs, rawPayload?: Cell | null): Cell {
     return beginCell()
         .storeUint(Op.tvmEvm.payload, 32)

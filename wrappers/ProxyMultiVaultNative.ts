@@ -221,7 +221,7 @@ export const ProxyMessages = {
         beginCell()
             .store(storeTransferOwnership({ $$type: 'TransferOwnership', queryId, newOwner }))
             .endCell(),
-    /** set_tvm_evm_chain#18ff5172 query_id:uint64 evm_chain_id:uint256 allowed:Bool (owner of the native proxy; tvm_evm.tlb) */
+    /** set_tvm_evm_chain#4c5059c3 query_id:uint64 evm_chain_id:uint256 allowed:Bool (owner of the native proxy; tvm_evm.tlb) */
     setTvmEvmChain: (evmChainId: bigint | number, allowed: boolean, queryId = 0n) =>
         beginCell()
             .storeUint(Op.tvmEvm.setTvmEvmChain, 32)

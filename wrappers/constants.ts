@@ -72,13 +72,13 @@ export const Op = {
     /** contracts/bridge/tvm_evm.tact (layouts: contracts/bridge/tvm_evm.tlb) */
     tvmEvm: {
         /** forward payload of a lock / custom payload of a burn bound for EVM */
-        payload: 0x58f7a839,
+        payload: 0x65ee0834,
         /** event: a TVM-native token locked in the native proxy */
-        tvmEvmNative: 0x77469dc9,
+        tvmEvmNative: 0x0bdfdc1e,
         /** event: an EVM alien token burned through the alien proxy */
-        tvmEvmAlien: 0x7dbbf49c,
+        tvmEvmAlien: 0x199c1e26,
         /** owner of the native proxy: an EVM chain locks may go to */
-        setTvmEvmChain: 0x18ff5172,
+        setTvmEvmChain: 0x4c5059c3,
     },
 } as const;
 
