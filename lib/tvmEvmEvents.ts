@@ -22,7 +22,7 @@ export interface TvmEvmPayloadArgs {
 }
 
 /** Bytes as a snake of whole bytes (127 a cell), or null when empty. */
-export function bytesSnake(hex: string | undefined): Cell | null {
+export function bytesToSnake(hex: string | undefined): Cell | null {
     const bytes = Buffer.from((hex ?? '0x').replace(/^0x/, ''), 'hex');
     if (bytes.length === 0) return null;
     const chunks: Buffer[] = [];
@@ -37,7 +37,7 @@ export function bytesSnake(hex: string | undefined): Cell | null {
 }
 
 /** The bytes of a snake of whole bytes (throws on anything else: the proxies never emit it). */
-export function snakeBytes(c: Cell | null): string {
+export function snakeToBytes(c: Cell | null): string {
     const parts: Buffer[] = [];
     let cur: Cell | null = c;
     while (cur) {
@@ -57,7 +57,7 @@ export function tvmEvmPayloadCell(a: TvmEvmPayloadArgs, rawPayload?: Cell | null
         .storeUint(BigInt(a.recipient), 160)
         .storeUint(BigInt(a.callback ?? ZeroAddress), 160)
         .storeAddress(a.remainingGasTo)
-        .storeMaybeRef(rawPayload !== undefined ? rawPayload : bytesSnake(a.payload))
+        .storeMaybeRef(rawPayload !== undefined ? rawPayload : bytesToSnake(a.payload))
         .endCell();
 }
 
@@ -110,7 +110,7 @@ export function decodeTvmEvmEvent(body: Cell): TvmEvmEventData {
     const tr = s.loadRef().beginParse();
     const sender = tr.loadAddress();
     const remainingGasTo = tr.loadAddress();
-    const payload = snakeBytes(tr.loadMaybeRef());
+    const payload = snakeToBytes(tr.loadMaybeRef());
     return {
         kind: native ? WithdrawalKind.Native : WithdrawalKind.Alien,
         evmChainId,

@@ -277,7 +277,7 @@ describe('TVM -> EVM end to end', () => {
         // a new round with other relays: the old keys signing for it count for nothing
         const next = relayEvmKeys(4, 'round 2');
         await mined(
-            as(s.bridge, s.evm.signers.governance).getFunction('setRoundRelays')(
+            as(s.evmBridge, s.evm.signers.governance).getFunction('setRoundRelays')(
                 2,
                 next.map((k) => computeAddress(k.publicKey)),
                 (await time.latest()) + 10 * 24 * 3600,

@@ -14,7 +14,7 @@ import { Errors, Op } from '../wrappers/constants';
 import { ProxyMessages } from '../wrappers/ProxyMultiVaultNative';
 import { transferPayloadCell } from '../wrappers/ProxyMultiVaultNative';
 import { TestEventEmitter, storeTestEmit } from '../build/TestEventEmitter/tact_TestEventEmitter';
-import { bytesSnake, decodeTvmEvmEvent, snakeBytes, tvmEvmPayloadCell } from '../lib/tvmEvmEvents';
+import { bytesToSnake, decodeTvmEvmEvent, snakeToBytes, tvmEvmPayloadCell } from '../lib/tvmEvmEvents';
 import { EvmRelayService } from '../harness/evm/relay';
 import { depositErc20, evmFee, tvmFee } from './evm_tvm.util';
 import { exitCode, gasUsed, refundCodeTo, txOf } from './proxy.util';
@@ -67,7 +67,7 @@ describe('TVM -> EVM: the proxies', () => {
         expect(e.payload).toBe(LONG_PAYLOAD);
         expect(e.sender.equals(s.user.address)).toBe(true);
         expect(r.transactions).toHaveTransaction({ from: s.proxies.native.address, to: s.user.address, op: EXCESSES });
-        expect(snakeBytes(bytesSnake('0x'))).toBe('0x');
+        expect(snakeToBytes(bytesToSnake('0x'))).toBe('0x');
         expect(await s.signNow()).toHaveLength(1);
     });
 

@@ -111,7 +111,7 @@ export async function tvmEvmSetup(o: { relays?: number; withdrawFeeBps?: bigint 
     return {
         ...s,
         keys,
-        bridge: bridge as Contract,
+        evmBridge: bridge as Contract,
         g,
         tvmRelays: relays,
         toEvm,
