@@ -24,8 +24,8 @@
  *
  * Environment (the random sequences only):
  *   MODEL_EVM_SEED       seed (default "evm-model"; "random" picks one, printed)
- *   MODEL_EVM_SEQUENCES  sequences to run (default 2)
- *   MODEL_EVM_STEPS      random steps per sequence (default 25)
+ *   MODEL_EVM_SEQUENCES  sequences to run (default 1)
+ *   MODEL_EVM_STEPS      random steps per sequence (default 30)
  *   MODEL_PRINT          1 to print every step
  * A failure prints the seed, the sequence and the steps.
  */
@@ -58,8 +58,8 @@ const SEED = !process.env.MODEL_EVM_SEED
     : process.env.MODEL_EVM_SEED === 'random'
       ? `r${Date.now().toString(36)}`
       : process.env.MODEL_EVM_SEED;
-const SEQUENCES = envInt('MODEL_EVM_SEQUENCES', 2);
-const STEPS = envInt('MODEL_EVM_STEPS', 25);
+const SEQUENCES = envInt('MODEL_EVM_SEQUENCES', 1);
+const STEPS = envInt('MODEL_EVM_STEPS', 30);
 
 const WITHDRAW_FEE_BPS = 20n;
 const ceilBps = (a: bigint, bps: bigint) => (a * bps + 9999n) / 10000n;
