@@ -20,7 +20,7 @@
  */
 import fs from 'fs';
 import path from 'path';
-import { Address, beginCell, toNano } from '@ton/core';
+import { Address, beginCell, Cell, toNano } from '@ton/core';
 import { SandboxContract, TreasuryContract } from '@ton/sandbox';
 import '@ton/test-utils';
 import { TvmNetwork } from '../harness/network';
@@ -81,8 +81,8 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
         (await testbed.lockAtoB(t, amount)).found;
 
     /** burn `amount` of the alien token on B to userA on A (with PAYLOAD), delivered by the credit backend */
-    async function burnAndDeliver(amount = BURN) {
-        const { found } = await testbed.burnBtoA(alienMinterB, amount, { payload: PAYLOAD });
+    async function burnAndDeliver(amount = BURN, payload = PAYLOAD) {
+        const { found } = await testbed.burnBtoA(alienMinterB, amount, { payload });
         const d = (await pair.BA.credit.deliver(found))!;
         const event = pair.nativeEvent(pair.A, found.messageHash);
         return { found, result: d.result, event };
@@ -486,6 +486,84 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
         expect(await event.getStatus()).toBe(EventStatus.Confirmed);
         expect(await balanceOf(B, pair.B.shared.minter.address, userB.address)).toBe(5000n);
         expect(await pair.B.nativeProxy.getLiquidity(pair.B.shared.minter.address)).toBe(0n);
+    });
+
+    // ------------------------------------------------------------------ a payload of many cells
+
+    /** `n` distinct cells of 992 bits, each the reference of the one before */
+    const chainPayload = (n: number) => {
+        let c = beginCell().storeUint(n, 32).storeUint(0, 960).endCell();
+        for (let i = n - 1; i > 0; i--) c = beginCell().storeUint(i, 32).storeUint(0, 960).storeRef(c).endCell();
+        return c;
+    };
+
+    /** the provider step on a fresh shortage whose transfer carries `payload`: its result and the Event's gas */
+    async function provideWithPayload(payload: Cell) {
+        expectAllOk((await withdraw(AMOUNT)).transactions);
+        const { event } = await burnAndDeliver(BURN, payload);
+        expect(await event.getStatus()).toBe(EventStatus.LiquidityRequested);
+        await userA.send({ to: event.address, value: toNano('0.05'), body: setBounty(BOUNTY) });
+        const user0 = await balA(userA.address);
+        const provider0 = await balA(provider.address);
+        const p = await provide(event.address, BURN - BOUNTY);
+        const t = p.transactions.find(
+            (x) =>
+                x.inMessage?.info.dest instanceof Address &&
+                x.inMessage.info.dest.equals(event.address) &&
+                x.inMessage.body.beginParse().loadUint(32) === Op.jetton.transferNotification,
+        )!;
+        const d = t.description;
+        const gas = d.type === 'generic' && d.computePhase.type === 'vm' ? Number(d.computePhase.gasUsed) : 0;
+        return { event, p, gas, user0, provider0 };
+    }
+
+    it("provider step with a payload of 16 cells of 992 bits: the transfer is sized from the payload, the recipient gets amount - bounty and the payload, nothing stays in the Event's wallet; the provider is repaid; GAS_EVENT_PROVIDE_PER_CELL covers each cell", async () => {
+        const big = chainPayload(16);
+        const { event, p, gas, user0, provider0 } = await provideWithPayload(big);
+        expectAllOk(p.transactions);
+        expect(await event.getStatus()).toBe(EventStatus.LiquidityProvided);
+        // the recipient: amount - bounty, and its wallet's notification carries the payload
+        expect(await balA(userA.address)).toBe(user0 + BURN - BOUNTY);
+        const n = p.transactions.find(
+            (x) =>
+                x.inMessage?.info.dest instanceof Address &&
+                x.inMessage.info.dest.equals(userA.address) &&
+                x.inMessage.body.beginParse().loadUint(32) === Op.jetton.transferNotification,
+        )!;
+        const nb = n.inMessage!.body.beginParse();
+        nb.loadUintBig(32 + 64);
+        expect(nb.loadCoins()).toBe(BURN - BOUNTY);
+        nb.loadAddress();
+        expect(nb.loadBit()).toBe(true);
+        expect(nb.loadRef().hash().equals(big.hash())).toBe(true);
+        // nothing left in the Event's wallet; the provider paid amount - bounty
+        expect(await balA(event.address)).toBe(0n);
+        expect(await balA(provider.address)).toBe(provider0 - (BURN - BOUNTY));
+        // repaid once liquidity is back: amount - fee
+        expect(await event.getProviderRepaid()).toBe(false);
+        await deposit(BURN);
+        expectAllOk(
+            (await stranger.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('tvmEventRetry') }))
+                .transactions,
+        );
+        expect(await event.getProviderRepaid()).toBe(true);
+        expect(await balA(provider.address)).toBe(provider0 - (BURN - BOUNTY) + BURN - BURN / 100n);
+        await expectConserved([event.address]);
+        // gas: each cell of the payload costs the Event at most GAS_EVENT_PROVIDE_PER_CELL more
+        const src = fs.readFileSync(
+            path.resolve(__dirname, '..', 'contracts', 'bridge', 'tvm_tvm_event_native.tact'),
+            'utf8',
+        );
+        const G = Number(/^const GAS_EVENT_PROVIDE: Int = (\d+);/m.exec(src)![1]);
+        const PER = Number(/^const GAS_EVENT_PROVIDE_PER_CELL: Int = (\d+);/m.exec(src)![1]);
+        await testbed.reset();
+        const one = await provideWithPayload(chainPayload(1));
+        expectAllOk(one.p.transactions);
+        const perCell = (gas - one.gas) / 15;
+        if (process.env.DBG) console.log(`Event gas: provider step, 16 cells ${gas}, 1 cell ${one.gas}`);
+        expect(gas).toBeLessThanOrEqual(G + 16 * PER);
+        if (!(perCell <= PER && PER <= Math.ceil(perCell * 1.4)))
+            throw new Error(`GAS_EVENT_PROVIDE_PER_CELL = ${PER}, measured ${perCell}`);
     });
 
     // ------------------------------------------------------------------ gas
