@@ -15,6 +15,10 @@
  *   amount - bounty: amount - bounty to the recipient, any excess back, LiquidityProvided (API
  *   Completed), the provider recorded and repaid (amount - fee of the proxy's liquidity) when the
  *   proxy has it; otherwise not_enough_liquidity leaves repaid = false and anyone retries;
+ * - the daily limit (issue 11 §3): the repayment is what leaves the proxy, counted and stopped by
+ *   the limit like any unlock (daily_limit_reached: repaid = false, retried on a day with room), so
+ *   no more than the limit leaves per day, with a bounty equal to the amount too;
+ * - a payload of many cells (issue 11 §2): the transfer to the recipient is sized from it;
  * - too few tokens, or the wrong status: the tokens go straight back to the provider.
  * Conservation: the token's supply equals the sum of the holders' balances at every step.
  */
@@ -351,20 +355,105 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
         await expectConserved([event.address]);
     });
 
-    it('daily limit: nothing counted while short; the repayment (limit_approved) is counted and never stopped by the limit', async () => {
+    it('daily limit (issue 11 §3): three short deliveries, three providers: one limit of tokens leaves the proxy per day; the other repayments wait (repaid = false) and go through on the following days', async () => {
+        // userB holds AMOUNT of the alien token: three burns of X
+        const X = AMOUNT / 4n;
+        await proxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setDailyLimit(token.minter.address, X));
+        expectAllOk((await withdraw(AMOUNT)).transactions);
+        const events = [];
+        for (let i = 0; i < 3; i++) {
+            const d = await burnAndDeliver(X);
+            expectAllOk(d.result.transactions);
+            expect(await d.event.getStatus()).toBe(EventStatus.LiquidityRequested);
+            events.push(d.event);
+        }
+        // nothing left the proxy, nothing counted
+        expect((await proxy.getDailyLimit(token.minter.address))!.used).toBe(0n);
+        await deposit(3n * X);
+        const proxy0 = await balA(proxy.address);
+        const provider0 = await balA(provider.address);
+        const user0 = await balA(userA.address);
+        for (const e of events) expectAllOk((await provide(e.address, X)).transactions);
+        // the recipient has all three; one repayment left the proxy, the others wait
+        expect(await balA(userA.address)).toBe(user0 + 3n * X);
+        const repaid = [];
+        for (const e of events) {
+            expect(await e.getStatus()).toBe(EventStatus.LiquidityProvided);
+            repaid.push(await e.getProviderRepaid());
+        }
+        expect(repaid).toEqual([true, false, false]);
+        expect((await events[1].getGetLimitApprover())!.equals(pair.A.owner.address)).toBe(true);
+        expect(await balA(proxy.address)).toBe(proxy0 - (X - X / 100n));
+        expect(await balA(provider.address)).toBe(provider0 - 3n * X + (X - X / 100n));
+        expect((await proxy.getDailyLimit(token.minter.address))!.used).toBe(X);
+        // a retry the same day: stopped again
+        expectAllOk(
+            (
+                await stranger.send({
+                    to: events[1].address,
+                    value: ACTION_VALUE,
+                    body: limitActionMessage('tvmEventRetry'),
+                })
+            ).transactions,
+        );
+        expect(await events[1].getProviderRepaid()).toBe(false);
+        expect(await balA(proxy.address)).toBe(proxy0 - (X - X / 100n));
+        // one per day afterwards
+        for (const i of [1, 2]) {
+            A.advanceTime(86400);
+            for (const e of events.slice(i))
+                expectAllOk(
+                    (
+                        await stranger.send({
+                            to: e.address,
+                            value: ACTION_VALUE,
+                            body: limitActionMessage('tvmEventRetry'),
+                        })
+                    ).transactions,
+                );
+            expect(await events[i].getProviderRepaid()).toBe(true);
+            if (i === 1) expect(await events[2].getProviderRepaid()).toBe(false);
+            expect((await proxy.getDailyLimit(token.minter.address))!.used).toBe(X);
+            expect(await balA(proxy.address)).toBe(proxy0 - BigInt(i + 1) * (X - X / 100n));
+        }
+        expect(await balA(provider.address)).toBe(provider0 - 3n * X + 3n * (X - X / 100n));
+        await expectConserved(events.map((e) => e.address));
+    });
+
+    it('daily limit (issue 11 §3): a bounty equal to the amount and a "provider" sending no tokens: the repayment is stopped by the limit like any unlock', async () => {
         await proxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setDailyLimit(token.minter.address, BURN));
         const { event } = await shortage();
-        expect((await proxy.getDailyLimit(token.minter.address))!.used).toBe(0n);
-        // another transfer uses the limit up meanwhile
+        expectAllOk(
+            (await userA.send({ to: event.address, value: toNano('0.05'), body: setBounty(BURN) })).transactions,
+        );
+        // another transfer uses the day's limit up
         await deposit(2n * BURN);
         const other = await burnAndDeliver(BURN);
         expectAllOk(other.result.transactions);
         expect(await other.event.getStatus()).toBe(EventStatus.Confirmed);
         expect((await proxy.getDailyLimit(token.minter.address))!.used).toBe(BURN);
-        // the provider's repayment goes through over the limit, and is counted
-        expectAllOk((await provide(event.address, BURN)).transactions);
+        const proxy0 = await balA(proxy.address);
+        const provider0 = await balA(provider.address);
+        const p = await provide(event.address, 0n);
+        expectAllOk(p.transactions);
+        expect(p.transactions).toHaveTransaction({
+            from: proxy.address,
+            to: event.address,
+            op: OpEvent.dailyLimitReached,
+        });
+        expect(await event.getStatus()).toBe(EventStatus.LiquidityProvided);
+        expect(await event.getProviderRepaid()).toBe(false);
+        expect(await balA(proxy.address)).toBe(proxy0);
+        expect(await balA(provider.address)).toBe(provider0);
+        expect((await proxy.getDailyLimit(token.minter.address))!.used).toBe(BURN);
+        // the next day it goes through (the recipient gave the whole amount away as the bounty)
+        A.advanceTime(86400);
+        expectAllOk(
+            (await stranger.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('tvmEventRetry') }))
+                .transactions,
+        );
         expect(await event.getProviderRepaid()).toBe(true);
-        expect((await proxy.getDailyLimit(token.minter.address))!.used).toBe(2n * BURN);
+        expect(await balA(provider.address)).toBe(provider0 + BURN - BURN / 100n);
         await expectConserved([event.address, other.event.address]);
     });
 
