@@ -186,17 +186,15 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
             message = `body: ${err.message}`;
         }
         if (status >= 500) req.log.error({ err }, 'request failed');
-        reply
-            .status(status)
-            .send({
-                statusCode: status,
-                error: REASON[status] ?? 'Error',
-                code,
-                message,
-                field,
-                rule,
-                requestId: String(req.id),
-            });
+        reply.status(status).send({
+            statusCode: status,
+            error: REASON[status] ?? 'Error',
+            code,
+            message,
+            field,
+            rule,
+            requestId: String(req.id),
+        });
     });
     app.setNotFoundHandler((req, reply) => {
         reply.status(404).send({
@@ -309,7 +307,8 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
                 from = b.evmTvm!.timestampCreatedFrom;
             }
             const v = await getTransfer(o.db, kind, id);
-            if (!v) return EMPTY;
+            // EVM to TVM: nothing before the Event exists on the TVM side (spec, status rule 6)
+            if (!v || (kind === 'EvmToTvm' && !v.event)) return EMPTY;
             if (kind === 'TvmToTvm' && v.fromChainId !== b.tvmTvm!.dappChainId) return EMPTY;
             if (kind === 'EvmToTvm' && v.toChainId !== b.evmTvm!.dappChainId) return EMPTY;
             if (from !== undefined && from !== null && v.createdAt < from) return EMPTY;

@@ -35,7 +35,7 @@ import {
     insertTransfers,
     openEvents,
     setCursor,
-    setDelivery,
+    insertDelivery,
     setEventStatus,
     setProofPayload,
     transfersWantingProof,
@@ -64,6 +64,8 @@ export interface TvmIndexerOptions {
     explorer?: string;
     /** transactions per committed batch (default 100) */
     batch?: number;
+    /** pause after each committed batch, ms (default 0): spares a rate-limited endpoint */
+    pauseMs?: number;
     log?: Logger;
     /** test hook: called after each committed batch */
     afterCommit?: (stream: string, rows: number) => void;
@@ -296,8 +298,9 @@ export class TvmIndexer {
                         q,
                         effects.flatMap((e) => e.events),
                     );
-                    for (const e of effects)
-                        for (const d of e.deliveries) await setDelivery(q, d.eventAddress, d.delivery);
+                    for (const [j, e] of effects.entries())
+                        for (const d of e.deliveries)
+                            await insertDelivery(q, d.eventAddress, this.chainId, d.delivery, chunk[j].now);
                     await setCursor(q, name, `${last.lt}:${hex(last.hash())}`);
                 });
                 handled += chunk.length;
@@ -309,6 +312,7 @@ export class TvmIndexer {
                     lt: last.lt.toString(),
                 });
                 this.o.afterCommit?.(name, rows);
+                if (this.o.pauseMs) await new Promise((r) => setTimeout(r, this.o.pauseMs));
             }
         }
         return handled;
@@ -381,7 +385,7 @@ export class TvmIndexer {
                 address: raw(s.address),
                 tvmChainId: this.chainId,
                 chainId: Number(details.networkConfiguration.chainId),
-                flags: Number(flags),
+                flags: Number(flags.flags),
                 eventInitialBalance: details.basicConfiguration.eventInitialBalance.toString(),
                 tokenType: s.tokenType!,
                 direction: 'ToTvm',
@@ -392,12 +396,26 @@ export class TvmIndexer {
         return n;
     }
 
-    async pollOnce(): Promise<{ transactions: number; events: number; proofs: number }> {
-        if (!this.configurationsRead) await this.readConfigurations();
-        const transactions = await this.pollStreams();
-        const events = await this.pollEvents();
-        const proofs = await this.pollProofs();
-        return { transactions, events, proofs };
+    /**
+     * One pass: configurations (once), every stream, the open Events, the wanted proofs. A failing
+     * part (an endpoint down, a bad answer) is logged and retried next pass; the others go on.
+     */
+    async pollOnce(): Promise<{ transactions: number; events: number; proofs: number; errors: number }> {
+        let errors = 0;
+        const guard = async (part: string, f: () => Promise<number>) => {
+            try {
+                return await f();
+            } catch (e) {
+                errors++;
+                this.log('indexer.error', { network: this.chainId, part, error: (e as Error).message });
+                return 0;
+            }
+        };
+        if (!this.configurationsRead) await guard('configurations', () => this.readConfigurations());
+        const transactions = await guard('streams', () => this.pollStreams());
+        const events = await guard('events', () => this.pollEvents());
+        const proofs = await guard('proofs', () => this.pollProofs());
+        return { transactions, events, proofs, errors };
     }
 
     start(intervalMs = 1000) {

@@ -30,9 +30,28 @@ export class StorageError extends Error {
     }
 }
 
+/**
+ * Whether a failure is the storage being unreachable (connection refused, reset or lost, the server
+ * shutting down, a pool timeout; SQLSTATE class 08 and 57P): then StorageError. Anything else (a bad
+ * statement, a constraint) is a bug and stays what it is.
+ */
+export function isUnavailable(e: unknown): boolean {
+    const x = e as { code?: string; message?: string };
+    if (typeof x?.code === 'string' && (/^08/.test(x.code) || /^57P0[1-3]$/.test(x.code))) return true;
+    if (
+        typeof x?.code === 'string' &&
+        /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH)$/.test(x.code)
+    )
+        return true;
+    return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|PGlite is closed|Cannot use a pool after calling end/i.test(
+        x?.message ?? '',
+    );
+}
+
 function wrap(e: unknown): never {
     if (e instanceof StorageError) throw e;
-    throw new StorageError(`storage: ${(e as Error)?.message ?? String(e)}`, e);
+    if (isUnavailable(e)) throw new StorageError(`storage: ${(e as Error)?.message ?? String(e)}`, e);
+    throw e;
 }
 
 export interface OpenOptions {
@@ -64,8 +83,13 @@ class PgDb implements Db {
             return wrap(e);
         }
         const q: Queryable = {
-            query: async <R extends Row = Row>(sql: string, params: unknown[] = []) =>
-                (await c.query(sql, params)).rows as R[],
+            query: async <R extends Row = Row>(sql: string, params: unknown[] = []) => {
+                try {
+                    return (await c.query(sql, params)).rows as R[];
+                } catch (e) {
+                    return wrap(e);
+                }
+            },
         };
         try {
             await c.query('BEGIN');
@@ -74,7 +98,7 @@ class PgDb implements Db {
             return out;
         } catch (e) {
             await c.query('ROLLBACK').catch(() => undefined);
-            throw e;
+            return wrap(e);
         } finally {
             c.release();
         }

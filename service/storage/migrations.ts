@@ -6,9 +6,12 @@
  *   an EVM MultiVault deposit). `link_key` is what its destination Event is found by:
  *   `tvm:<event message hash>` or `evm:<deposit tx hash>:<log index>`.
  * events: one row per Event contract, written by the indexer of its DESTINATION TVM network (the
- *   configuration's deploy, then its status and delivery). The API joins the two on `link_key`, so
+ *   configuration's deploy, then its status). The API joins the two on `link_key`, so
  *   either side may be indexed first and no row is ever rewritten by the other network's indexer.
  * configurations: the EVM to TVM EventConfigurations, as read from their get methods.
+ * deliveries: the destination proxy's transaction that minted or unlocked for an Event (written by
+ *   the proxy's stream, which may run ahead of the configuration's stream: so a table of its own,
+ *   joined on the Event's address, never an update of a row that may not exist yet).
  * cursors: where each indexer stream stands; committed in the same transaction as the rows it read.
  */
 export interface Migration {
@@ -61,12 +64,17 @@ export const MIGRATIONS: Migration[] = [
                 last_error_code integer NOT NULL DEFAULT 0,
                 deployed_at bigint NOT NULL,
                 deploy_tx text NOT NULL,
-                delivery_tx text,
-                delivery_msg_hash text,
-                delivered_amount text,
-                delivered_token text,
-                delivered_proxy text,
                 updated_at bigint NOT NULL
+            )`,
+            `CREATE TABLE deliveries (
+                event_address text PRIMARY KEY,
+                chain_id integer NOT NULL,
+                delivery_tx text NOT NULL,
+                delivery_msg_hash text NOT NULL,
+                delivered_amount text NOT NULL,
+                delivered_token text NOT NULL,
+                delivered_proxy text NOT NULL,
+                delivered_at bigint NOT NULL
             )`,
             'CREATE INDEX events_open ON events (chain_id, status) WHERE status NOT IN (3, 4, 7)',
             `CREATE TABLE configurations (

@@ -137,11 +137,21 @@ export async function setEventStatus(q: Queryable, address: string, status: numb
     );
 }
 
-export async function setDelivery(q: Queryable, eventAddress: string, d: DeliveryRow) {
+/** Records the delivery of an Event (once: the first delivery that minted or unlocked). */
+export async function insertDelivery(q: Queryable, eventAddress: string, chainId: number, d: DeliveryRow, at: number) {
     await q.query(
-        `UPDATE events SET delivery_tx = $2, delivery_msg_hash = $3, delivered_amount = $4, delivered_token = $5,
-            delivered_proxy = $6, updated_at = $7 WHERE address = $1 AND delivery_tx IS NULL`,
-        [eventAddress, d.deliveryTx, d.deliveryMsgHash, d.deliveredAmount, d.deliveredToken, d.deliveredProxy, now()],
+        `INSERT INTO deliveries (event_address, chain_id, delivery_tx, delivery_msg_hash, delivered_amount, delivered_token,
+            delivered_proxy, delivered_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8) ON CONFLICT DO NOTHING`,
+        [
+            eventAddress,
+            chainId,
+            d.deliveryTx,
+            d.deliveryMsgHash,
+            d.deliveredAmount,
+            d.deliveredToken,
+            d.deliveredProxy,
+            at,
+        ],
     );
 }
 
@@ -155,7 +165,8 @@ export async function openEvents(
 ): Promise<{ address: string; eventKind: string; tokenType: string }[]> {
     const rows = await q.query<{ address: string; event_kind: string; token_type: string }>(
         `SELECT address, event_kind, token_type FROM events
-         WHERE chain_id = $1 AND status NOT IN (3, 4, 7) AND NOT (status = 2 AND delivery_tx IS NOT NULL)
+         WHERE chain_id = $1 AND status NOT IN (3, 4, 7)
+            AND NOT (status = 2 AND EXISTS (SELECT 1 FROM deliveries d WHERE d.event_address = events.address))
          ORDER BY deployed_at`,
         [chainId],
     );
@@ -220,15 +231,17 @@ export interface TransferView extends TransferRow {
  * answer always carries `incoming.transactionHash` (status rule 2); LiquidityProvided is delivered by
  * the provider's transfer.
  */
-export const STATUS_SQL = `CASE WHEN (e.status = 2 AND e.delivery_tx IS NOT NULL) OR e.status = 7 THEN 'Completed' WHEN e.status IN (3, 4) THEN 'Failed' ELSE 'Pending' END`;
+export const STATUS_SQL = `CASE WHEN (e.status = 2 AND d.delivery_tx IS NOT NULL) OR e.status = 7 THEN 'Completed' WHEN e.status IN (3, 4) THEN 'Failed' ELSE 'Pending' END`;
 
 const SELECT = `SELECT t.*, ${STATUS_SQL} AS status_name, e.chain_id AS e_chain_id, e.address AS e_address,
     e.event_kind AS e_event_kind, e.token_type AS e_token_type, e.configuration AS e_configuration,
     e.status AS e_status, e.last_error_code AS e_last_error_code, e.deployed_at AS e_deployed_at,
-    e.deploy_tx AS e_deploy_tx, e.delivery_tx AS e_delivery_tx, e.delivery_msg_hash AS e_delivery_msg_hash,
-    e.delivered_amount AS e_delivered_amount, e.delivered_token AS e_delivered_token,
-    e.delivered_proxy AS e_delivered_proxy, e.updated_at AS e_updated_at
+    e.deploy_tx AS e_deploy_tx, d.delivery_tx AS e_delivery_tx, d.delivery_msg_hash AS e_delivery_msg_hash,
+    d.delivered_amount AS e_delivered_amount, d.delivered_token AS e_delivered_token,
+    d.delivered_proxy AS e_delivered_proxy, GREATEST(e.updated_at, d.delivered_at) AS e_updated_at
     FROM transfers t`;
+const JOIN_EVENTS =
+    'LEFT JOIN events e ON e.link_key = t.link_key LEFT JOIN deliveries d ON d.event_address = e.address';
 
 const opt = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
 
@@ -285,11 +298,7 @@ export async function getTransfer(
     kind: TransferKind,
     transferId: string,
 ): Promise<TransferView | undefined> {
-    const join = kind === 'EvmToTvm' ? 'JOIN' : 'LEFT JOIN';
-    const rows = await q.query(
-        `${SELECT} ${join} events e ON e.link_key = t.link_key WHERE t.transfer_id = $1 AND t.kind = $2`,
-        [transferId, kind],
-    );
+    const rows = await q.query(`${SELECT} ${JOIN_EVENTS} WHERE t.transfer_id = $1 AND t.kind = $2`, [transferId, kind]);
     return rows[0] ? view(rows[0]) : undefined;
 }
 
@@ -335,10 +344,10 @@ export async function searchTransfers(
     if (f.toChainId !== undefined) where.push(`t.to_chain_id = ${p(f.toChainId)}`);
     if (f.createdAtGe !== undefined) where.push(`t.created_at >= ${p(f.createdAtGe)}`);
     if (f.createdAtLe !== undefined) where.push(`t.created_at <= ${p(f.createdAtLe)}`);
-    const from = `transfers t LEFT JOIN events e ON e.link_key = t.link_key WHERE ${where.join(' AND ')}`;
+    const from = `transfers t ${JOIN_EVENTS} WHERE ${where.join(' AND ')}`;
     const dir = f.ordering === 'CreatedAtAscending' ? 'ASC' : 'DESC';
     const rows = await q.query(
-        `${SELECT} LEFT JOIN events e ON e.link_key = t.link_key WHERE ${where.join(' AND ')}
+        `${SELECT} ${JOIN_EVENTS} WHERE ${where.join(' AND ')}
          ORDER BY t.created_at ${dir}, t.transfer_id ${dir} LIMIT ${p(f.limit)} OFFSET ${p(f.offset)}`,
         params,
     );

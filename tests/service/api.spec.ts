@@ -12,7 +12,7 @@ import { Db, openDb } from '../../service/storage/db';
 import {
     insertEvents,
     insertTransfers,
-    setDelivery,
+    insertDelivery,
     setEventStatus,
     setProofPayload,
     upsertConfiguration,
@@ -106,13 +106,19 @@ async function fill(db: Db) {
     });
     const ev = (t: (typeof tvm)[0]) => eventFor(t, 0).address;
     const deliver = async (t: (typeof tvm)[0], token: string, proxy: string) =>
-        setDelivery(db, ev(t), {
-            deliveryTx: hash(`delivery:${t.transferId}`),
-            deliveryMsgHash: hash(`dmsg:${t.transferId}`),
-            deliveredAmount: String(BigInt(t.amount) - BigInt(t.amount) / 1000n),
-            deliveredToken: token,
-            deliveredProxy: proxy,
-        });
+        insertDelivery(
+            db,
+            ev(t),
+            t.toChainId,
+            {
+                deliveryTx: hash(`delivery:${t.transferId}`),
+                deliveryMsgHash: hash(`dmsg:${t.transferId}`),
+                deliveredAmount: String(BigInt(t.amount) - BigInt(t.amount) / 1000n),
+                deliveredToken: token,
+                deliveredProxy: proxy,
+            },
+            t.createdAt + 20,
+        );
     for (const i of [0, 6, 7, 8, 9]) {
         await setEventStatus(db, ev(tvm[i]), 2, 0);
         await deliver(tvm[i], TOKEN_B_ALIEN, deployment.tvm.B.contracts.alienProxy!);
