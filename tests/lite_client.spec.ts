@@ -10,6 +10,20 @@ import { LiteClient } from '../wrappers/LiteClient';
 import { Errors, Op } from '../wrappers/constants';
 
 const GLOBAL_ID = 77;
+
+/** The signature list with one more node, `raw`, after its last node. */
+function appendRawNode(signatures: Cell, raw: Cell): Cell {
+    const nodes: Cell[] = [];
+    let n = signatures.refs[0] ?? null;
+    while (n) {
+        nodes.push(n);
+        n = n.refs[0] ?? null;
+    }
+    let next: Cell = raw;
+    for (let i = nodes.length - 1; i >= 0; i--)
+        next = beginCell().storeBits(nodes[i].bits.substring(0, 528)).storeMaybeRef(next).endCell();
+    return beginCell().storeBuffer(signatures.beginParse().loadBuffer(32)).storeMaybeRef(next).endCell();
+}
 const T0 = 1_700_000_000;
 
 describe('LiteClient (synthetic chain)', () => {
@@ -69,6 +83,15 @@ describe('LiteClient (synthetic chain)', () => {
             queryId,
             block: proof,
             signatures: buildSignaturesCell(block.fileHash, entries),
+        });
+    }
+
+    async function check2(block: BuiltBlock, signatures: Cell, queryId = 5) {
+        return lc.sendCheckBlock(sync.getSender(), {
+            value: toNano('1'),
+            queryId,
+            block: blockHeaderProof(block),
+            signatures,
         });
     }
 
@@ -166,36 +189,57 @@ describe('LiteClient (synthetic chain)', () => {
         it('one unit below the cutoff (200) is rejected: 115', async () => {
             const b = mcBlock();
             expectFail(await check(b, signBlock(b, setA, [0, 1])), Errors.liteClient.weightBelowCutoff);
-            expectFail(await check(b, signBlock(b, setA, [0, 3, 4, 2])), Errors.liteClient.weightBelowCutoff); // unsorted: 2 after 4 skipped
+            expectFail(await check(b, signBlock(b, setA, [0, 3, 4])), Errors.liteClient.weightBelowCutoff); // 199
             expectFail(await check(b, []), Errors.liteClient.weightBelowCutoff);
         });
 
-        it('a duplicated signature is counted once', async () => {
+        it('every node read must be the next signer in index order: a repeat, an index going back, an index of no main validator is 114', async () => {
             const b = mcBlock();
-            const s = signBlock(b, setA, [0, 1]);
-            expectFail(await check(b, [s[0], s[1], s[1]]), Errors.liteClient.weightBelowCutoff); // 200, not 300
-            expectFail(await check(b, [s[0], s[0], s[0], s[1]]), Errors.liteClient.weightBelowCutoff);
-            const s3 = signBlock(b, setA, [0, 1, 2]);
-            expectCorrect(await check(b, [s3[0], s3[1], s3[1], s3[2]]), b); // the repeat is skipped, later entries still count
-        });
-
-        it('a signer outside the main subset or outside the set is not counted', async () => {
-            const b = mcBlock();
-            const s = signBlock(b, setA, [0, 1, 5, 6]); // 5 and 6 are validators (weight 1000) but not main
-            expectFail(await check(b, s), Errors.liteClient.weightBelowCutoff);
+            const s = signBlock(b, setA, [0, 1, 2, 3, 4]);
+            // a repeat (valid signature): not counted twice, refused
+            expectFail(await check(b, [s[0], s[1], s[1], s[2]]), Errors.liteClient.invalidSignature);
+            expectFail(await check(b, [s[0], s[0], s[1], s[2]]), Errors.liteClient.invalidSignature);
+            // an index going back (unsorted)
+            expectFail(await check(b, [s[0], s[3], s[4], s[2]]), Errors.liteClient.invalidSignature);
+            // 5 and 6 are validators (weight 1000) but not main
+            expectFail(await check(b, signBlock(b, setA, [0, 1, 5, 6])), Errors.liteClient.invalidSignature);
             const outsider = makeValidatorSet({ size: 1, seed: 'X', utimeSince: T0, utimeUntil: T0 + 1 });
             const [x] = signBlock(b, outsider);
-            expectFail(
-                await check(b, [...signBlock(b, setA, [0, 1]), { index: 9, signature: x.signature }]),
-                Errors.liteClient.weightBelowCutoff,
+            for (const index of [9, 65535, 2])
+                expectFail(
+                    await check(b, [s[0], s[1], { index, signature: x.signature }]),
+                    Errors.liteClient.invalidSignature,
+                );
+            // the same lists, sorted and each validator once, pass
+            expectCorrect(await check(b, [s[0], s[1], s[2]]), b);
+        });
+
+        it('reading stops at the node that reaches the cutoff: later nodes are not read', async () => {
+            const b = mcBlock();
+            const s = signBlock(b, setA, [0, 1, 2, 3, 4]);
+            const outsider = makeValidatorSet({ size: 1, seed: 'X', utimeSince: T0, utimeUntil: T0 + 1 });
+            const [x] = signBlock(b, outsider);
+            // 0, 1, 2 reach 201: an invalid signature, a repeat, an index beyond the set after them are not read
+            expectCorrect(
+                await check(b, [
+                    s[0],
+                    s[1],
+                    s[2],
+                    { index: 3, signature: x.signature },
+                    s[0],
+                    { index: 65535, signature: x.signature },
+                ]),
+                b,
             );
+            // a node shorter than a signature after the cutoff is not read either
+            const tail = beginCell().storeUint(7, 8).endCell();
+            const b2 = mcBlock();
+            const s2 = signBlock(b2, setA, [0, 1, 2]);
+            expectCorrect(await check2(b2, appendRawNode(buildSignaturesCell(b2.fileHash, s2), tail)), b2);
+            // before the cutoff the same node is 114 (another block: b2 is recorded now)
+            const b3 = mcBlock();
             expectFail(
-                await check(b, [...signBlock(b, setA, [0, 1]), { index: 65535, signature: x.signature }]),
-                Errors.liteClient.weightBelowCutoff,
-            );
-            // an outsider claiming a main index has an invalid signature
-            expectFail(
-                await check(b, [...signBlock(b, setA, [0, 1]), { index: 2, signature: x.signature }]),
+                await check2(b3, appendRawNode(buildSignaturesCell(b3.fileHash, signBlock(b3, setA, [0, 1])), tail)),
                 Errors.liteClient.invalidSignature,
             );
         });
@@ -203,8 +247,8 @@ describe('LiteClient (synthetic chain)', () => {
         it('an invalid signature is rejected: 114', async () => {
             const b = mcBlock();
             const s = signBlock(b, setA);
-            s[3] = { index: 3, signature: Buffer.from(s[3].signature) };
-            s[3].signature[5] ^= 0x80;
+            s[1] = { index: 1, signature: Buffer.from(s[1].signature) };
+            s[1].signature[5] ^= 0x80;
             expectFail(await check(b, s), Errors.liteClient.invalidSignature);
             // signature of another block
             const other = mcBlock();
