@@ -262,6 +262,27 @@ describe('LiteClient (synthetic chain)', () => {
             expectFail(r, Errors.liteClient.invalidSignature);
         });
 
+        it('the time rule: a block generated more than 60 s after current_epoch_until is 118; a recorded one still answers', async () => {
+            // setA: utime_until = T0 + 10,000
+            const at = (genUtime: number) =>
+                buildMasterchainBlock({ globalId: GLOBAL_ID, seqno: seqno++, genUtime, prevKeyBlockSeqno: 100 });
+            const last = at(T0 + 10_000 + 60);
+            expectCorrect(await check(last, signBlock(last, setA)), last);
+            const late = at(T0 + 10_000 + 61);
+            expectFail(await check(late, signBlock(late, setA)), Errors.liteClient.blockAfterEpoch);
+            const far = at(T0 + 100_000_000);
+            expectFail(await check(far, signBlock(far, setA)), Errors.liteClient.blockAfterEpoch);
+            expectCorrect(await check(last, []), last);
+        });
+
+        it('a proof that prunes BlockInfo: 202 (not the cell underflow of the pruned branch)', async () => {
+            const b = mcBlock();
+            const { convertToMerkleProof } = await import('@ton/core');
+            const { prune } = await import('./lite_client.util');
+            const proof = convertToMerkleProof(prune(b.cell, {}));
+            expectFail(await check(b, signBlock(b, setA), proof), Errors.liteClient.blockNotMasterchain);
+        });
+
         it('a cell that is not exotic: 101', async () => {
             const b = mcBlock();
             expectFail(await check(b, signBlock(b, setA), b.cell), Errors.merkle.notExotic);
@@ -423,9 +444,9 @@ describe('LiteClient (synthetic chain)', () => {
             });
         });
 
-        it('a proof that prunes ConfigParam 34 fails on the pruned branch (exit 9, cell underflow)', async () => {
+        it('a proof that prunes ConfigParam 34: 116 (not the cell underflow of the pruned branch)', async () => {
             const kb = keyBlock(nextSet());
-            expectFail(await newKey(kb, signBlock(kb, setA), keyBlockProof(kb, [0])), 9);
+            expectFail(await newKey(kb, signBlock(kb, setA), keyBlockProof(kb, [0])), Errors.liteClient.invalidEpoch);
         });
 
         it('a shard block: 202; another global id: 117; not a Merkle proof: 101/102', async () => {
