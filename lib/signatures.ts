@@ -6,8 +6,8 @@
  * (total * 2 / 3 + 1 of its main validators); every node it reads must name a main validator by
  * index, above the previous node's index, with a valid signature (114 otherwise). Each signature
  * after the tenth in a transaction costs 4,000 gas, so the packer sends the fewest signatures whose
- * weight reaches the cutoff: the heaviest signers (fewest items over a threshold), in index order,
- * each validator once, and only signatures that verify (an invalid one would fail the whole check).
+ * weight reaches the cutoff (as many as the heaviest signers need), in index order, each validator
+ * once, and only signatures that verify (an invalid one would fail the whole check).
  *
  * Inputs: every real format a signature set comes in, normalised by `signaturesFrom`:
  *   - a lite server's `liteServer.getBlockSignatures` / toncenter's `getMasterchainBlockSignatures`
@@ -243,8 +243,10 @@ export function signersIn(
 }
 
 /**
- * The fewest of `signatures` whose weight reaches the cutoff of `set`: the heaviest signers first
- * (ties: the lower index), sent in index order. Throws when all of them together stay below it.
+ * The fewest of `signatures` whose weight reaches the cutoff of `set` (as many as the heaviest
+ * signers need), sent in index order: the first ones in index order when they reach it (fewer gaps
+ * in the LiteClient's walk of its validator chain, less gas), else the heaviest (ties: the lower
+ * index). Throws when all of them together stay below the cutoff.
  */
 export function packFewest(
     fileHash: Buffer,
@@ -258,17 +260,24 @@ export function packFewest(
     const byWeight = [...found.keys()].sort((a, b) =>
         set[a].weight > set[b].weight ? -1 : set[a].weight < set[b].weight ? 1 : a - b,
     );
-    const chosen: number[] = [];
+    let count = 0;
     let weight = 0n;
     for (const i of byWeight) {
         if (weight >= cutoff) break;
-        chosen.push(i);
+        count += 1;
         weight += set[i].weight;
     }
     if (weight < cutoff)
         throw new Error(
             `signatures of ${found.size} of ${set.length} validators weigh ${weight}, below the cutoff ${cutoff}`,
         );
+    // as few signatures, and as few gaps as possible: the first `count` signers in index order when
+    // they reach the cutoff too (real sets list validators by weight, so they usually do), else the
+    // heaviest `count`
+    const inOrder = [...found.keys()].sort((a, b) => a - b).slice(0, count);
+    const inOrderWeight = inOrder.reduce((a, i) => a + set[i].weight, 0n);
+    const chosen = inOrderWeight >= cutoff ? inOrder : byWeight.slice(0, count);
+    if (chosen === inOrder) weight = inOrderWeight;
     chosen.sort((a, b) => a - b);
     return {
         cell: signaturesCell(

@@ -71,7 +71,7 @@ describe('signature packer (synthetic sets)', () => {
             makeValidatorSet({
                 size: 100,
                 main: 100,
-                weights: Array.from({ length: 100 }, (_, i) => (1n << 50n) + BigInt((i * 7919) % 100) * (1n << 43n)),
+                weights: Array.from({ length: 100 }, (_, i) => (1n << 50n) + BigInt((i * 7919) % 100) * (1n << 36n)),
                 seed: 'pk-n',
                 utimeSince: T0,
                 utimeUntil: T0 + 1e5,

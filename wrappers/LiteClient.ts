@@ -46,12 +46,13 @@ export function liteClientCutoff(validators: LiteClientValidator[]): bigint {
 }
 
 /**
- * validator_chunk$_ entries:(1..3 x index:uint16 pubkey:bits256 weight:uint64) next:(0..1 x ^ValidatorChunk)
- * (contracts/lite_client.tlb): three entries a cell, in index order; the last chunk has no next.
+ * validator_chunk$_ entries:(1..3 x index:uint16 pubkey:bits256 weight:uint64) next:^ValidatorChunk
+ * (contracts/lite_client.tlb): three entries a cell, in index order; after the last chunk the chain
+ * end, an empty cell.
  */
 export function validatorChain(validators: LiteClientValidator[]): Cell {
     if (validators.length === 0) throw new Error('empty validator set');
-    let next: Cell | null = null;
+    let next: Cell = beginCell().endCell(); // the chain end
     const last = Math.floor((validators.length - 1) / ENTRIES_PER_CHUNK) * ENTRIES_PER_CHUNK;
     for (let start = last; start >= 0; start -= ENTRIES_PER_CHUNK) {
         const b = beginCell();
@@ -61,10 +62,9 @@ export function validatorChain(validators: LiteClientValidator[]): Cell {
             if (v.publicKey.length !== 32) throw new Error('public key must be 32 bytes');
             b.storeUint(i, 16).storeBuffer(v.publicKey, 32).storeUint(v.weight, 64);
         }
-        if (next) b.storeRef(next);
-        next = b.endCell();
+        next = b.storeRef(next).endCell();
     }
-    return next!;
+    return next;
 }
 
 /** LiteClientStorage (contracts/lite_client.tlb). */
