@@ -7,7 +7,7 @@ import { currentBlockCell, SyntheticChain } from '../harness/chain';
 import { buildMasterchainBlock } from '../harness/blocks';
 import { blockHeaderProof } from '../harness/proofs';
 import { buildSignaturesCell, signBlock, SignatureEntry } from '../harness/signatures';
-import { LiteClient } from '../wrappers/LiteClient';
+import { LiteClient, liteClientSure } from '../wrappers/LiteClient';
 import { TC_MIN_VALUE, TransactionChecker } from '../wrappers/TransactionChecker';
 import { Errors, Op } from '../wrappers/constants';
 import { prune } from './lite_client.util';
@@ -162,9 +162,9 @@ describe('LiteClient under attack: bounded reading, value in proportion, always 
         const b = buildMasterchainBlock({ globalId: GLOBAL_ID, seqno: 500, genUtime: T0 + 500, prevKeyBlockSeqno: 0 });
         const all = signBlock(b, set);
         const sig = buildSignaturesCell(b.fileHash, all);
-        // 100 nodes: up to 12,000 + 100 x 1,500 + 90 x 4,000 + 100 x 200 = 542,000 gas asked for
+        // 100 nodes: up to 12,000 + 100 x 4,000 + 90 x 4,000 + (100 - sure) x 500 + 100 x 300 gas asked for (about 0.34 TON)
         let r = await liteClient.sendCheckBlock(user.getSender(), {
-            value: toNano('0.15'),
+            value: toNano('0.25'),
             queryId: 3,
             block: blockHeaderProof(b),
             signatures: sig,
@@ -181,7 +181,7 @@ describe('LiteClient under attack: bounded reading, value in proportion, always 
             inMessageBounced: true,
         });
         r = await liteClient.sendCheckBlock(user.getSender(), {
-            value: toNano('0.3'),
+            value: toNano('0.4'),
             queryId: 3,
             block: blockHeaderProof(b),
             signatures: sig,
@@ -195,47 +195,62 @@ describe('LiteClient under attack: bounded reading, value in proportion, always 
 });
 
 describe('LiteClient: the gas bound check_block asks value for holds', () => {
-    it('for the costliest shapes of a 100-validator set', async () => {
-        const set = makeValidatorSet({
-            size: 100,
-            main: 100,
-            weights: 'mainnet',
-            seed: 'bound',
-            utimeSince: T0,
-            utimeUntil: T0 + 1_000_000,
-        });
-        const bc = await Blockchain.create();
-        bc.now = T0 + 100;
-        const s = await bc.treasury('s');
-        const chain = new SyntheticChain({ globalId: GLOBAL_ID, validators: set, startUtime: T0 + 10 });
-        const lc = bc.openContract(
-            LiteClient.createFromKeyBlock(chain.genesisKeyBlock().proof, compiledCode('LiteClient')),
-        );
-        await lc.sendDeploy(s.getSender(), toNano('1'));
-        // contracts/lite_client.fc lc::gas_base, lc::gas_per_node, lc::gas_per_entry
-        const bound = (n: number) => 12_000 + n * 1500 + 4000 * Math.max(0, n - 10) + 100 * 200;
-        let seqno = 2000;
-        const shapes: [string, number[]][] = [
-            ['all 100, in order (read until the cutoff)', Array.from({ length: 100 }, (_, i) => i)],
-            ['every second (gaps everywhere)', Array.from({ length: 50 }, (_, i) => 2 * i + 1)],
-            ['the lightest 70 (the first 30 skipped)', Array.from({ length: 70 }, (_, i) => 30 + i)],
-            ['every third missing', Array.from({ length: 100 }, (_, i) => i).filter((i) => i % 3 !== 2)],
-        ];
-        for (const [name, signers] of shapes) {
-            const b = buildMasterchainBlock({ globalId: GLOBAL_ID, seqno, genUtime: T0 + 50, prevKeyBlockSeqno: 0 });
-            seqno++;
-            const r = await lc.sendCheckBlock(s.getSender(), {
-                value: toNano('1'),
-                block: blockHeaderProof(b),
-                signatures: buildSignaturesCell(b.fileHash, signBlock(b, set, signers)),
+    const weightSets: [string, 'mainnet' | bigint[]][] = [
+        ['mainnet-like weights', 'mainnet'],
+        // one validator holds 40%: sure = 1, every node after the first is followed by the cutoff check
+        ['one validator with 40% of the weight', [66_000n, ...Array.from({ length: 99 }, () => 1_000n)]],
+    ];
+    for (const [setName, weights] of weightSets)
+        it(`for the costliest shapes of a 100-validator set (${setName})`, async () => {
+            const set = makeValidatorSet({
+                size: 100,
+                main: 100,
+                weights,
+                seed: 'bound',
+                utimeSince: T0,
+                utimeUntil: T0 + 1_000_000,
             });
-            const t = r.transactions.find((x) => x.inMessage?.info.dest?.toString() === lc.address.toString())!;
-            const d = t.description;
-            if (d.type !== 'generic' || d.computePhase.type !== 'vm') throw new Error('no compute phase');
-            const gas = Number(d.computePhase.gasUsed);
-            const n = Math.min(signers.length, 100);
-            console.log(`bound: ${name}: gas ${gas}, bound ${bound(n)} (exit ${d.computePhase.exitCode})`);
-            expect(gas).toBeLessThanOrEqual(bound(n));
-        }
-    });
+            const bc = await Blockchain.create();
+            bc.now = T0 + 100;
+            const s = await bc.treasury('s');
+            const chain = new SyntheticChain({ globalId: GLOBAL_ID, validators: set, startUtime: T0 + 10 });
+            const lc = bc.openContract(
+                LiteClient.createFromKeyBlock(chain.genesisKeyBlock().proof, compiledCode('LiteClient')),
+            );
+            await lc.sendDeploy(s.getSender(), toNano('1'));
+            // contracts/lite_client.fc lc::gas_base, lc::gas_per_node, lc::gas_per_check, lc::gas_per_entry
+            const sure = liteClientSure(set.validators.slice(0, 100));
+            const bound = (n: number) =>
+                12_000 + n * 4000 + 4000 * Math.max(0, n - 10) + 500 * Math.max(0, n - sure) + 100 * 300;
+            let seqno = 2000;
+            const shapes: [string, number[]][] = [
+                ['all 100, in order (read until the cutoff)', Array.from({ length: 100 }, (_, i) => i)],
+                ['every second (gaps everywhere)', Array.from({ length: 50 }, (_, i) => 2 * i + 1)],
+                ['the lightest 70 (the first 30 skipped)', Array.from({ length: 70 }, (_, i) => 30 + i)],
+                ['every third from 1 (each node through lc::slow)', Array.from({ length: 33 }, (_, i) => 3 * i + 1)],
+                ['every fourth', Array.from({ length: 25 }, (_, i) => 4 * i + 3)],
+                ['every third missing', Array.from({ length: 100 }, (_, i) => i).filter((i) => i % 3 !== 2)],
+            ];
+            for (const [name, signers] of shapes) {
+                const b = buildMasterchainBlock({
+                    globalId: GLOBAL_ID,
+                    seqno,
+                    genUtime: T0 + 50,
+                    prevKeyBlockSeqno: 0,
+                });
+                seqno++;
+                const r = await lc.sendCheckBlock(s.getSender(), {
+                    value: toNano('1'),
+                    block: blockHeaderProof(b),
+                    signatures: buildSignaturesCell(b.fileHash, signBlock(b, set, signers)),
+                });
+                const t = r.transactions.find((x) => x.inMessage?.info.dest?.toString() === lc.address.toString())!;
+                const d = t.description;
+                if (d.type !== 'generic' || d.computePhase.type !== 'vm') throw new Error('no compute phase');
+                const gas = Number(d.computePhase.gasUsed);
+                const n = Math.min(signers.length, 100);
+                console.log(`bound: ${name}: gas ${gas}, bound ${bound(n)} (exit ${d.computePhase.exitCode})`);
+                expect(gas).toBeLessThanOrEqual(bound(n));
+            }
+        });
 });

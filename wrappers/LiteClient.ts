@@ -45,14 +45,29 @@ export function liteClientCutoff(validators: LiteClientValidator[]): bigint {
     return (total * 2n) / 3n + 1n;
 }
 
+/** Bits of a field of a chunk's weight cell (contracts/lite_client.tlb). */
+export const WEIGHT_BITS = 68;
+
 /**
- * validator_chunk$_ entries:(1..3 x index:uint16 pubkey:bits256 weight:uint64) next:^ValidatorChunk
- * (contracts/lite_client.tlb): three entries a cell, in index order; after the last chunk the chain
- * end, an empty cell.
+ * validator_chunk$_ entries:(1..3 x index:uint16 pubkey:bits256) next:^Cell weights:^ChunkWeights
+ * (contracts/lite_client.tlb): weights = after:uint68 w1:uint68 w2:uint68 w3:uint68 s0..s3:uint68,
+ * `after` the weight of all later chunks, w_r the weight of the entry with r entries left in the
+ * chunk (itself included; 0 when the chunk holds fewer than r entries), s_r = after + w1 + .. + w_r.
+ * The last chunk is followed by the chain end: a single 0 bit, an empty cell and a weight cell of zeros.
  */
 export function validatorChain(validators: LiteClientValidator[]): Cell {
     if (validators.length === 0) throw new Error('empty validator set');
-    let next: Cell = beginCell().endCell(); // the chain end
+    // chain end: one data bit, an empty cell and a weight cell of zeros
+    let next: Cell = beginCell()
+        .storeUint(0, 1)
+        .storeRef(beginCell().endCell())
+        .storeRef(
+            beginCell()
+                .storeUint(0, WEIGHT_BITS * 5)
+                .endCell(),
+        )
+        .endCell();
+    let after = 0n;
     const last = Math.floor((validators.length - 1) / ENTRIES_PER_CHUNK) * ENTRIES_PER_CHUNK;
     for (let start = last; start >= 0; start -= ENTRIES_PER_CHUNK) {
         const b = beginCell();
@@ -60,11 +75,33 @@ export function validatorChain(validators: LiteClientValidator[]): Cell {
         for (let i = start; i < end; i++) {
             const v = validators[i];
             if (v.publicKey.length !== 32) throw new Error('public key must be 32 bytes');
-            b.storeUint(i, 16).storeBuffer(v.publicKey, 32).storeUint(v.weight, 64);
+            b.storeUint(i, 16).storeBuffer(v.publicKey, 32);
         }
-        next = b.storeRef(next).endCell();
+        const w = [after];
+        for (let r = 1; r <= ENTRIES_PER_CHUNK; r++) w.push(r <= end - start ? validators[end - r].weight : 0n);
+        const q = beginCell();
+        for (const x of w) q.storeUint(x, WEIGHT_BITS);
+        let sum = 0n;
+        for (const x of w) q.storeUint((sum += x), WEIGHT_BITS); // suffix sums: after + w1 + .. + w_r
+        for (let i = start; i < end; i++) after += validators[i].weight;
+        next = b.storeRef(next).storeRef(q.endCell()).endCell();
     }
     return next;
+}
+
+/**
+ * Signers of the set that can never reach its cutoff (contracts/lite_client.tlb `sure`, as
+ * lc::build_chain computes it): K - 1, K = the first k whose prefix reaches the cutoff when the set
+ * is listed by weight (non-increasing), else ceil(cutoff / largest weight).
+ */
+export function liteClientSure(validators: LiteClientValidator[]): number {
+    const cutoff = liteClientCutoff(validators);
+    const largest = validators.reduce((a, v) => (v.weight > a ? v.weight : a), 0n);
+    const sorted = validators.every((v, i) => i === 0 || validators[i - 1].weight >= v.weight);
+    if (!sorted) return Number((cutoff + largest - 1n) / largest) - 1;
+    let sum = 0n;
+    for (let k = 0; k < validators.length; k++) if ((sum += validators[k].weight) >= cutoff) return k;
+    return validators.length - 1;
 }
 
 /** LiteClientStorage (contracts/lite_client.tlb). */
@@ -73,9 +110,11 @@ export function liteClientConfigToCell(config: LiteClientConfig): Cell {
     for (const v of (config.verified ?? []).slice(-MAX_VERIFIED_BLOCKS)) verified.set(v.seqno, v.rootHash);
     return beginCell()
         .storeInt(config.globalId, 32)
-        .storeUint(liteClientCutoff(config.validators), 64)
+        .storeUint(config.validators.reduce((a, v) => a + v.weight, 0n) - liteClientCutoff(config.validators), 64) // slack = total - cutoff
         .storeUint(config.epochUntil, 32)
         .storeUint(config.validators.length, 16)
+        .storeUint(liteClientSure(config.validators), 16)
+        .storeUint(liteClientCutoff(config.validators), 64)
         .storeUint(config.seqNo, 32)
         .storeUint(config.epochSince, 32)
         .storeRef(validatorChain(config.validators))
