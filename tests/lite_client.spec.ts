@@ -6,7 +6,7 @@ import { makeValidatorSet, cutoffWeight, ValidatorSet, ValidatorSetData } from '
 import { buildKeyBlock, buildMasterchainBlock, buildShardBlock, BuiltBlock } from '../harness/blocks';
 import { signBlock, buildSignaturesCell, SignatureEntry } from '../harness/signatures';
 import { blockHeaderProof, keyBlockProof } from '../harness/proofs';
-import { LiteClient } from '../wrappers/LiteClient';
+import { LiteClient, liteClientSure } from '../wrappers/LiteClient';
 import { Errors, Op } from '../wrappers/constants';
 
 const GLOBAL_ID = 77;
@@ -460,6 +460,59 @@ describe('LiteClient (synthetic chain)', () => {
             const kb2 = keyBlock(nextSet());
             expectFail(await newKey(kb2, signBlock(kb2, setA), kb2.cell), Errors.merkle.notExotic);
             expectFail(await newKey(kb2, signBlock(kb2, setA), kb2.cell.refs[2]), Errors.merkle.notMerkleProof);
+        });
+
+        it('min_signers: the fewest signers of a set listed by weight, a lower bound otherwise (as liteClientSure)', async () => {
+            // setA (100, 100, 1, 50, 49) is not listed by weight: ceil(201 / 100) = 3 (the true fewest)
+            expect(await lc.getMinSigners()).toBe(3);
+            expect(liteClientSure(setA.validators.slice(0, 5))).toBe(2);
+            const sorted = makeValidatorSet({
+                size: 9,
+                main: 9,
+                weights: [500n, 400n, 300n, 200n, 100n, 90n, 80n, 70n, 60n],
+                seed: 'sorted',
+                utimeSince: T0 + 20_000,
+                utimeUntil: T0 + 30_000,
+            });
+            // total 1,800, cutoff 1,201: 500 + 400 + 300 + 200 = 1,400 (4 signers), 1,200 with 3
+            const kb = keyBlock(sorted);
+            expect((await newKey(kb, signBlock(kb, setA))).transactions).toHaveTransaction({
+                from: lc.address,
+                op: Op.liteClient.ok,
+            });
+            expect(await lc.getMinSigners()).toBe(4);
+            expect(liteClientSure(sorted.validators) + 1).toBe(4);
+            // 4 signers pass, 3 (the heaviest) are below the cutoff without being read
+            const b = buildMasterchainBlock({
+                globalId: GLOBAL_ID,
+                seqno: seqno++,
+                genUtime: T0 + 20_100,
+                prevKeyBlockSeqno: kb.seqno,
+            });
+            expectFail(await check(b, signBlock(b, sorted, [0, 1, 2])), Errors.liteClient.weightBelowCutoff);
+            expectCorrect(await check(b, signBlock(b, sorted, [0, 1, 2, 3])), b);
+            const unsorted = makeValidatorSet({
+                size: 6,
+                main: 6,
+                weights: [100n, 500n, 100n, 100n, 100n, 100n],
+                seed: 'unsorted',
+                utimeSince: T0 + 40_000,
+                utimeUntil: T0 + 50_000,
+            });
+            // total 1,000, cutoff 667: ceil(667 / 500) = 2 (the true fewest is 3)
+            const kb2 = buildKeyBlock({
+                globalId: GLOBAL_ID,
+                seqno: seqno++,
+                genUtime: T0 + 29_000,
+                p34: unsorted,
+                prevKeyBlockSeqno: kb.seqno,
+            });
+            expect((await newKey(kb2, signBlock(kb2, sorted))).transactions).toHaveTransaction({
+                from: lc.address,
+                op: Op.liteClient.ok,
+            });
+            expect(await lc.getMinSigners()).toBe(2);
+            expect(liteClientSure(unsorted.validators) + 1).toBe(2);
         });
 
         it('follows several epochs in a row', async () => {

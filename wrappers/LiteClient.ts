@@ -276,6 +276,11 @@ export class LiteClient implements Contract {
         return out;
     }
 
+    /** min_signers: the fewest signers the cutoff may need (liteClientSure + 1) */
+    async getMinSigners(provider: ContractProvider): Promise<number> {
+        return (await provider.get('min_signers', [])).stack.readNumber();
+    }
+
     /** verified_blocks: the recorded verified masterchain blocks, seqno -> root hash (contracts/lite_client.tlb) */
     async getVerifiedBlocks(provider: ContractProvider): Promise<Map<number, Buffer>> {
         const cell = (await provider.get('verified_blocks', [])).stack.readCellOpt();
