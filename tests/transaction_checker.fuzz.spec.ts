@@ -425,7 +425,7 @@ describe(`TransactionChecker and LiteClient fuzz (FUZZ_SEED=${SEED}, FUZZ_RUNS=$
                     }),
                 );
             } catch (e) {
-                throw new Error(`${where} (${applied.join(', ')}): the emulator refused the message: ${e}`);
+                throw new Error(`${where} (${applied.join(', ')}): the emulator refused the message`, { cause: e });
             }
             const txs = r.transactions;
             const [request] = transactionsOf(txs, checker.address);
