@@ -56,7 +56,9 @@ const LC_CODES = new Set<number>([
     L.invalidSignature,
     L.weightBelowCutoff,
     L.wrongGlobalId,
+    L.blockAfterEpoch,
     L.blockNotMasterchain,
+    L.notEnoughValue,
 ]);
 
 /** mulberry32 */
