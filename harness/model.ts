@@ -31,6 +31,8 @@
  *       retry; LiquidityRequested: retry, provide; LiquidityProvided not repaid: retry by anyone);
  *       none is Pending at rest; its status (and in LiquidityProvided, getProviderRepaid) is the one
  *       the model predicts.
+ *   (d) the TransactionChecker of each network holds nothing per request: its data is the one it was
+ *       deployed with (the LiteClient's address), whatever proofs, forged or genuine, went through it.
  * The events the chain emitted must be exactly the ones the model expects (no event for a refused
  * lock or burn, one for each accepted one). The status API (BridgePair.status) of one transfer every
  * third check answers the TransferStatus its Event's status maps to (Pending while no Event exists).
@@ -49,6 +51,7 @@ import {
 } from './transfer';
 import { EventStatus, toTransferStatus, transferStatusName } from '../wrappers/eventStatus';
 import { JettonMinter } from '../wrappers/JettonMinter';
+import { transactionCheckerConfigToCell } from '../wrappers/TransactionChecker';
 import { ProxyMessages, ProxyMultiVaultNative } from '../wrappers/ProxyMultiVaultNative';
 import { Errors, OpEvent } from '../wrappers/constants';
 import { cancelMessage, limitActionMessage } from '../wrappers/tvmTvmEvent';
@@ -179,7 +182,8 @@ export interface ModelTransfer {
 }
 
 export interface Violation {
-    invariant: 'conservation' | 'balance' | 'event' | 'emitted' | 'way-forward' | 'status-api' | 'daily-limit';
+    invariant:
+        'conservation' | 'balance' | 'event' | 'emitted' | 'way-forward' | 'status-api' | 'daily-limit' | 'checker';
     message: string;
 }
 
@@ -1004,6 +1008,17 @@ export class BridgeModel {
             if (b !== e)
                 out.push({ invariant: 'balance', message: `${n}.token of ${PROVIDER}: wallet ${b}, model ${e}` });
         }
+        // (d) nothing stored per request in the TransactionCheckers
+        for (const n of ['A', 'B'] as Net[]) {
+            const s = this.side(n);
+            const st = (await this.net(n).blockchain.getContract(s.transactionChecker.address)).accountState;
+            const want = transactionCheckerConfigToCell({ liteClient: s.liteClient.address });
+            if (st?.type !== 'active' || !st.state.data?.equals(want))
+                out.push({
+                    invariant: 'checker',
+                    message: `${n}: the TransactionChecker's data is not its deployed data`,
+                });
+        }
         for (const lane of ['A.token', 'B.token', 'shared'] as Lane[]) {
             const given = this.given[lane] + this.providerGiven[lane];
             if (inWallets[lane] + inFlight[lane] !== given)
@@ -1404,6 +1419,20 @@ export async function fakeAlienMint(m: BridgeModel, net: Net, to: Address, amoun
 }
 
 /** A direct owner mint of a native token into the native proxy's wallet: locked without an event. */
+/** Test of the invariant checker: a TransactionChecker whose data grew (as pending requests once made it). */
+export async function growCheckerData(m: BridgeModel, net: Net): Promise<void> {
+    const s = m.side(net);
+    const c = await m.net(net).blockchain.getContract(s.transactionChecker.address);
+    const acc = c.account;
+    if (acc.account?.storage.state.type !== 'active') throw new Error('checker not active');
+    const data = acc.account.storage.state.state.data!;
+    acc.account.storage.state.state.data = beginCell()
+        .storeSlice(data.beginParse())
+        .storeRef(beginCell().storeUint(1, 8))
+        .endCell();
+    c.account = acc;
+}
+
 export async function ownerMintToProxy(m: BridgeModel, net: Net, amount: bigint): Promise<void> {
     const s = m.side(net);
     await s.token.minter.sendMint(s.owner.getSender(), { to: s.nativeProxy.address, amount });

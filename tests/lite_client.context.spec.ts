@@ -149,7 +149,7 @@ describe('LiteClient: check_block with a context is always answered', () => {
         });
     });
 
-    it('without a context a refusal still throws and bounces', async () => {
+    it('without a context a refusal still throws (documented codes only) and bounces', async () => {
         const b = mcBlock();
         const r = await check(blockHeaderProof(b), sigs(b, signBlock(b, set, [0, 1])), null);
         expect(r.transactions).toHaveTransaction({
@@ -159,5 +159,13 @@ describe('LiteClient: check_block with a context is always answered', () => {
             exitCode: Errors.liteClient.weightBelowCutoff,
         });
         expect(r.transactions).toHaveTransaction({ from: lc.address, to: caller.address, inMessageBounced: true });
+        // an unreadable signature set without a context: 114 as well, not a cell underflow
+        const u = await check(blockHeaderProof(b), beginCell().storeUint(0, 8).endCell(), null);
+        expect(u.transactions).toHaveTransaction({
+            from: caller.address,
+            to: lc.address,
+            success: false,
+            exitCode: Errors.liteClient.invalidSignature,
+        });
     });
 });

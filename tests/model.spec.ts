@@ -24,7 +24,15 @@ import { createHash } from 'crypto';
 import '@ton/test-utils';
 import { TvmNetwork } from '../harness/network';
 import { BridgePair, deployBridgePair, PairSnapshot } from '../harness/bridge';
-import { BridgeModel, bigPayload, fakeAlienMint, ownerMintToProxy, Rng, Violation } from '../harness/model';
+import {
+    BridgeModel,
+    bigPayload,
+    fakeAlienMint,
+    growCheckerData,
+    ownerMintToProxy,
+    Rng,
+    Violation,
+} from '../harness/model';
 import { EventStatus } from '../wrappers/eventStatus';
 
 const envInt = (name: string, dflt: number) => {
@@ -87,7 +95,7 @@ describe('Bridge model: random sequences over two networks', () => {
         return m;
     }
 
-    it('the invariant checker flags a broken state (an extra mint, an owner mint into the proxy, a wrong model)', async () => {
+    it('the invariant checker flags a broken state (an extra mint, an owner mint into the proxy, a wrong model, a checker that stores)', async () => {
         const m = await fresh(-1);
         await m.lock('A', 'token', 'alice', 'carol', 5_000n);
         await m.deliver(m.transfers[0], 'credit');
@@ -110,9 +118,19 @@ describe('Bridge model: random sequences over two networks', () => {
 
         // the model expecting what did not happen: an Event status and a recipient's balance
         await pair.loadFrom(snap);
+        const expected = m.transfers[0].expected;
+        const carol = m.balances.get('B.alien.carol');
         m.transfers[0].expected = { ...m.transfers[0].expected, status: EventStatus.Verified };
         m.balances.set('B.alien.carol', 4_999n);
         expect(kinds(await m.checkInvariants())).toEqual(['balance', 'event']);
+
+        // a TransactionChecker holding something per request (as its pending queries once did)
+        await pair.loadFrom(snap);
+        m.transfers[0].expected = expected;
+        m.balances.set('B.alien.carol', carol!);
+        expect(await m.checkInvariants()).toEqual([]);
+        await growCheckerData(m, 'B');
+        expect(kinds(await m.checkInvariants())).toEqual(['checker']);
 
         // a proxy whose count of the day is not what left it (the model's count is every delivery
         // and repayment): the daily-limit invariant

@@ -428,6 +428,61 @@ describe('TransactionChecker (synthetic chain)', () => {
         expectRejected(r, Errors.transactionChecker.blockNotLinked);
     });
 
+    it('208: a transaction of workchain 1, its shard block listed in a genuinely signed masterchain block', async () => {
+        const b = chain.blockWithTransactions([txs[0]], { shard: true });
+        const wc1 = buildShardBlock({
+            globalId: GLOBAL_ID,
+            workchain: 1,
+            seqno: 7000,
+            genUtime: b.mcBlock.genUtime,
+            transactions: [txs[1]],
+        });
+        const mc = buildMasterchainBlock({
+            globalId: GLOBAL_ID,
+            seqno: b.mcBlock.seqno + 1,
+            genUtime: b.mcBlock.genUtime + 1,
+            shardBlocks: [b.shardBlock!, wc1],
+            prevKeyBlockSeqno: chain.lastKeyBlock!.seqno,
+        });
+        const sigs = buildSignaturesCell(mc.fileHash, signBlock(mc, set));
+        const r = await check(
+            txs[1],
+            transactionProof(wc1, txs[1]),
+            currentBlock(masterchainProofWithShard(mc, wc1), sigs),
+        );
+        expectRejected(r, Errors.transactionChecker.notBasechain);
+        // the basechain's shard block of the same signed block passes
+        const ok = await check(
+            b.transaction,
+            transactionProof(b.shardBlock!, b.transaction),
+            currentBlock(masterchainProofWithShard(mc, b.shardBlock!), sigs),
+        );
+        expectAccepted(ok, b.transaction);
+    });
+
+    it('209: a request that does not parse as its layout says (a missing reference, a short cell)', async () => {
+        const b = chain.blockWithTransactions([txs[0]]);
+        const bodies = [
+            // check_transaction with the transaction only
+            beginCell()
+                .storeUint(Op.transactionChecker.checkTransaction, 32)
+                .storeUint(1, 64)
+                .storeRef(b.transaction)
+                .endCell(),
+            // current_block with the block proof only (no signatures)
+            TransactionChecker.checkTransactionMessage(
+                b.transaction,
+                b.txProof,
+                beginCell().storeRef(b.blockProof).endCell(),
+                1n,
+            ),
+        ];
+        for (const body of bodies) {
+            const r = await user.send({ to: checker.address, value: toNano('1'), body });
+            expectRejected(r, Errors.transactionChecker.malformedRequest);
+        }
+    });
+
     // ------------------------------------------------------------ LiteClient rejections
 
     it('a LiteClient rejection (signed weight below the cutoff) reaches the sender as transaction_check_failed', async () => {

@@ -103,6 +103,8 @@ export const Errors = {
         pathTooLong: 207,
         /** the transaction's block is a shard block of a workchain other than the basechain */
         notBasechain: 208,
+        /** check_transaction stopped by a cell that does not parse as its layout says (cell underflow, missing reference, ...) */
+        malformedRequest: 209,
     },
     liteClient: {
         notKeyBlock: 111,

@@ -1,0 +1,532 @@
+/**
+ * Issue 9 §5: every exit is a documented code. A seeded fuzz test mutates valid requests (blocks,
+ * proofs, proof paths, signature sets, transactions and the message bodies themselves) and sends
+ * them to check_transaction, and sends check_block (with and without a context) straight to the
+ * LiteClient. Every run must end in success or in a code of the tables
+ * (contracts/transaction_checker.tlb, contracts/lite_client.fc), and the sender must get its value
+ * back with the code: a bounce, or an answer carrying it, with at least the value minus what the
+ * checker asks for (tc::min_value + 3 forward fees of the request). Nothing is stored.
+ *
+ * FUZZ_SEED (default 1) and FUZZ_RUNS (default 60) choose the runs; a failure names its seed and
+ * run, so `FUZZ_SEED=<seed> FUZZ_RUNS=<run + 1> npx jest tests/transaction_checker.fuzz.spec.ts`
+ * replays it.
+ */
+import { Blockchain, BlockchainTransaction, internal, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { Address, beginCell, Cell, CellType, convertToMerkleProof, toNano } from '@ton/core';
+import '@ton/test-utils';
+import { compiledCode } from '../wrappers/compiled';
+import { makeValidatorSet } from '../harness/validators';
+import { currentBlockCell, SyntheticChain } from '../harness/chain';
+import { buildSignaturesCell, parseSignaturesCell } from '../harness/signatures';
+import { prunedBranch } from '../harness/proofs';
+import { buildStateUpdate } from '../harness/blocks';
+import { LiteClient } from '../wrappers/LiteClient';
+import { TransactionChecker, tcRequiredValue } from '../wrappers/TransactionChecker';
+import { Errors, Op } from '../wrappers/constants';
+import { contractDataHex, fwdFeeOfBody, remainingFwdFee, tcSeenFwdFee } from './transaction_checker.util';
+
+const SEED = Number(process.env.FUZZ_SEED ?? 1);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 60);
+const GLOBAL_ID = 42;
+const T0 = 1_700_000_000;
+
+const E = Errors.transactionChecker;
+const M = Errors.merkle;
+const L = Errors.liteClient;
+/** check_transaction's refusals (contracts/transaction_checker.tlb) */
+const TC_CODES = new Set<number>([
+    M.notExotic,
+    M.notMerkleProof,
+    M.notMerkleUpdate,
+    E.transactionNotFound,
+    E.invalidTransactionHash,
+    E.blockNotMasterchain,
+    E.blockNotLinked,
+    E.notEnoughValue,
+    E.pathTooLong,
+    E.notBasechain,
+    E.malformedRequest,
+    // a body whose op was damaged
+    Errors.common.wrongOp,
+]);
+/** check_block's refusals (contracts/lite_client.fc), carried by check_block_failed and transaction_check_failed */
+const LC_CODES = new Set<number>([
+    M.notExotic,
+    M.notMerkleProof,
+    L.invalidSignature,
+    L.weightBelowCutoff,
+    L.wrongGlobalId,
+    L.blockAfterEpoch,
+    L.blockNotMasterchain,
+    L.notEnoughValue,
+]);
+
+/** mulberry32 */
+function prng(seed: number) {
+    let a = seed >>> 0;
+    const next = () => {
+        a = (a + 0x6d2b79f5) >>> 0;
+        let t = a;
+        t = Math.imul(t ^ (t >>> 15), t | 1);
+        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    return {
+        next,
+        int: (n: number) => Math.floor(next() * n),
+        pick: <T>(xs: T[]): T => xs[Math.floor(next() * xs.length)],
+        chance: (p: number) => next() < p,
+    };
+}
+type Rng = ReturnType<typeof prng>;
+
+interface Request {
+    transaction: Cell;
+    txProof: Cell;
+    blockProof: Cell;
+    signatures: Cell;
+    path: Cell | null;
+}
+
+// ---------------------------------------------------------------- cell mutations
+
+/** Copy of `c` with its data bits replaced. */
+function withBits(c: Cell, bits: (b: import('@ton/core').BitString) => import('@ton/core').BitString): Cell {
+    const b = beginCell().storeBits(bits(c.bits));
+    for (const r of c.refs) b.storeRef(r);
+    return b.endCell();
+}
+
+/** One mutation of an ordinary cell (never an exotic one: those are replaced, not edited). */
+function mutateCell(c: Cell, rng: Rng, insideProof: boolean): Cell {
+    const n = c.bits.length;
+    const kind = rng.int(insideProof ? 7 : 6);
+    switch (kind) {
+        case 0: {
+            if (n === 0) return beginCell().storeBit(1).endCell();
+            const at = rng.int(n);
+            return withBits(c, (bs) => {
+                const b = beginCell().storeBits(bs.substring(0, at)).storeBit(!bs.at(at));
+                b.storeBits(bs.substring(at + 1, n - at - 1));
+                return b.endCell().bits;
+            });
+        }
+        case 1:
+            // cut the data short
+            return withBits(c, (bs) => bs.substring(0, rng.int(n + 1)));
+        case 2: {
+            // extra data bits
+            const extra = Math.min(1 + rng.int(30), 1023 - n);
+            if (extra <= 0) return c;
+            const v = rng.int(2 ** extra);
+            return withBits(c, (bs) => beginCell().storeBits(bs).storeUint(v, extra).endCell().bits);
+        }
+        case 3: {
+            // a reference dropped
+            if (c.refs.length === 0) return c;
+            const k = rng.int(c.refs.length);
+            const b = beginCell().storeBits(c.bits);
+            c.refs.forEach((r, i) => i !== k && b.storeRef(r));
+            return b.endCell();
+        }
+        case 4: {
+            // a junk reference added
+            if (c.refs.length >= 4) return c;
+            const b = beginCell().storeBits(c.bits);
+            for (const r of c.refs) b.storeRef(r);
+            return b
+                .storeRef(
+                    beginCell()
+                        .storeUint(rng.int(2 ** 30), 30)
+                        .endCell(),
+                )
+                .endCell();
+        }
+        case 5: {
+            // references swapped
+            if (c.refs.length < 2) return c;
+            const b = beginCell().storeBits(c.bits);
+            for (const r of [...c.refs].reverse()) b.storeRef(r);
+            return b.endCell();
+        }
+        default:
+            // pruned away (inside a Merkle proof only: a pruned branch outside one is not a valid cell)
+            return prunedBranch(c);
+    }
+}
+
+/** Mutates one cell somewhere in the tree of `root` (a random walk down the ordinary cells). */
+function mutateTree(root: Cell, rng: Rng, insideProof: boolean): Cell {
+    if (root.isExotic) return root;
+    const depth = rng.int(12);
+    const walk = (c: Cell, d: number): Cell => {
+        const ordinary = c.refs.map((r, i) => [r, i] as const).filter(([r]) => !r.isExotic);
+        if (d === 0 || ordinary.length === 0 || rng.chance(0.15)) return mutateCell(c, rng, insideProof);
+        const [child, i] = rng.pick(ordinary);
+        const refs = c.refs.map((r, k) => (k === i ? walk(child, d - 1) : r));
+        const b = beginCell().storeBits(c.bits);
+        for (const r of refs) b.storeRef(r);
+        return b.endCell();
+    };
+    return walk(root, depth);
+}
+
+/** A Merkle proof mutated inside and sealed again (a valid proof of another tree), or broken as a whole. */
+function mutateProof(proof: Cell, rng: Rng): Cell {
+    const r = rng.next();
+    if (r < 0.05) return beginCell().storeUint(rng.int(256), 8).endCell(); // not exotic: 101
+    if (r < 0.1) {
+        // an exotic cell of another type (a Merkle update): 102
+        return buildStateUpdate(
+            beginCell().storeUint(1, 8).endCell(),
+            beginCell().storeUint(rng.int(256), 8).endCell(),
+        );
+    }
+    // an earlier mutation left no Merkle proof here: damage what is there
+    if (!proof.isExotic || proof.type !== CellType.MerkleProof)
+        return proof.isExotic ? proof : mutateTree(proof, rng, false);
+    const inner = proof.refs[0];
+    const mutated = mutateTree(inner, rng, true);
+    if (mutated.isExotic) return proof;
+    try {
+        return convertToMerkleProof(mutated);
+    } catch {
+        return proof;
+    }
+}
+
+/** A signature set reordered, repeated, cut, re-indexed or damaged. */
+function mutateSignatures(sigs: Cell, rng: Rng): Cell {
+    let parsed: ReturnType<typeof parseSignaturesCell>;
+    try {
+        parsed = parseSignaturesCell(sigs);
+    } catch {
+        return mutateTree(sigs, rng, false);
+    }
+    const entries = [...parsed.entries];
+    let fileHash = parsed.fileHash;
+    switch (rng.int(8)) {
+        case 0:
+            entries.reverse();
+            break;
+        case 1:
+            if (entries.length) entries.splice(rng.int(entries.length), 0, entries[rng.int(entries.length)]);
+            break;
+        case 2:
+            entries.splice(rng.int(entries.length + 1));
+            break;
+        case 3:
+            if (entries.length)
+                entries[rng.int(entries.length)] = {
+                    ...entries[0],
+                    index: rng.pick([0xffff, 7, 9, rng.int(70000) & 0xffff]),
+                };
+            break;
+        case 4:
+            if (entries.length) {
+                const k = rng.int(entries.length);
+                const s = Buffer.from(entries[k].signature);
+                s[rng.int(64)] ^= 1 << rng.int(8);
+                entries[k] = { ...entries[k], signature: s };
+            }
+            break;
+        case 5:
+            fileHash = Buffer.from(fileHash);
+            fileHash[rng.int(32)] ^= 1;
+            break;
+        case 6:
+            for (let i = 0, n = rng.int(40); i < n; i++)
+                entries.push({ index: 0xffff, signature: Buffer.alloc(64, i) });
+            break;
+        default:
+            return mutateTree(sigs, rng, false);
+    }
+    return buildSignaturesCell(fileHash, entries);
+}
+
+/** The check_transaction body of a request (with its query_id), then mutated as a message body. */
+function body(req: Request, queryId: bigint, rng: Rng | null): Cell {
+    const good = TransactionChecker.checkTransactionMessage(
+        req.transaction,
+        req.txProof,
+        currentBlockCell(req.blockProof, req.signatures, req.path),
+        queryId,
+    );
+    if (!rng) return good;
+    switch (rng.int(6)) {
+        case 0:
+            // the query_id cut short (the checker then reads none: 0)
+            return withBits(good, (bs) => bs.substring(0, 32 + rng.int(64)));
+        case 1: {
+            const b = beginCell().storeBits(good.bits);
+            good.refs.slice(0, rng.int(3)).forEach((r) => b.storeRef(r));
+            return b.endCell();
+        }
+        case 2: {
+            // current_block with its references shuffled or one missing
+            const cb = good.refs[2];
+            return beginCell()
+                .storeBits(good.bits)
+                .storeRef(good.refs[0])
+                .storeRef(good.refs[1])
+                .storeRef(mutateCell(cb, rng, false))
+                .endCell();
+        }
+        case 3:
+            return mutateTree(good, rng, false);
+        default:
+            return good;
+    }
+}
+
+describe(`TransactionChecker and LiteClient fuzz (FUZZ_SEED=${SEED}, FUZZ_RUNS=${RUNS})`, () => {
+    let blockchain: Blockchain;
+    let user: SandboxContract<TreasuryContract>;
+    let liteClient: SandboxContract<LiteClient>;
+    let checker: SandboxContract<TransactionChecker>;
+    let initialData: string;
+    const bases: Request[] = [];
+
+    beforeAll(async () => {
+        const set = makeValidatorSet({ size: 9, main: 7, seed: 'fuzz', utimeSince: T0, utimeUntil: T0 + 1_000_000 });
+        blockchain = await Blockchain.create();
+        const deployer = await blockchain.treasury('deployer');
+        user = await blockchain.treasury('user', { balance: toNano('100000') });
+        const chain = new SyntheticChain({
+            globalId: GLOBAL_ID,
+            validators: set,
+            startUtime: T0 + 10,
+            shardBlocksPerMc: 3,
+        });
+        liteClient = blockchain.openContract(
+            LiteClient.createFromKeyBlock(chain.genesisKeyBlock().proof, compiledCode('LiteClient')),
+        );
+        await liteClient.sendDeploy(deployer.getSender(), toNano('1'));
+        checker = blockchain.openContract(
+            TransactionChecker.createFromConfig({ liteClient: liteClient.address }, compiledCode('TransactionChecker')),
+        );
+        await checker.sendDeploy(deployer.getSender(), toNano('1'));
+        initialData = await contractDataHex(blockchain, checker.address);
+
+        // real transactions of a sandbox, sealed into the synthetic chain
+        const src = await Blockchain.create();
+        const a = await src.treasury('fuzz-a');
+        const txs: Cell[] = [];
+        for (let i = 0; txs.length < 8; i++) {
+            const r = await a.send({
+                to: (await src.treasury(`fuzz-b${i}`)).address,
+                value: toNano('0.5'),
+                bounce: false,
+            });
+            for (const t of r.transactions) txs.push(t.raw);
+        }
+        const direct = (b: ReturnType<SyntheticChain['blockWithTransactions']>): Request => ({
+            transaction: b.transaction,
+            txProof: b.txProof,
+            blockProof: b.blockProof,
+            signatures: b.signatures,
+            path: null,
+        });
+        bases.push(direct(chain.blockWithTransactions([txs[0]])));
+        bases.push(direct(chain.blockWithTransactions([txs[1]], { shard: true })));
+        // a shard chain of three blocks: the oldest transaction needs a path; then a backward link
+        const sealed = chain.seal(
+            txs.slice(2, 8).map((cell) => ({ cell, workchain: 0 })),
+            { shardBlocks: 3 },
+        );
+        const signatures = chain.signaturesOf(sealed);
+        for (const tx of txs.slice(2, 4)) {
+            const p = chain.proofPath(tx);
+            bases.push({ transaction: tx, txProof: p.txProof, blockProof: p.blockProof, signatures, path: p.path });
+        }
+        const later = chain.seal([]);
+        const back = chain.proofPath(txs[2], { anchor: later.block.seqno });
+        bases.push({
+            transaction: txs[2],
+            txProof: back.txProof,
+            blockProof: back.blockProof,
+            signatures: chain.signaturesOf(later),
+            path: back.path,
+        });
+    });
+
+    function transactionsOf(txs: BlockchainTransaction[], to: Address) {
+        return txs.filter((t) => t.inMessage?.info.dest?.toString() === to.toString());
+    }
+    const exitCode = (t: BlockchainTransaction) =>
+        t.description.type === 'generic' && t.description.computePhase.type === 'vm'
+            ? t.description.computePhase.exitCode
+            : -1;
+    const aborted = (t: BlockchainTransaction) => t.description.type === 'generic' && t.description.aborted;
+    const valueOf = (t: BlockchainTransaction) =>
+        t.inMessage?.info.type === 'internal' ? t.inMessage.info.value.coins : 0n;
+
+    it('every valid base request is answered transaction_checked', async () => {
+        for (const req of bases) {
+            const b = body(req, 1n, null);
+            const full = fwdFeeOfBody(b);
+            const r = await blockchain.sendMessage(
+                internal({
+                    from: user.address,
+                    to: checker.address,
+                    value: toNano('1'),
+                    bounce: true,
+                    body: b,
+                    forwardFee: remainingFwdFee(full),
+                }),
+            );
+            expect(r.transactions).toHaveTransaction({
+                from: checker.address,
+                to: user.address,
+                op: Op.transactionChecker.transactionChecked,
+            });
+        }
+    });
+
+    it(`${RUNS} mutated requests: each ends in success or a documented code, its value back`, async () => {
+        const rng = prng(SEED);
+        const outcomes = new Map<string, number>();
+        for (let run = 0; run < RUNS; run++) {
+            const where = `FUZZ_SEED=${SEED} run ${run}`;
+            const base = rng.pick(bases);
+            const req: Request = { ...base };
+            const mutations = 1 + rng.int(2);
+            const applied: string[] = [];
+            for (let m = 0; m < mutations; m++) {
+                const target = rng.pick([
+                    'txProof',
+                    'blockProof',
+                    'signatures',
+                    'transaction',
+                    'path',
+                    'none',
+                ] as const);
+                applied.push(target);
+                if (target === 'txProof') req.txProof = mutateProof(req.txProof, rng);
+                else if (target === 'blockProof') req.blockProof = mutateProof(req.blockProof, rng);
+                else if (target === 'signatures') req.signatures = mutateSignatures(req.signatures, rng);
+                else if (target === 'transaction') req.transaction = mutateTree(req.transaction, rng, false);
+                else if (target === 'path' && req.path) req.path = mutateTree(req.path, rng, false);
+            }
+            const queryId = BigInt(rng.int(2 ** 31));
+            const msgBody = body(req, queryId, rng.chance(0.3) ? rng : null);
+            const full = fwdFeeOfBody(msgBody);
+            const required = tcRequiredValue(tcSeenFwdFee(full));
+            const value = rng.chance(0.1) ? required - 1n - BigInt(rng.int(1e8)) : required + BigInt(rng.int(1e9));
+            if (value <= 0n) continue;
+            let r;
+            try {
+                r = await blockchain.sendMessage(
+                    internal({
+                        from: user.address,
+                        to: checker.address,
+                        value,
+                        bounce: true,
+                        body: msgBody,
+                        forwardFee: remainingFwdFee(full),
+                    }),
+                );
+            } catch (e) {
+                throw new Error(`${where} (${applied.join(', ')}): the emulator refused the message`, { cause: e });
+            }
+            const txs = r.transactions;
+            const [request] = transactionsOf(txs, checker.address);
+            const back = transactionsOf(txs, user.address);
+            const returned = back.reduce((s, t) => s + valueOf(t), 0n);
+            const ctx = `${where} (${applied.join(', ')})`;
+            if (msgBody.bits.length < 32) {
+                // no op left: a plain transfer, which the checker keeps as a top-up of its balance
+                expect({ ctx, aborted: aborted(request), out: request.outMessagesCount }).toEqual({
+                    ctx,
+                    aborted: false,
+                    out: 0,
+                });
+                outcomes.set('top-up', (outcomes.get('top-up') ?? 0) + 1);
+                continue;
+            }
+            if (aborted(request)) {
+                const code = exitCode(request);
+                expect({ ctx, code, documented: TC_CODES.has(code) }).toEqual({ ctx, code, documented: true });
+                // the bounce brings the value back, less the checker's gas and the bounce's fee
+                expect({
+                    ctx,
+                    bounced: back.some((t) => t.inMessage?.info.type === 'internal' && t.inMessage.info.bounced),
+                }).toEqual({ ctx, bounced: true });
+                outcomes.set(`bounce ${code}`, (outcomes.get(`bounce ${code}`) ?? 0) + 1);
+            } else {
+                // the checker asked the LiteClient: it answers, never aborts, and the checker passes the answer on
+                for (const t of txs) expect({ ctx, aborted: aborted(t) }).toEqual({ ctx, aborted: false });
+                const answer = back.find((t) => t.inMessage?.info.src?.toString() === checker.address.toString());
+                expect({ ctx, answered: answer !== undefined }).toEqual({ ctx, answered: true });
+                const s = answer!.inMessage!.body.beginParse();
+                const op = s.loadUint(32);
+                const qid = s.loadUintBig(64);
+                // the query_id the (possibly mutated) body holds, 0 when too short to hold one
+                const sent = msgBody.bits.length >= 96 ? msgBody.beginParse().skip(32).loadUintBig(64) : 0n;
+                expect({ ctx, qid }).toEqual({ ctx, qid: sent });
+                if (op === Op.transactionChecker.transactionCheckFailed) {
+                    const code = s.loadUint(16);
+                    expect({ ctx, code, documented: LC_CODES.has(code) }).toEqual({ ctx, code, documented: true });
+                    outcomes.set(`failed ${code}`, (outcomes.get(`failed ${code}`) ?? 0) + 1);
+                } else {
+                    expect({ ctx, op }).toEqual({ ctx, op: Op.transactionChecker.transactionChecked });
+                    outcomes.set('checked', (outcomes.get('checked') ?? 0) + 1);
+                }
+            }
+            // nothing lost beyond what the checker asks for
+            expect({ ctx, enough: returned >= value - required && returned > 0n }).toEqual({ ctx, enough: true });
+            expect(await contractDataHex(blockchain, checker.address)).toEqual(initialData);
+        }
+        console.log(`fuzz outcomes (seed ${SEED}, ${RUNS} runs): ${JSON.stringify(Object.fromEntries(outcomes))}`);
+    });
+
+    it(`${RUNS} mutated check_block messages straight to the LiteClient (with and without a context): documented codes only`, async () => {
+        const rng = prng(SEED ^ 0x5a5a5a5a);
+        const context = beginCell().storeAddress(user.address).storeRef(bases[0].transaction).endCell();
+        for (let run = 0; run < RUNS; run++) {
+            const ctx = `FUZZ_SEED=${SEED} LiteClient run ${run}`;
+            const base = rng.pick(bases);
+            let block = base.blockProof;
+            let sigs = base.signatures;
+            if (rng.chance(0.6)) block = mutateProof(block, rng);
+            if (rng.chance(0.6)) sigs = mutateSignatures(sigs, rng);
+            const withContext = rng.chance(0.5);
+            const b = beginCell()
+                .storeUint(Op.liteClient.checkBlock, 32)
+                .storeUint(run, 64)
+                .storeRef(block)
+                .storeRef(sigs);
+            if (withContext) b.storeRef(context);
+            let msg = b.endCell();
+            if (rng.chance(0.15)) msg = mutateTree(msg, rng, false);
+            const r = await blockchain.sendMessage(
+                internal({ from: user.address, to: liteClient.address, value: toNano('1'), bounce: true, body: msg }),
+            );
+            const [t] = transactionsOf(r.transactions, liteClient.address);
+            if (aborted(t)) {
+                const code = exitCode(t);
+                const ok = LC_CODES.has(code) || code === Errors.common.wrongOp;
+                expect({ ctx, code, documented: ok }).toEqual({ ctx, code, documented: true });
+                expect(r.transactions).toHaveTransaction({
+                    from: liteClient.address,
+                    to: user.address,
+                    inMessageBounced: true,
+                });
+            } else {
+                // an answer with the value back (correct, check_block_failed with a documented code), or a body too short to be a request
+                const ans = transactionsOf(r.transactions, user.address)[0];
+                if (msg.bits.length >= 32 + 64 && msg.refs.length >= 2) {
+                    expect({ ctx, answered: ans !== undefined }).toEqual({ ctx, answered: true });
+                    const s = ans.inMessage!.body.beginParse();
+                    const op = s.loadUint(32);
+                    if (op === Op.liteClient.checkBlockFailed) {
+                        s.skip(64);
+                        const code = s.loadUint(16);
+                        expect({ ctx, code, documented: LC_CODES.has(code) }).toEqual({ ctx, code, documented: true });
+                    } else expect({ ctx, op }).toEqual({ ctx, op: Op.liteClient.correct });
+                    expect(valueOf(ans)).toBeGreaterThan(toNano('0.5'));
+                }
+            }
+        }
+    });
+});
