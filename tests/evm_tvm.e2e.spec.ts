@@ -373,7 +373,7 @@ describe('EVM -> TVM end to end through the proxies', () => {
         expect(await s.nativeProxyWallet.getJettonBalance()).toBe(NATIVE_LOCKED);
     });
 
-    it('a burn of an EVM alien token (no TVM to EVM path yet) is minted back with 2708, nothing lost', async () => {
+    it('a burn of an EVM alien token with a TVM to TVM payload (its way out is to EVM: tvm_evm.tlb) is minted back with 2708, nothing lost', async () => {
         const s = await setup();
         await depositErc20(s, 1_000_000n);
         await new EvmRelayService(s.evm, s.blockchain, s.alienConfiguration, s.relays, s.relayer).poll();

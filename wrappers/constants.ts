@@ -71,6 +71,17 @@ export const Op = {
         /** deploy_merge_router query_id:uint64 token owner manager:MsgAddress (alien proxy, owner; merge.tlb) */
         deployMergeRouter: 0x5027bf30,
     },
+    /** contracts/bridge/tvm_evm.tact (layouts: contracts/bridge/tvm_evm.tlb) */
+    tvmEvm: {
+        /** forward payload of a lock / custom payload of a burn bound for EVM */
+        payload: 0x65ee0834,
+        /** event: a TVM-native token locked in the native proxy */
+        tvmEvmNative: 0x0bdfdc1e,
+        /** event: an EVM alien token burned through the alien proxy */
+        tvmEvmAlien: 0x199c1e26,
+        /** owner of the native proxy: an EVM chain locks may go to */
+        setTvmEvmChain: 0x4c5059c3,
+    },
 } as const;
 
 export const Errors = {
@@ -102,8 +113,12 @@ export const Errors = {
         invalidEpoch: 116,
         /** block of another network: global_id differs from the configured one */
         wrongGlobalId: 117,
-        /** shard (non-masterchain) block: same code and meaning as transactionChecker.blockNotMasterchain */
+        /** block generated after current_epoch_until + 60 s: the current set no longer proves it */
+        blockAfterEpoch: 118,
+        /** shard (non-masterchain) block, or BlockInfo pruned: same code and meaning as transactionChecker.blockNotMasterchain */
         blockNotMasterchain: 202,
+        /** check_block with less value than reading its signature list may cost: same code as transactionChecker.notEnoughValue */
+        notEnoughValue: 206,
     },
     common: {
         wrongOp: 0xffff,
