@@ -4,11 +4,13 @@
  * Environment: LOCALNET_TVM_A_PORT, LOCALNET_TVM_B_PORT, LOCALNET_EVM_PORT (defaults 8081, 8082,
  * 8545; 0 takes a free port), LOCALNET_BLOCK_SECONDS (2), LOCALNET_EPOCH_SECONDS (600),
  * LOCALNET_NAME (deployment name, "local"), LOCALNET_LOG=json for structured logs on stdout,
- * LOCALNET_OPERATORS (in-process, the default; none: deploy but leave the transfers to operators run
+ * LOCALNET_OPERATORS (in-process, the default; processes: the operator services of
+ * service/operators/ as child processes; none: deploy but leave the transfers to operators run
  * as their own processes, see service/localnet/README.md).
  */
 import { startLocalNetwork } from './localnet';
 import { HARDHAT_ACCOUNTS } from './evmNode';
+import { ProcessOperators } from './processOperators';
 
 const env = (k: string, d: number) => {
     const v = process.env[k];
@@ -31,8 +33,8 @@ async function main() {
             );
     };
     const operators = process.env.LOCALNET_OPERATORS || 'in-process';
-    if (operators !== 'in-process' && operators !== 'none')
-        throw new Error(`LOCALNET_OPERATORS=${operators}: in-process or none`);
+    if (operators !== 'in-process' && operators !== 'none' && operators !== 'processes')
+        throw new Error(`LOCALNET_OPERATORS=${operators}: in-process, processes or none`);
     process.env.LOCALNET_EVM_BLOCK_MS ??= '1000';
     console.log('Starting the local bridge network...');
     const net = await startLocalNetwork({
@@ -44,7 +46,8 @@ async function main() {
         },
         blockSeconds: env('LOCALNET_BLOCK_SECONDS', 2),
         epochSeconds: env('LOCALNET_EPOCH_SECONDS', 600),
-        startOperators: operators === 'in-process',
+        startOperators: operators !== 'none',
+        operators: operators === 'processes' ? (n) => new ProcessOperators(n, { log }) : undefined,
         log,
     });
     let stopping = false;
@@ -114,8 +117,8 @@ async function main() {
                 `  #${i} public ${r.keys.publicKey.toString('hex')}  seed ${r.keys.secretKey.subarray(0, 32).toString('hex')}`,
         ),
         '',
-        operators === 'in-process'
-            ? 'Off-chain actors running: sync service and credit backend each way, EVM relays. Ctrl-C stops.'
+        operators !== 'none'
+            ? `Off-chain actors running (${operators}): sync service and credit backend each way, EVM relays. Ctrl-C stops.`
             : 'Off-chain actors NOT started (LOCALNET_OPERATORS=none): transfers wait for your operators. Ctrl-C stops.',
     ];
     console.log(lines.join('\n'));

@@ -50,6 +50,13 @@ export function jsonLogger(
     return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }
 
+/** An error's message, with the endpoint's answer when an HTTP client (TonClient's axios) failed. */
+export function errorText(e: unknown): string {
+    const data = (e as { response?: { data?: { error?: string } } })?.response?.data;
+    const message = (e as Error)?.message ?? String(e);
+    return data?.error ? `${message}: ${data.error}` : message;
+}
+
 /** Counters and gauges, served as Prometheus text at /metrics and as JSON inside /health. */
 export class Metrics {
     private values = new Map<string, { help: string; type: 'counter' | 'gauge'; value: number }>();
@@ -176,7 +183,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
                 l.running = step()
                     .catch((e) => {
                         metrics.inc('errors');
-                        log.error(`${name}.failed`, { error: (e as Error).message });
+                        log.error(`${name}.failed`, { error: errorText(e) });
                     })
                     .finally(() => {
                         l.running = undefined;

@@ -102,7 +102,7 @@ export class ServiceProcess {
 
     /** The service's base URL, from its `started` line. */
     async url(): Promise<string> {
-        return (await this.event('started', 60_000)).url as string;
+        return (await this.event('started', 180_000)).url as string;
     }
 
     signal(s: NodeJS.Signals): void {

@@ -1,6 +1,6 @@
 /**
- * The sync service and the credit backend as separate processes against the local bridge network
- * (started here without its in-process operators): transfers in both TVM directions in credit mode
+ * The sync service and the credit backend as separate processes against the local bridge network,
+ * which runs them itself (ProcessOperators: its operators as child processes): transfers in both TVM directions in credit mode
  * complete with no action but the user's lock; a validator rotation is followed and a transfer after
  * it completes; the sync service stopped across two epochs catches up; the credit backend killed
  * with SIGKILL between sending a deployment and recording it delivers the transfer once.
@@ -19,6 +19,7 @@ import { ProxyMultiVaultAlien } from '../../wrappers/ProxyMultiVaultAlien';
 import { LiteClient } from '../../wrappers/LiteClient';
 import { OperatorWallet } from '../../service/operators/wallet';
 import { CreditRecord } from '../../service/operators/credit';
+import { OPERATOR_SUBWALLETS, ProcessOperators } from '../../service/localnet/processOperators';
 import { ServiceProcess } from './process';
 
 async function until<T>(what: string, f: () => Promise<T | undefined | null | false>, ms = 120_000): Promise<T> {
@@ -38,8 +39,6 @@ async function until<T>(what: string, f: () => Promise<T | undefined | null | fa
 
 type Key = 'A' | 'B';
 const other = (k: Key): Key => (k === 'A' ? 'B' : 'A');
-/** the subwallets of the operator's mnemonic each service sends from */
-const SUBWALLET = { syncA: 1, syncB: 2, creditA: 3, creditB: 4 };
 
 jest.setTimeout(300_000);
 
@@ -50,6 +49,10 @@ describe('operators as processes against the local network', () => {
     let mnemonic: string;
     const sync: Partial<Record<Key, ServiceProcess>> = {};
     const credit: Partial<Record<Key, ServiceProcess>> = {};
+    /** the local network's own operator processes, and what they logged */
+    let ops: ProcessOperators;
+    const opLines: { event: string; [k: string]: unknown }[] = [];
+    const opChild = (name: string) => ops.children.find((c) => c.name === name)!;
     const client = (k: Key): TonClient => net.tvm[k].client;
 
     function start(script: string, env: Record<string, string>): ServiceProcess {
@@ -61,14 +64,14 @@ describe('operators as processes against the local network', () => {
         (sync[from] = start('service/operators/sync.ts', {
             SYNC_FROM: from,
             SYNC_MNEMONIC: mnemonic,
-            SYNC_SUBWALLET: String(from === 'A' ? SUBWALLET.syncA : SUBWALLET.syncB),
+            SYNC_SUBWALLET: String(OPERATOR_SUBWALLETS.sync[from]),
             SYNC_INTERVAL_MS: '500',
         }));
     const startCredit = (from: Key, env: Record<string, string> = {}) =>
         (credit[from] = start('service/operators/credit.ts', {
             CREDIT_FROM: from,
             CREDIT_MNEMONIC: mnemonic,
-            CREDIT_SUBWALLET: String(from === 'A' ? SUBWALLET.creditA : SUBWALLET.creditB),
+            CREDIT_SUBWALLET: String(OPERATOR_SUBWALLETS.credit[from]),
             CREDIT_STATE: path.join(dir, `credit-${from}.jsonl`),
             CREDIT_INTERVAL_MS: '500',
             CREDIT_SETTLE_MS: '15000',
@@ -81,27 +84,26 @@ describe('operators as processes against the local network', () => {
             name: `ops-e2e-${process.pid}`,
             dir,
             evm: false,
-            startOperators: false,
             blockSeconds: 1,
             epochSeconds: 3600,
             validators: 8,
+            operators: (n) =>
+                (ops = new ProcessOperators(n, {
+                    stateDir: dir,
+                    log: (event, fields) => opLines.push({ event, ...fields }),
+                })),
         });
         mnemonic = net.accounts.operator.mnemonic.join(' ');
-        // each service's subwallet, funded on the network it sends on (the destination)
-        for (const [name, sub] of Object.entries(SUBWALLET)) {
-            const on: Key = name.endsWith('A') ? 'B' : 'A';
-            const address = await OperatorWallet.addressOf(net.accounts.operator.mnemonic, sub);
-            await net.tvm[on].node.exclusive(() => net.tvm[on].node.fund(address, toNano('1000')));
-        }
-        for (const k of ['A', 'B'] as Key[]) {
-            startSync(k);
-            startCredit(k);
-        }
-        await Promise.all(procs.map((p) => p.url()));
     });
 
     afterAll(async () => {
         await Promise.all(procs.map((p) => p.stop(5000)));
+        console.log(
+            opLines
+                .slice(-40)
+                .map((l) => JSON.stringify(l))
+                .join('\n'),
+        );
         // shown only when the spec fails (tools/jest/reporter.js)
         for (const p of procs)
             console.log(
@@ -193,8 +195,8 @@ describe('operators as processes against the local network', () => {
     }
     const currentEpoch = (of: Key) => net.tvm[of].node.network.chain.current.utimeSince;
 
-    async function health(p: ServiceProcess): Promise<{ status: number; body: Record<string, unknown> }> {
-        const r = await fetch(`${await p.url()}/health`);
+    async function health(p: ServiceProcess | string): Promise<{ status: number; body: Record<string, unknown> }> {
+        const r = await fetch(`${typeof p === 'string' ? p : await p.url()}/health`);
         return { status: r.status, body: (await r.json()) as Record<string, unknown> };
     }
 
@@ -208,18 +210,19 @@ describe('operators as processes against the local network', () => {
         await mintedOn('A', beforeA + 2_000_000_000n);
         console.log(`credit transfers both ways through the services: ${Date.now() - t0} ms`);
         for (const k of ['A', 'B'] as Key[]) {
+            const url = await opChild(`credit-${k}-${other(k)}`).started;
             // the backend records the delivery at its next round after the Event confirmed
             const h = await until('the delivery recorded', async () => {
-                const x = await health(credit[k]!);
+                const x = await health(url);
                 return x.body.pending === 0 && x;
             });
             expect(h.status).toBe(200);
             expect(h.body).toMatchObject({ ok: true, pending: 0, lowBalance: false });
-            const m = await (await fetch(`${await credit[k]!.url()}/metrics`)).text();
+            const m = await (await fetch(`${url}/metrics`)).text();
             expect(m).toMatch(
                 new RegExp(`bridge_credit_${k.toLowerCase()}_${other(k).toLowerCase()}_transfers_delivered 1\\n`),
             );
-            const spent = (await (await fetch(`${await credit[k]!.url()}/v1/spent`)).json()) as {
+            const spent = (await (await fetch(`${url}/v1/spent`)).json()) as {
                 result: { spent: string }[];
             };
             expect(spent.result.length).toBe(1);
@@ -238,9 +241,10 @@ describe('operators as processes against the local network', () => {
     });
 
     it('the sync service stopped (SIGTERM, exit 0) across two epochs catches up when restarted', async () => {
-        const stopped = await sync.A!.stop();
-        expect(stopped).toEqual({ code: 0, signal: null });
-        expect(sync.A!.lines.some((l) => l.event === 'stopped')).toBe(true);
+        const syncA = opChild('sync-A-B');
+        syncA.child.kill('SIGTERM');
+        expect(await syncA.exited).toBe(0);
+        expect(opLines.some((l) => l.event === 'sync-A-B.stopped')).toBe(true);
         const behind = await epochOnLiteClient('B');
         await net.tvm.A.node.exclusive(async () => net.tvm.A.node.rotate());
         await new Promise((r) => setTimeout(r, 1100)); // a later utime_since
@@ -261,7 +265,9 @@ describe('operators as processes against the local network', () => {
     });
 
     it('kill -9 of the credit backend between sending the deployment and recording it: the transfer is delivered once', async () => {
-        await credit.A!.stop();
+        const creditA = opChild('credit-A-B');
+        creditA.child.kill('SIGTERM');
+        expect(await creditA.exited).toBe(0);
         const journal = path.join(dir, 'credit-A.jsonl');
         // the same backend, pausing after it sends a deployment and before anything else
         const paused = startCredit('A', { CREDIT_FAULT_PAUSE_MS: '600000' });
@@ -269,7 +275,7 @@ describe('operators as processes against the local network', () => {
         const wallet = await OperatorWallet.fromMnemonic(
             client('B'),
             net.accounts.operator.mnemonic,
-            SUBWALLET.creditA,
+            OPERATOR_SUBWALLETS.credit.A,
         );
         const seqnoBefore = await wallet.seqno();
         const before = await alienBalance('B');
