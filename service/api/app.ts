@@ -8,7 +8,6 @@
 import crypto from 'crypto';
 import Fastify, { FastifyError, FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
-import { Address } from '@ton/core';
 import { Deployment } from '../../lib/deploy/deployment';
 import { Db, StorageError } from '../storage/db';
 import {
@@ -23,26 +22,20 @@ import {
 import { formatUnits, PriceTable, usdtVolume } from './format';
 import * as S from './schemas';
 import { detailsOf } from './details';
+import { ApiError, evmAddress, tvmAddress } from './errors';
+import { buildPayload, PayloadRequestBody } from './payload';
+
+export { ApiError };
 
 export interface ApiOptions {
     db: Db;
     deployment: Deployment;
     /** token address -> USD price (volumeUsdtExec); "0" for tokens without one */
     prices?: PriceTable;
+    /** wei attached to an EVM deposit built in credit mode (default 0) */
+    evmCreditValueWei?: bigint;
     /** fastify's logger (pino, JSON lines); default off */
     logger?: boolean | Record<string, unknown>;
-}
-
-export class ApiError extends Error {
-    constructor(
-        readonly statusCode: number,
-        readonly field: string | null,
-        readonly rule: string | null,
-        message?: string,
-        readonly code = statusCode === 400 ? 'BAD_REQUEST' : 'INTERNAL',
-    ) {
-        super(message ?? (field ? `${field}: ${rule}` : (rule ?? 'error')));
-    }
 }
 
 const REASON: Record<number, string> = {
@@ -90,23 +83,6 @@ function validationFault(e: FastifyError): { field: string; rule: string } {
         default:
             return { field: path || 'body', rule: v.message ?? v.keyword };
     }
-}
-
-/** A TVM address in raw form `0:<hex>`, from raw or user-friendly input; ApiError naming `field` otherwise. */
-export function tvmAddress(field: string, s: string): string {
-    if (/^-?\d+:[0-9a-fA-F]{64}$/.test(s) || /^[A-Za-z0-9+/_-]{48}$/.test(s)) {
-        try {
-            return Address.parse(s).toRawString();
-        } catch {
-            // falls through
-        }
-    }
-    throw new ApiError(400, field, 'a TVM address (0:<64 hex> or user-friendly)');
-}
-
-export function evmAddress(field: string, s: string): string {
-    if (/^0x[0-9a-fA-F]{40}$/.test(s)) return s.toLowerCase();
-    throw new ApiError(400, field, 'an EVM address (0x<40 hex>)');
 }
 
 /** A user address of either kind, normalised (TVM raw, EVM lowercase). */
@@ -398,6 +374,35 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
                 eventInitialBalance: c.eventInitialBalance,
                 meta: { tokenType: c.tokenType, direction: c.direction },
             })),
+    );
+
+    app.post(
+        '/v2/payload/build',
+        {
+            schema: {
+                summary: 'Build the source transaction of a transfer',
+                body: S.PayloadRequest,
+                response: { 200: S.PayloadResponse, ...errors, 502: { $ref: 'ErrorBody#' } },
+            },
+        },
+        async (req) => {
+            try {
+                return await buildPayload(
+                    { deployment: o.deployment, evmCreditValueWei: o.evmCreditValueWei },
+                    req.body as PayloadRequestBody,
+                );
+            } catch (e) {
+                if (e instanceof ApiError) throw e;
+                // a chain read failed (endpoint down, a get method refused): the network, not the request
+                throw new ApiError(
+                    502,
+                    null,
+                    `a network read failed: ${(e as Error).message}`,
+                    undefined,
+                    'NETWORK_ERROR',
+                );
+            }
+        },
     );
 
     app.get(

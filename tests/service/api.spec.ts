@@ -512,6 +512,80 @@ describe.each(backends)('/v2 on $name', (backend) => {
         });
     });
 
+    describe('POST /v2/payload/build: bad input is refused before any chain read', () => {
+        const good = {
+            fromChainId: A,
+            toChainId: B,
+            tokenAddress: TOKEN_A,
+            recipientAddress: USERS[1],
+            amount: '1000000000',
+            senderAddress: USERS[0],
+            remainingGasTo: USERS[0],
+        };
+        const build = async (payload: Record<string, unknown>) => {
+            const r = await post('/v2/payload/build', payload);
+            valid('error', r.body);
+            return r;
+        };
+        it.each([
+            [{ amount: '1.5' }, 'amount', `must match ${S.UINT_STRING}`],
+            [{ amount: '-1' }, 'amount', `must match ${S.UINT_STRING}`],
+            [{ amount: (1n << 128n).toString() }, 'amount', 'below 2^128'],
+            [{ amount: '0' }, 'amount', 'greater than 0'],
+            [{ amount: 5 }, 'amount', 'must be string'],
+            [{ fromChainId: 1 }, 'fromChainId', `unknown chain id 1: one of -239, 2000, ${EVM}`],
+            [{ toChainId: EVM }, 'toChainId', 'unknown TVM chain id 31337: one of -239, 2000'],
+            [{ toChainId: A }, 'toChainId', 'differs from fromChainId'],
+            [{ recipientAddress: '0:xyz' }, 'recipientAddress', 'a TVM address (0:<64 hex> or user-friendly)'],
+            [{ tokenAddress: evmAddr('t') }, 'tokenAddress', 'a TVM address (0:<64 hex> or user-friendly)'],
+            [{ remainingGasTo: undefined }, 'remainingGasTo', 'required for TVM to TVM'],
+            [{ senderAddress: undefined }, 'senderAddress', 'required'],
+            [
+                { callback: { address: evmAddr('cb') } },
+                'callback',
+                'not supported: the MultiVault calls nothing after completion',
+            ],
+            [{ payload: 'not a boc' }, 'payload', 'a BOC, base64'],
+            [
+                { tokenBalance: { nativeTokenAmount: '1' } },
+                'tokenBalance',
+                'EVM to TVM only (the wrapped gas currency)',
+            ],
+            [{ useCredit: 'yes' }, 'useCredit', 'must be boolean'],
+            [
+                { fromChainId: EVM, toChainId: B, tokenAddress: evmAddr('t'), senderAddress: evmAddr('s') },
+                'toChainId',
+                `the MultiVault of ${EVM} serves TVM network ${A} only`,
+            ],
+            [
+                { fromChainId: EVM, toChainId: A, tokenAddress: TOKEN_A, senderAddress: evmAddr('s') },
+                'tokenAddress',
+                'an EVM address (0x<40 hex>)',
+            ],
+            [
+                {
+                    fromChainId: EVM,
+                    toChainId: A,
+                    tokenAddress: evmAddr('t'),
+                    senderAddress: evmAddr('s'),
+                    evmChainId: 1,
+                },
+                'evmChainId',
+                `equals fromChainId (${EVM})`,
+            ],
+        ])('400 for %j: %s %s', async (change, field, rule) => {
+            const r = await build({ ...good, ...change });
+            expect(r.status).toBe(400);
+            expect(r.body).toMatchObject({ statusCode: 400, code: 'BAD_REQUEST', field, rule });
+        });
+
+        it('a network that cannot be read answers 502 or 503 in the error shape, never 500', async () => {
+            // the deployment of these specs names no endpoints: nothing to read the chain from
+            const r = await build(good);
+            expect([502, 503]).toContain(r.status);
+        });
+    });
+
     it('GET /v2/payload/configurations/all lists the EVM to TVM configurations', async () => {
         const r = await request(api, { method: 'GET', url: '/v2/payload/configurations/all' });
         valid('configurations', r.json());
@@ -602,7 +676,13 @@ describe('the OpenAPI document', () => {
         const doc = r.json();
         expect(doc.openapi).toMatch(/^3\./);
         expect(Object.keys(doc.paths).sort()).toEqual(
-            ['/health', '/v2/payload/configurations/all', '/v2/transfers/search', '/v2/transfers/status'].sort(),
+            [
+                '/health',
+                '/v2/payload/build',
+                '/v2/payload/configurations/all',
+                '/v2/transfers/search',
+                '/v2/transfers/status',
+            ].sort(),
         );
         const file = path.join(__dirname, '..', '..', 'service', 'api', 'openapi.json');
         const text = JSON.stringify(doc, null, 2) + '\n';
