@@ -6,8 +6,9 @@ module.exports = {
     globalSetup: '<rootDir>/tools/jest/global-setup.js',
     // a line per spec file, the failures and a summary; a passing spec's console.log stays quiet
     reporters: ['<rootDir>/tools/jest/reporter.js', 'summary'],
-    // Node's SHA-256 for @ton/core's cell hashes (the same digests, a third of the CPU time less)
-    setupFiles: ['<rootDir>/tools/jest/fast-sha256.js'],
+    // fast-sha256: Node's SHA-256 for @ton/core's cell hashes (the same digests, a third of the CPU time less);
+    // edr-context: the specs of one worker share one Hardhat (EDR) context, as EDR requires
+    setupFiles: ['<rootDir>/tools/jest/fast-sha256.js', '<rootDir>/tools/jest/edr-context.js'],
     // addresses and cells in toEqual / toBe failures printed as EQ... and x{...}
     setupFilesAfterEnv: ['<rootDir>/tools/jest/readable-failures.js'],
     transform: { '^.+\\.(t|j)sx?$': '@swc/jest', '^.+\\.cjs$': '@swc/jest' },

@@ -34,6 +34,9 @@ import {
     ZERO_HASH,
 } from './tlb';
 import { parseValidatorSet, sha256, storeValidatorSet, ValidatorSetData } from './validators';
+import { prunedBranch } from '../lib/blockProofs';
+
+export { prunedBranch };
 
 export const TAG_BLOCK = 0x11ef55aa;
 export const TAG_BLOCK_INFO = 0x9bc7a987;
@@ -339,15 +342,6 @@ function buildShardState(globalId: number, shard: ShardIdent, seqno: number, gen
  * A pruned branch (exotic type 1, level mask 1) standing for `c` in a Merkle proof of depth 0:
  * stores c's level-0 hash and depth, so its hash(0) equals c.hash(0).
  */
-export function prunedBranch(c: Cell): Cell {
-    return beginCell()
-        .storeUint(1, 8)
-        .storeUint(1, 8)
-        .storeBuffer(c.hash(0))
-        .storeUint(c.depth(0), 16)
-        .endCell({ exotic: true });
-}
-
 /** `!merkle_update#02 old_hash new_hash old_depth:uint16 new_depth:uint16 old:^X new:^X` (exotic type 4) of pruned states. */
 export function buildStateUpdate(oldState: Cell, newState: Cell): Cell {
     return beginCell()

@@ -7,41 +7,15 @@ import {
     beginCell,
     Builder,
     Cell,
-    CellType,
     CurrencyCollection,
     Dictionary,
     loadCurrencyCollection,
     Slice,
     storeCurrencyCollection,
 } from '@ton/core';
+import { isPruned, lenBits, loadLabel } from '../lib/blockProofs';
 
-/** bits needed for `#<= n` */
-export function lenBits(n: number): number {
-    return Math.ceil(Math.log2(n + 1));
-}
-
-/** Reads an HmLabel of at most `n` bits; returns the label as a '0'/'1' string. */
-export function loadLabel(s: Slice, n: number): string {
-    if (!s.loadBit()) {
-        // hml_short$0 len:(Unary ~n) s:(n * Bit)
-        let len = 0;
-        while (s.loadBit()) len++;
-        let out = '';
-        for (let i = 0; i < len; i++) out += s.loadBit() ? '1' : '0';
-        return out;
-    }
-    if (!s.loadBit()) {
-        // hml_long$10 n:(#<= m) s:(n * Bit)
-        const len = s.loadUint(lenBits(n));
-        let out = '';
-        for (let i = 0; i < len; i++) out += s.loadBit() ? '1' : '0';
-        return out;
-    }
-    // hml_same$11 v:Bit n:(#<= m)
-    const v = s.loadBit() ? '1' : '0';
-    const len = s.loadUint(lenBits(n));
-    return v.repeat(len);
-}
+export { isPruned, lenBits, loadLabel };
 
 /** Writes the shortest of hml_short / hml_long / hml_same for `label` (max length n). */
 export function storeLabel(b: Builder, label: string, n: number): void {
@@ -64,10 +38,6 @@ export function storeLabel(b: Builder, label: string, n: number): void {
         b.storeUint(2, 2).storeUint(len, k);
         for (const c of label) b.storeBit(c === '1');
     }
-}
-
-export function isPruned(c: Cell): boolean {
-    return c.isExotic && c.type === CellType.PrunedBranch;
 }
 
 /**
