@@ -22,6 +22,7 @@ import {
 import { formatUnits, PriceTable, usdtVolume } from './format';
 import * as S from './schemas';
 import { detailsOf } from './details';
+import { explorerPage } from './explorer';
 import { ApiError, evmAddress, tvmAddress } from './errors';
 import { buildPayload, PayloadRequestBody } from './payload';
 
@@ -417,6 +418,11 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
                 return { ok: false, storage: 'down', kind: o.db.kind, cursors: [] };
             }
         },
+    );
+
+    const page = explorerPage(tvmChains);
+    app.get('/explorer', { schema: { hide: true } }, async (_req, reply) =>
+        reply.type('text/html; charset=utf-8').send(page),
     );
 
     app.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());

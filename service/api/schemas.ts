@@ -154,9 +154,15 @@ const ProofPayloadSchema = {
 export const Details = {
     type: ['object', 'null'],
     additionalProperties: false,
-    description: '(extension) the Event contract, its on-chain status, its last error code and the next actions',
-    required: ['eventContract', 'eventStatus', 'eventStatusCode', 'lastErrorCode', 'nextActions'],
+    description:
+        '(extension) the Event contract, its on-chain status, its last error code, the next actions and the timeline',
+    required: ['eventContract', 'eventStatus', 'eventStatusCode', 'lastErrorCode', 'nextActions', 'timeline'],
     properties: {
+        timeline: {
+            type: 'array',
+            description: 'what happened, in order, on both networks (at: unix time, null where unknown)',
+            items: obj({ at: { type: ['integer', 'null'] }, chainId: num(), step: str(), transaction: nstr() }),
+        },
         eventContract: nstr('the Event contract (null until deployed)'),
         eventStatus: nstr(
             'Initializing, Pending, Confirmed, Rejected, Cancelled, LimitReached, LiquidityRequested, LiquidityProvided, Verified',
