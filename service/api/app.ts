@@ -33,6 +33,8 @@ export interface ApiOptions {
     deployment: Deployment;
     /** token address -> USD price (volumeUsdtExec); "0" for tokens without one */
     prices?: PriceTable;
+    /** how often a status stream reads storage (ms, default 2000) */
+    streamPollMs?: number;
     /** wei attached to an EVM deposit built in credit mode (default 0) */
     evmCreditValueWei?: bigint;
     /** fastify's logger (pino, JSON lines); default off */
@@ -255,6 +257,41 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
         v.kind === 'TvmToTvm' ? { tvmTvm: tvmTvmRecord(v) } : { evmTvm: evmTvmRecord(v) };
     const EMPTY = { transfer: null, updatedAt: null, notInstantTransfer: null, proofPayload: null };
 
+    type StatusBody = {
+        tvmTvm?: { outgoingTransactionHash: string; dappChainId: number; timestampCreatedFrom?: number | null };
+        evmTvm?: { transactionHashEvm: string; dappChainId: number; timestampCreatedFrom?: number };
+    };
+    /** The status envelope of a /transfers/status request (its body validated). */
+    const statusAnswer = async (b: StatusBody) => {
+        let kind: TransferKind;
+        let id: string;
+        let from: number | null | undefined;
+        if (b.tvmTvm) {
+            knownTvm('tvmTvm.dappChainId', b.tvmTvm.dappChainId);
+            kind = 'TvmToTvm';
+            id = b.tvmTvm.outgoingTransactionHash.toLowerCase();
+            from = b.tvmTvm.timestampCreatedFrom;
+        } else {
+            knownTvm('evmTvm.dappChainId', b.evmTvm!.dappChainId);
+            kind = 'EvmToTvm';
+            id = b.evmTvm!.transactionHashEvm.toLowerCase();
+            from = b.evmTvm!.timestampCreatedFrom;
+        }
+        const v = await getTransfer(o.db, kind, id);
+        // EVM to TVM: nothing before the Event exists on the TVM side (spec, status rule 6)
+        if (!v || (kind === 'EvmToTvm' && !v.event)) return EMPTY;
+        if (kind === 'TvmToTvm' && v.fromChainId !== b.tvmTvm!.dappChainId) return EMPTY;
+        if (kind === 'EvmToTvm' && v.toChainId !== b.evmTvm!.dappChainId) return EMPTY;
+        if (from !== undefined && from !== null && v.createdAt < from) return EMPTY;
+        return {
+            transfer: itemOf(v),
+            updatedAt: Math.max(v.indexedAt, v.event?.updatedAt ?? 0),
+            notInstantTransfer: null,
+            proofPayload: kind === 'TvmToTvm' && v.proofPayload ? JSON.parse(v.proofPayload) : null,
+            details: detailsOf(v),
+        };
+    };
+
     app.post(
         '/v2/transfers/status',
         {
@@ -264,39 +301,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
                 response: { 200: S.StatusResponse, ...errors },
             },
         },
-        async (req) => {
-            const b = req.body as {
-                tvmTvm?: { outgoingTransactionHash: string; dappChainId: number; timestampCreatedFrom?: number | null };
-                evmTvm?: { transactionHashEvm: string; dappChainId: number; timestampCreatedFrom?: number };
-            };
-            let kind: TransferKind;
-            let id: string;
-            let from: number | null | undefined;
-            if (b.tvmTvm) {
-                knownTvm('tvmTvm.dappChainId', b.tvmTvm.dappChainId);
-                kind = 'TvmToTvm';
-                id = b.tvmTvm.outgoingTransactionHash.toLowerCase();
-                from = b.tvmTvm.timestampCreatedFrom;
-            } else {
-                knownTvm('evmTvm.dappChainId', b.evmTvm!.dappChainId);
-                kind = 'EvmToTvm';
-                id = b.evmTvm!.transactionHashEvm.toLowerCase();
-                from = b.evmTvm!.timestampCreatedFrom;
-            }
-            const v = await getTransfer(o.db, kind, id);
-            // EVM to TVM: nothing before the Event exists on the TVM side (spec, status rule 6)
-            if (!v || (kind === 'EvmToTvm' && !v.event)) return EMPTY;
-            if (kind === 'TvmToTvm' && v.fromChainId !== b.tvmTvm!.dappChainId) return EMPTY;
-            if (kind === 'EvmToTvm' && v.toChainId !== b.evmTvm!.dappChainId) return EMPTY;
-            if (from !== undefined && from !== null && v.createdAt < from) return EMPTY;
-            return {
-                transfer: itemOf(v),
-                updatedAt: Math.max(v.indexedAt, v.event?.updatedAt ?? 0),
-                notInstantTransfer: null,
-                proofPayload: kind === 'TvmToTvm' && v.proofPayload ? JSON.parse(v.proofPayload) : null,
-                details: detailsOf(v),
-            };
-        },
+        async (req) => statusAnswer(req.body as StatusBody),
     );
 
     app.post(
@@ -417,6 +422,63 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
                 reply.status(503);
                 return { ok: false, storage: 'down', kind: o.db.kind, cursors: [] };
             }
+        },
+    );
+
+    // (extension) push: the status as Server-Sent Events, a `status` event whenever it changes, until
+    // it is final (Completed or Failed) or the client leaves
+    app.get(
+        '/v2/transfers/status/stream',
+        {
+            schema: {
+                summary: '(extension) Subscribe to a transfer status: Server-Sent Events',
+                querystring: S.StatusStreamQuery,
+                response: { 400: { $ref: 'ErrorBody#' } },
+            },
+        },
+        async (req, reply) => {
+            const q = req.query as {
+                outgoingTransactionHash?: string;
+                transactionHashEvm?: string;
+                dappChainId: string;
+            };
+            if ((q.outgoingTransactionHash === undefined) === (q.transactionHashEvm === undefined))
+                throw new ApiError(
+                    400,
+                    'outgoingTransactionHash',
+                    'exactly one of outgoingTransactionHash, transactionHashEvm',
+                );
+            const dappChainId = Number(q.dappChainId);
+            const body: StatusBody = q.outgoingTransactionHash
+                ? { tvmTvm: { outgoingTransactionHash: q.outgoingTransactionHash, dappChainId } }
+                : { evmTvm: { transactionHashEvm: q.transactionHashEvm!, dappChainId } };
+            let last = JSON.stringify(await statusAnswer(body)); // validates the chain before the stream opens
+            reply.hijack();
+            const res = reply.raw;
+            res.writeHead(200, {
+                'content-type': 'text/event-stream',
+                'cache-control': 'no-cache',
+                connection: 'keep-alive',
+            });
+            let open = true;
+            req.raw.on('close', () => (open = false));
+            const send = (event: string, data: string) => res.write(`event: ${event}\ndata: ${data}\n\n`);
+            send('status', last);
+            const final = (j: string) => /"transferStatus":"(Completed|Failed)"/.test(j);
+            while (open && !final(last)) {
+                await new Promise((r) => setTimeout(r, o.streamPollMs ?? 2000));
+                if (!open) break;
+                try {
+                    const now = JSON.stringify(await statusAnswer(body));
+                    if (now !== last) send('status', (last = now));
+                } catch (e) {
+                    send(
+                        'error',
+                        JSON.stringify({ code: e instanceof StorageError ? 'STORAGE_UNAVAILABLE' : 'INTERNAL' }),
+                    );
+                }
+            }
+            res.end();
         },
     );
 

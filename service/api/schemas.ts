@@ -340,3 +340,13 @@ export const PayloadResponse = obj({
     }),
     payload: { type: 'null' },
 });
+
+/** (extension) GET /v2/transfers/status/stream: one of the two Transfer IDs and the chain. */
+export const StatusStreamQuery = obj(
+    {
+        outgoingTransactionHash: { type: 'string', pattern: HEX64 },
+        transactionHashEvm: { type: 'string', pattern: EVM_HASH },
+        dappChainId: { type: 'string', pattern: '^-?[0-9]{1,10}$' },
+    },
+    ['dappChainId'],
+);

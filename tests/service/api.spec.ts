@@ -9,10 +9,10 @@ import path from 'path';
 import Ajv from 'ajv';
 import { FastifyInstance } from 'fastify';
 import { Db, openDb } from '../../service/storage/db';
-import { insertTransfers } from '../../service/storage/store';
 import { buildApi } from '../../service/api/app';
+import { insertDelivery, insertEvents, insertTransfers, setEventStatus } from '../../service/storage/store';
 import * as S from '../../service/api/schemas';
-import { request } from './http';
+import { listen, request } from './http';
 import { fill, PROOF } from './fixtures';
 import { startPostgres, PgServer, requirePostgres } from './postgres';
 import {
@@ -74,7 +74,7 @@ describe.each(backends)('/v2 on $name', (backend) => {
     beforeAll(async () => {
         ({ db, server, url } = await backend.open());
         data = await fill(db);
-        api = await buildApi({ db, deployment, prices: { [TOKEN_A]: '2.5', [EVM_TOKEN]: '1' } });
+        api = await buildApi({ db, deployment, prices: { [TOKEN_A]: '2.5', [EVM_TOKEN]: '1' }, streamPollMs: 100 });
     });
     afterAll(async () => {
         await api?.close();
@@ -565,6 +565,63 @@ describe.each(backends)('/v2 on $name', (backend) => {
             }
         });
     }
+
+    it('(extension) pushes the status as Server-Sent Events until it is final', async () => {
+        const t = tvmTransfer(300);
+        await insertTransfers(db, [t]);
+        const base = await listen(api);
+        const r = await fetch(
+            `${base}/v2/transfers/status/stream?outgoingTransactionHash=${t.transferId}&dappChainId=${A}`,
+        );
+        expect(r.status).toBe(200);
+        expect(r.headers.get('content-type')).toBe('text/event-stream');
+        const reader = r.body!.getReader();
+        let text = '';
+        const events: { event: string; data: any }[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+        const next = async () => {
+            while (!text.includes('\n\n')) {
+                const { value, done } = await reader.read();
+                if (done) return undefined;
+                text += Buffer.from(value).toString();
+            }
+            const [chunk] = text.split('\n\n', 1);
+            text = text.slice(chunk.length + 2);
+            const event = /^event: (.*)$/m.exec(chunk)![1];
+            const data = JSON.parse(/^data: (.*)$/m.exec(chunk)![1]);
+            events.push({ event, data });
+            return { event, data };
+        };
+        const first = await next();
+        expect(first!.data.transfer.tvmTvm.transferStatus).toBe('Pending');
+        valid('status', first!.data);
+        // the Event is deployed, confirmed and delivered: the next events say so, the last one Completed
+        const e = eventFor(t, 0);
+        await insertEvents(db, [e]);
+        await setEventStatus(db, e.address, 2, 0);
+        await insertDelivery(
+            db,
+            e.address,
+            B,
+            {
+                deliveryTx: hash('d300'),
+                deliveryMsgHash: hash('m300'),
+                deliveredAmount: '1',
+                deliveredToken: TOKEN_B_ALIEN,
+                deliveredProxy: TOKEN_B_ALIEN,
+            },
+            t.createdAt + 9,
+        );
+        let last = first!;
+        for (let ev = await next(); ev; ev = await next()) last = ev;
+        expect(last.data.transfer.tvmTvm.transferStatus).toBe('Completed');
+        expect(events.every((x) => x.event === 'status')).toBe(true);
+        // bad input is a 400 before any stream opens
+        const bad = await fetch(
+            `${base}/v2/transfers/status/stream?outgoingTransactionHash=${t.transferId}&dappChainId=7`,
+        );
+        expect(bad.status).toBe(400);
+        expect(await bad.json()).toMatchObject({ field: 'tvmTvm.dappChainId' });
+    });
 });
 
 describe('the OpenAPI document', () => {
@@ -587,6 +644,7 @@ describe('the OpenAPI document', () => {
                 '/v2/payload/configurations/all',
                 '/v2/transfers/search',
                 '/v2/transfers/status',
+                '/v2/transfers/status/stream',
             ].sort(),
         );
         const file = path.join(__dirname, '..', '..', 'service', 'api', 'openapi.json');

@@ -101,7 +101,10 @@ maybe('the service on the local bridge network', () => {
         db = await openDb({ url: pg.url });
         api = await buildApi({ db, deployment: net.deployment() });
         startIndexer();
-        await until('the indexer started', async () => /indexer\.started/.test(indexerOut), 60_000);
+        // ts-node compiles the service at its start: minutes on a loaded machine
+        await until('the indexer started', async () => /indexer\.started/.test(indexerOut), 300_000).catch((e) => {
+            throw new Error(`${(e as Error).message}; its output: ${indexerOut.slice(-2000)}`);
+        });
         times.indexerStart = Date.now() - t;
     });
 
@@ -443,10 +446,14 @@ maybe('the service on the local bridge network', () => {
             Number(
                 (await db.query<{ n: unknown }>('SELECT count(*) AS n FROM transfers WHERE from_chain_id = -239'))[0].n,
             );
-        const before = await until('the indexer caught up', async () => {
-            const n = await count();
-            return n >= 3 ? n : undefined;
-        });
+        const before = await until(
+            'the indexer caught up',
+            async () => {
+                const n = await count();
+                return n >= 3 ? n : undefined;
+            },
+            300_000,
+        );
         // a burst of 60 locks from the user's v5 wallet in one external message
         const burst = 60;
         const u = net.accounts.user;
@@ -481,7 +488,7 @@ maybe('the service on the local bridge network', () => {
                 const n = (await count()) - before;
                 return n >= 10 && n < burst - 10 ? n : undefined;
             },
-            120_000,
+            300_000,
         );
         indexer!.kill('SIGKILL');
         await new Promise((r) => indexer!.on('close', r));
@@ -503,7 +510,7 @@ maybe('the service on the local bridge network', () => {
         expect(afterKill - before).toBeLessThan(burst);
 
         startIndexer();
-        await until('the whole burst indexed', async () => (await count()) === before + burst, 120_000);
+        await until('the whole burst indexed', async () => (await count()) === before + burst, 300_000);
         // the chain's own list: every transaction of the proxy that emitted an event, once each
         const all: string[] = [];
         let from: { lt: string; hash: string } | undefined;
