@@ -8,3 +8,4 @@ export * from './proofPayload';
 export * from './userTransfers';
 export * from './evmEventData';
 export * from './toncenterV2';
+export * from './tvmEvmEvents';

@@ -221,6 +221,14 @@ export const ProxyMessages = {
         beginCell()
             .store(storeTransferOwnership({ $$type: 'TransferOwnership', queryId, newOwner }))
             .endCell(),
+    /** set_tvm_evm_chain#4c5059c3 query_id:uint64 evm_chain_id:uint256 allowed:Bool (owner of the native proxy; tvm_evm.tlb) */
+    setTvmEvmChain: (evmChainId: bigint | number, allowed: boolean, queryId = 0n) =>
+        beginCell()
+            .storeUint(Op.tvmEvm.setTvmEvmChain, 32)
+            .storeUint(queryId, 64)
+            .storeUint(BigInt(evmChainId), 256)
+            .storeBit(allowed)
+            .endCell(),
     claimRefund: (token: Address, queryId = 0n) =>
         beginCell()
             .store(storeClaimRefund({ $$type: 'ClaimRefund', queryId, token }))
@@ -273,6 +281,7 @@ export class ProxyMultiVaultNative extends ProxyMultiVaultNativeBase {
             null, // limitApprover (null: the owner)
             Dictionary.empty(), // dailyLimits
             Dictionary.empty(), // liquidity
+            Dictionary.empty(), // evmChains (TVM to EVM: set_tvm_evm_chain)
         );
         return new ProxyMultiVaultNative(base.address, base.init);
     }

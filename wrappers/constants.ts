@@ -71,6 +71,17 @@ export const Op = {
         /** deploy_merge_router query_id:uint64 token owner manager:MsgAddress (alien proxy, owner; merge.tlb) */
         deployMergeRouter: 0x5027bf30,
     },
+    /** contracts/bridge/tvm_evm.tact (layouts: contracts/bridge/tvm_evm.tlb) */
+    tvmEvm: {
+        /** forward payload of a lock / custom payload of a burn bound for EVM */
+        payload: 0x65ee0834,
+        /** event: a TVM-native token locked in the native proxy */
+        tvmEvmNative: 0x0bdfdc1e,
+        /** event: an EVM alien token burned through the alien proxy */
+        tvmEvmAlien: 0x199c1e26,
+        /** owner of the native proxy: an EVM chain locks may go to */
+        setTvmEvmChain: 0x4c5059c3,
+    },
 } as const;
 
 export const Errors = {
