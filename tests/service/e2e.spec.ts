@@ -49,6 +49,42 @@ async function until<T>(what: string, f: () => Promise<T | undefined | null | fa
     throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
 }
 
+/** Whether a client error is the loopback server closing a kept-alive socket (a loaded machine's race). */
+const transient = (e: unknown) =>
+    /ECONNRESET|socket hang up|EPIPE|ECONNREFUSED/.test(String((e as Error)?.message ?? e));
+
+/** `f` again (up to 5 times) while it fails transiently. */
+async function retry<T>(f: () => Promise<T>): Promise<T> {
+    for (let i = 0; ; i++) {
+        try {
+            return await f();
+        } catch (e) {
+            if (i >= 4 || !transient(e)) throw e;
+            await new Promise((r) => setTimeout(r, 500));
+        }
+    }
+}
+
+/** A wallet's transfer sent once: a transient failure is retried unless the seqno shows it went through. */
+async function sendOnce(
+    wallet: {
+        getSeqno(): Promise<number>;
+        sendTransfer(a: { seqno: number } & Record<string, unknown>): Promise<void>;
+    },
+    args: Record<string, unknown>,
+) {
+    const seqno = await retry(() => wallet.getSeqno());
+    for (let i = 0; ; i++) {
+        try {
+            return await wallet.sendTransfer({ seqno, ...args });
+        } catch (e) {
+            if ((await retry(() => wallet.getSeqno())) > seqno) return;
+            if (i >= 4 || !transient(e)) throw e;
+            await new Promise((r) => setTimeout(r, 500));
+        }
+    }
+}
+
 maybe('the service on the local bridge network', () => {
     let net: LocalNetwork;
     let pg: PgServer;
@@ -156,9 +192,8 @@ maybe('the service on the local bridge network', () => {
         const user = net.accounts.user;
         const built = await build(amount, useCredit);
         const wallet = A.open(user.v4);
-        const lastLt = (await A.getTransactions(user.v4.address, { limit: 1 }))[0]?.lt ?? 0n;
-        await wallet.sendTransfer({
-            seqno: await wallet.getSeqno(),
+        const lastLt = (await retry(() => A.getTransactions(user.v4.address, { limit: 1 })))[0]?.lt ?? 0n;
+        await sendOnce(wallet, {
             secretKey: user.keys.secretKey,
             sendMode: SendMode.PAY_GAS_SEPARATELY,
             messages: [
@@ -186,8 +221,7 @@ maybe('the service on the local bridge network', () => {
     async function sendAbiTx(abiTx: { executionAddress: string; attachedValue: string; tx: string }) {
         const B = net.tvm.B.client;
         const wallet = B.open(net.accounts.user.v4 as WalletContractV4);
-        await wallet.sendTransfer({
-            seqno: await wallet.getSeqno(),
+        await sendOnce(wallet, {
             secretKey: net.accounts.user.keys.secretKey,
             sendMode: SendMode.PAY_GAS_SEPARATELY,
             messages: [
@@ -280,23 +314,27 @@ maybe('the service on the local bridge network', () => {
         const alien = net.tvm.B.client.open(
             ProxyMultiVaultAlien.createFromAddress(Address.parse(d.tvm.B.contracts.alienProxy!)),
         );
-        const minterB = await alien.getAlienTokenAddress(
-            BigInt(d.tvm.A.globalId),
-            minterA,
-            meta.name,
-            meta.symbol,
-            BigInt(meta.decimals),
+        const minterB = await retry(() =>
+            alien.getAlienTokenAddress(
+                BigInt(d.tvm.A.globalId),
+                minterA,
+                meta.name,
+                meta.symbol,
+                BigInt(meta.decimals),
+            ),
         );
         const ops = opsFromTonClient(net.tvm.B.client, net.accounts.deployer.v4, net.accounts.deployer.keys, {
             pollMs: 100,
         });
         const alienProxy = Address.parse(d.tvm.B.contracts.alienProxy!);
-        const lastLt = (await net.tvm.B.client.getTransactions(alienProxy, { limit: 1 }))[0].lt;
-        await ops.sender.send({
-            to: alienProxy,
-            value: toNano('0.05'),
-            body: ProxyMessages.setDailyLimit(minterB, 1_000_000_000n),
-        });
+        const lastLt = (await retry(() => net.tvm.B.client.getTransactions(alienProxy, { limit: 1 })))[0].lt;
+        await retry(() =>
+            ops.sender.send({
+                to: alienProxy,
+                value: toNano('0.05'),
+                body: ProxyMessages.setDailyLimit(minterB, 1_000_000_000n),
+            }),
+        );
         await until('the limit set', async () =>
             (await net.tvm.B.client.getTransactions(alienProxy, { limit: 5 })).some(
                 (tx) =>
@@ -476,8 +514,7 @@ maybe('the service on the local bridge network', () => {
             }),
         );
         const w5 = A.open(u.v5);
-        await w5.sendTransfer({
-            seqno: await w5.getSeqno(),
+        await sendOnce(w5, {
             secretKey: u.keys.secretKey,
             sendMode: SendMode.PAY_GAS_SEPARATELY,
             messages,
@@ -515,7 +552,9 @@ maybe('the service on the local bridge network', () => {
         const all: string[] = [];
         let from: { lt: string; hash: string } | undefined;
         for (;;) {
-            const page = await A.getTransactions(proxy, { limit: 100, lt: from?.lt, hash: from?.hash, archival: true });
+            const page = await retry(() =>
+                A.getTransactions(proxy, { limit: 100, lt: from?.lt, hash: from?.hash, archival: true }),
+            );
             const fresh = from ? page.slice(1) : page;
             for (const tx of fresh) {
                 const f = transferFromProxyTransaction(tx);
