@@ -8,7 +8,6 @@
 import crypto from 'crypto';
 import Fastify, { FastifyError, FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
-import { Address } from '@ton/core';
 import { Deployment } from '../../lib/deploy/deployment';
 import { Db, StorageError } from '../storage/db';
 import {
@@ -23,26 +22,23 @@ import {
 import { formatUnits, PriceTable, usdtVolume } from './format';
 import * as S from './schemas';
 import { detailsOf } from './details';
+import { explorerPage } from './explorer';
+import { ApiError, evmAddress, tvmAddress } from './errors';
+import { buildPayload, PayloadRequestBody } from './payload';
+
+export { ApiError };
 
 export interface ApiOptions {
     db: Db;
     deployment: Deployment;
     /** token address -> USD price (volumeUsdtExec); "0" for tokens without one */
     prices?: PriceTable;
+    /** how often a status stream reads storage (ms, default 2000) */
+    streamPollMs?: number;
+    /** wei attached to an EVM deposit built in credit mode (default 0) */
+    evmCreditValueWei?: bigint;
     /** fastify's logger (pino, JSON lines); default off */
     logger?: boolean | Record<string, unknown>;
-}
-
-export class ApiError extends Error {
-    constructor(
-        readonly statusCode: number,
-        readonly field: string | null,
-        readonly rule: string | null,
-        message?: string,
-        readonly code = statusCode === 400 ? 'BAD_REQUEST' : 'INTERNAL',
-    ) {
-        super(message ?? (field ? `${field}: ${rule}` : (rule ?? 'error')));
-    }
 }
 
 const REASON: Record<number, string> = {
@@ -90,23 +86,6 @@ function validationFault(e: FastifyError): { field: string; rule: string } {
         default:
             return { field: path || 'body', rule: v.message ?? v.keyword };
     }
-}
-
-/** A TVM address in raw form `0:<hex>`, from raw or user-friendly input; ApiError naming `field` otherwise. */
-export function tvmAddress(field: string, s: string): string {
-    if (/^-?\d+:[0-9a-fA-F]{64}$/.test(s) || /^[A-Za-z0-9+/_-]{48}$/.test(s)) {
-        try {
-            return Address.parse(s).toRawString();
-        } catch {
-            // falls through
-        }
-    }
-    throw new ApiError(400, field, 'a TVM address (0:<64 hex> or user-friendly)');
-}
-
-export function evmAddress(field: string, s: string): string {
-    if (/^0x[0-9a-fA-F]{40}$/.test(s)) return s.toLowerCase();
-    throw new ApiError(400, field, 'an EVM address (0x<40 hex>)');
 }
 
 /** A user address of either kind, normalised (TVM raw, EVM lowercase). */
@@ -278,6 +257,41 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
         v.kind === 'TvmToTvm' ? { tvmTvm: tvmTvmRecord(v) } : { evmTvm: evmTvmRecord(v) };
     const EMPTY = { transfer: null, updatedAt: null, notInstantTransfer: null, proofPayload: null };
 
+    type StatusBody = {
+        tvmTvm?: { outgoingTransactionHash: string; dappChainId: number; timestampCreatedFrom?: number | null };
+        evmTvm?: { transactionHashEvm: string; dappChainId: number; timestampCreatedFrom?: number };
+    };
+    /** The status envelope of a /transfers/status request (its body validated). */
+    const statusAnswer = async (b: StatusBody) => {
+        let kind: TransferKind;
+        let id: string;
+        let from: number | null | undefined;
+        if (b.tvmTvm) {
+            knownTvm('tvmTvm.dappChainId', b.tvmTvm.dappChainId);
+            kind = 'TvmToTvm';
+            id = b.tvmTvm.outgoingTransactionHash.toLowerCase();
+            from = b.tvmTvm.timestampCreatedFrom;
+        } else {
+            knownTvm('evmTvm.dappChainId', b.evmTvm!.dappChainId);
+            kind = 'EvmToTvm';
+            id = b.evmTvm!.transactionHashEvm.toLowerCase();
+            from = b.evmTvm!.timestampCreatedFrom;
+        }
+        const v = await getTransfer(o.db, kind, id);
+        // EVM to TVM: nothing before the Event exists on the TVM side (spec, status rule 6)
+        if (!v || (kind === 'EvmToTvm' && !v.event)) return EMPTY;
+        if (kind === 'TvmToTvm' && v.fromChainId !== b.tvmTvm!.dappChainId) return EMPTY;
+        if (kind === 'EvmToTvm' && v.toChainId !== b.evmTvm!.dappChainId) return EMPTY;
+        if (from !== undefined && from !== null && v.createdAt < from) return EMPTY;
+        return {
+            transfer: itemOf(v),
+            updatedAt: Math.max(v.indexedAt, v.event?.updatedAt ?? 0),
+            notInstantTransfer: null,
+            proofPayload: kind === 'TvmToTvm' && v.proofPayload ? JSON.parse(v.proofPayload) : null,
+            details: detailsOf(v),
+        };
+    };
+
     app.post(
         '/v2/transfers/status',
         {
@@ -287,39 +301,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
                 response: { 200: S.StatusResponse, ...errors },
             },
         },
-        async (req) => {
-            const b = req.body as {
-                tvmTvm?: { outgoingTransactionHash: string; dappChainId: number; timestampCreatedFrom?: number | null };
-                evmTvm?: { transactionHashEvm: string; dappChainId: number; timestampCreatedFrom?: number };
-            };
-            let kind: TransferKind;
-            let id: string;
-            let from: number | null | undefined;
-            if (b.tvmTvm) {
-                knownTvm('tvmTvm.dappChainId', b.tvmTvm.dappChainId);
-                kind = 'TvmToTvm';
-                id = b.tvmTvm.outgoingTransactionHash.toLowerCase();
-                from = b.tvmTvm.timestampCreatedFrom;
-            } else {
-                knownTvm('evmTvm.dappChainId', b.evmTvm!.dappChainId);
-                kind = 'EvmToTvm';
-                id = b.evmTvm!.transactionHashEvm.toLowerCase();
-                from = b.evmTvm!.timestampCreatedFrom;
-            }
-            const v = await getTransfer(o.db, kind, id);
-            // EVM to TVM: nothing before the Event exists on the TVM side (spec, status rule 6)
-            if (!v || (kind === 'EvmToTvm' && !v.event)) return EMPTY;
-            if (kind === 'TvmToTvm' && v.fromChainId !== b.tvmTvm!.dappChainId) return EMPTY;
-            if (kind === 'EvmToTvm' && v.toChainId !== b.evmTvm!.dappChainId) return EMPTY;
-            if (from !== undefined && from !== null && v.createdAt < from) return EMPTY;
-            return {
-                transfer: itemOf(v),
-                updatedAt: Math.max(v.indexedAt, v.event?.updatedAt ?? 0),
-                notInstantTransfer: null,
-                proofPayload: kind === 'TvmToTvm' && v.proofPayload ? JSON.parse(v.proofPayload) : null,
-                details: detailsOf(v),
-            };
-        },
+        async (req) => statusAnswer(req.body as StatusBody),
     );
 
     app.post(
@@ -400,6 +382,35 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
             })),
     );
 
+    app.post(
+        '/v2/payload/build',
+        {
+            schema: {
+                summary: 'Build the source transaction of a transfer',
+                body: S.PayloadRequest,
+                response: { 200: S.PayloadResponse, ...errors, 502: { $ref: 'ErrorBody#' } },
+            },
+        },
+        async (req) => {
+            try {
+                return await buildPayload(
+                    { deployment: o.deployment, evmCreditValueWei: o.evmCreditValueWei },
+                    req.body as PayloadRequestBody,
+                );
+            } catch (e) {
+                if (e instanceof ApiError) throw e;
+                // a chain read failed (endpoint down, a get method refused): the network, not the request
+                throw new ApiError(
+                    502,
+                    null,
+                    `a network read failed: ${(e as Error).message}`,
+                    undefined,
+                    'NETWORK_ERROR',
+                );
+            }
+        },
+    );
+
     app.get(
         '/health',
         { schema: { response: { 200: S.HealthResponse, 503: S.HealthResponse } } },
@@ -412,6 +423,68 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
                 return { ok: false, storage: 'down', kind: o.db.kind, cursors: [] };
             }
         },
+    );
+
+    // (extension) push: the status as Server-Sent Events, a `status` event whenever it changes, until
+    // it is final (Completed or Failed) or the client leaves
+    app.get(
+        '/v2/transfers/status/stream',
+        {
+            schema: {
+                summary: '(extension) Subscribe to a transfer status: Server-Sent Events',
+                querystring: S.StatusStreamQuery,
+                response: { 400: { $ref: 'ErrorBody#' } },
+            },
+        },
+        async (req, reply) => {
+            const q = req.query as {
+                outgoingTransactionHash?: string;
+                transactionHashEvm?: string;
+                dappChainId: string;
+            };
+            if ((q.outgoingTransactionHash === undefined) === (q.transactionHashEvm === undefined))
+                throw new ApiError(
+                    400,
+                    'outgoingTransactionHash',
+                    'exactly one of outgoingTransactionHash, transactionHashEvm',
+                );
+            const dappChainId = Number(q.dappChainId);
+            const body: StatusBody = q.outgoingTransactionHash
+                ? { tvmTvm: { outgoingTransactionHash: q.outgoingTransactionHash, dappChainId } }
+                : { evmTvm: { transactionHashEvm: q.transactionHashEvm!, dappChainId } };
+            let last = JSON.stringify(await statusAnswer(body)); // validates the chain before the stream opens
+            reply.hijack();
+            const res = reply.raw;
+            res.writeHead(200, {
+                'content-type': 'text/event-stream',
+                'cache-control': 'no-cache',
+                connection: 'keep-alive',
+            });
+            let open = true;
+            req.raw.on('close', () => (open = false));
+            const send = (event: string, data: string) => res.write(`event: ${event}\ndata: ${data}\n\n`);
+            send('status', last);
+            const final = (j: string) => /"transferStatus":"(Completed|Failed)"/.test(j);
+            while (open && !final(last)) {
+                await new Promise((r) => setTimeout(r, o.streamPollMs ?? 2000));
+                if (!open) break;
+                try {
+                    const now = JSON.stringify(await statusAnswer(body));
+                    if (now !== last) send('status', (last = now));
+                } catch (e) {
+                    send(
+                        'error',
+                        JSON.stringify({ code: e instanceof StorageError ? 'STORAGE_UNAVAILABLE' : 'INTERNAL' }),
+                    );
+                }
+            }
+            res.end();
+        },
+    );
+
+    const page = explorerPage(tvmChains);
+    app.get('/explorer', { schema: { hide: true } }, async (_req, reply) =>
+        reply.type('text/html; charset=utf-8').send(page),
     );
 
     app.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -105,9 +105,38 @@ export function nextActions(v: TransferView): NextAction[] {
     }
 }
 
+export interface TimelineStep {
+    at: number | null;
+    chainId: number;
+    step: string;
+    transaction: string | null;
+}
+
+/** What happened to a transfer, on both networks, in order. */
+export function timeline(v: TransferView): TimelineStep[] {
+    const out: TimelineStep[] = [{ at: v.createdAt, chainId: v.fromChainId, step: 'Sent', transaction: v.transferId }];
+    if (v.kind === 'TvmToTvm' && v.proofPayload)
+        out.push({ at: null, chainId: v.fromChainId, step: 'Proof ready', transaction: null });
+    const e = v.event;
+    if (e) {
+        out.push({ at: e.deployedAt, chainId: e.chainId, step: 'Event deployed', transaction: e.deployTx });
+        if (e.status !== 0)
+            out.push({
+                at: e.updatedAt,
+                chainId: e.chainId,
+                step: `Event ${EVENT_STATUS_NAMES[e.status] ?? e.status}`,
+                transaction: null,
+            });
+        if (e.deliveryTx)
+            out.push({ at: e.deliveredAt ?? null, chainId: e.chainId, step: 'Delivered', transaction: e.deliveryTx });
+    }
+    return out;
+}
+
 export function detailsOf(v: TransferView) {
     const e = v.event;
     return {
+        timeline: timeline(v),
         eventContract: e?.address ?? null,
         eventStatus: e ? (EVENT_STATUS_NAMES[e.status] ?? `Unknown(${e.status})`) : null,
         eventStatusCode: e ? e.status : null,

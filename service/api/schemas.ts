@@ -154,9 +154,15 @@ const ProofPayloadSchema = {
 export const Details = {
     type: ['object', 'null'],
     additionalProperties: false,
-    description: '(extension) the Event contract, its on-chain status, its last error code and the next actions',
-    required: ['eventContract', 'eventStatus', 'eventStatusCode', 'lastErrorCode', 'nextActions'],
+    description:
+        '(extension) the Event contract, its on-chain status, its last error code, the next actions and the timeline',
+    required: ['eventContract', 'eventStatus', 'eventStatusCode', 'lastErrorCode', 'nextActions', 'timeline'],
     properties: {
+        timeline: {
+            type: 'array',
+            description: 'what happened, in order, on both networks (at: unix time, null where unknown)',
+            items: obj({ at: { type: ['integer', 'null'] }, chainId: num(), step: str(), transaction: nstr() }),
+        },
         eventContract: nstr('the Event contract (null until deployed)'),
         eventStatus: nstr(
             'Initializing, Pending, Confirmed, Rejected, Cancelled, LimitReached, LiquidityRequested, LiquidityProvided, Verified',
@@ -281,3 +287,66 @@ export const HealthResponse = obj({
         items: obj({ name: str(), value: str(), updatedAt: num() }),
     },
 });
+
+// ------------------------------------------------------------------ /payload/build
+
+const address = { type: 'string', minLength: 1, maxLength: 100 } as const;
+const uintString = { type: 'string', pattern: UINT_STRING, maxLength: 40 } as const;
+
+export const PayloadRequest = obj(
+    {
+        fromChainId: { ...chainId, description: 'source chain id' },
+        toChainId: { ...chainId, description: 'destination chain id' },
+        tokenAddress: { ...address, description: 'token in the source network' },
+        recipientAddress: { ...address, description: 'recipient in the destination network' },
+        amount: { ...uintString, description: "integer string in the token's minimal units, below 2^128" },
+        senderAddress: { ...address, description: 'sender in the source network' },
+        useCredit: { type: 'boolean', description: 'default true for TVM to TVM, false for EVM to TVM' },
+        remainingGasTo: { ...address, description: 'TVM to TVM: required' },
+        payload: { type: 'string', maxLength: 65536, description: 'extra payload, a BOC in base64' },
+        callback: { type: 'object', description: 'not supported: must be absent or empty' },
+        evmChainId: { ...chainId, description: 'EVM to TVM: the EVM chain id (equals fromChainId)' },
+        tokenBalance: obj({ nativeTokenAmount: uintString, wrappedNativeTokenAmount: uintString }, [], {
+            description: 'EVM to TVM, the wrapped gas currency: both balances of the sender',
+        }),
+    },
+    ['fromChainId', 'toChainId', 'tokenAddress', 'recipientAddress', 'amount', 'senderAddress'],
+);
+
+export const PayloadResponse = obj({
+    transferKind: { type: 'string', enum: ['TvmToTvm', 'EvmToTvm'] },
+    tokensMeta: obj({
+        targetToken: obj({ tokenType, isDeployed: { type: 'boolean' }, address: str() }),
+        sourceTokenType: tokenType,
+    }),
+    tokenAmount: str('what the recipient gets: amount less the fees'),
+    feesMeta: obj({ amount: str(), numerator: str(), denominator: str() }),
+    gasEstimateAmount: str('TVM: the value attached (nano-units); EVM: gas units'),
+    abiMeta: obj({
+        tx: str('TVM: the body BOC (base64); EVM: calldata (hex)'),
+        executionAddress: str(),
+        attachedValue: str(),
+        abiMethod: str('TVM: transfer (lock) or burn (alien token); EVM: deposit or depositByNativeToken'),
+        abi: str(),
+        params: str(),
+    }),
+    trackingMeta: obj({
+        sourceProxy: nstr(),
+        sourceConfiguration: nstr(),
+        sourceMultivault: nstr(),
+        targetProxy: str(),
+        targetConfiguration: nstr(),
+        targetMultivault: nstr(),
+    }),
+    payload: { type: 'null' },
+});
+
+/** (extension) GET /v2/transfers/status/stream: one of the two Transfer IDs and the chain. */
+export const StatusStreamQuery = obj(
+    {
+        outgoingTransactionHash: { type: 'string', pattern: HEX64 },
+        transactionHashEvm: { type: 'string', pattern: EVM_HASH },
+        dappChainId: { type: 'string', pattern: '^-?[0-9]{1,10}$' },
+    },
+    ['dappChainId'],
+);

@@ -252,8 +252,11 @@ export class TvmIndexer {
         return `tvm:${this.chainId}:${raw(s.address)}`;
     }
 
-    /** New transactions of `address` after lt `after` (oldest first), at most `max`. */
-    async newTransactions(address: Address, after: bigint, max = 1000): Promise<Transaction[]> {
+    /**
+     * New transactions of `address` after lt `after`, oldest first. toncenter pages from the newest
+     * back, so the pass reads back to the cursor once and handles all it read (in committed batches).
+     */
+    async newTransactions(address: Address, after: bigint): Promise<Transaction[]> {
         const page = 100;
         const out: Transaction[] = [];
         let from: { lt: string; hash: string } | undefined;
@@ -272,7 +275,7 @@ export class TvmIndexer {
             from = { lt: last.lt.toString(), hash: last.hash().toString('base64') };
         }
         out.sort((a, b) => (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0));
-        return out.slice(0, max);
+        return out;
     }
 
     /** One pass over every stream; returns the number of transactions handled. */

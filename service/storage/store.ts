@@ -222,7 +222,7 @@ export async function setCursor(q: Queryable, name: string, value: string) {
 export interface TransferView extends TransferRow {
     status: StatusName;
     indexedAt: number;
-    event: (EventRow & Partial<DeliveryRow> & { updatedAt: number }) | null;
+    event: (EventRow & Partial<DeliveryRow> & { updatedAt: number; deliveredAt?: number }) | null;
 }
 
 /**
@@ -238,7 +238,8 @@ const SELECT = `SELECT t.*, ${STATUS_SQL} AS status_name, e.chain_id AS e_chain_
     e.status AS e_status, e.last_error_code AS e_last_error_code, e.deployed_at AS e_deployed_at,
     e.deploy_tx AS e_deploy_tx, d.delivery_tx AS e_delivery_tx, d.delivery_msg_hash AS e_delivery_msg_hash,
     d.delivered_amount AS e_delivered_amount, d.delivered_token AS e_delivered_token,
-    d.delivered_proxy AS e_delivered_proxy, GREATEST(e.updated_at, d.delivered_at) AS e_updated_at
+    d.delivered_proxy AS e_delivered_proxy, d.delivered_at AS e_delivered_at,
+    GREATEST(e.updated_at, d.delivered_at) AS e_updated_at
     FROM transfers t`;
 const JOIN_EVENTS =
     'LEFT JOIN events e ON e.link_key = t.link_key LEFT JOIN deliveries d ON d.event_address = e.address';
@@ -288,6 +289,10 @@ function view(r: Row): TransferView {
                       deliveredAmount: opt(r.e_delivered_amount),
                       deliveredToken: opt(r.e_delivered_token),
                       deliveredProxy: opt(r.e_delivered_proxy),
+                      deliveredAt:
+                          r.e_delivered_at === null || r.e_delivered_at === undefined
+                              ? undefined
+                              : Number(r.e_delivered_at),
                       updatedAt: Number(r.e_updated_at),
                   },
     };

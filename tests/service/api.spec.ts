@@ -9,17 +9,11 @@ import path from 'path';
 import Ajv from 'ajv';
 import { FastifyInstance } from 'fastify';
 import { Db, openDb } from '../../service/storage/db';
-import {
-    insertEvents,
-    insertTransfers,
-    insertDelivery,
-    setEventStatus,
-    setProofPayload,
-    upsertConfiguration,
-} from '../../service/storage/store';
 import { buildApi } from '../../service/api/app';
+import { insertDelivery, insertEvents, insertTransfers, setEventStatus } from '../../service/storage/store';
 import * as S from '../../service/api/schemas';
-import { request } from './http';
+import { listen, request } from './http';
+import { fill, PROOF } from './fixtures';
 import { startPostgres, PgServer, requirePostgres } from './postgres';
 import {
     A,
@@ -31,7 +25,6 @@ import {
     EVM_TOKEN,
     deployment,
     eventFor,
-    evmTransfer,
     tvmTransfer,
     tvmAddr,
     evmAddr,
@@ -52,94 +45,6 @@ function valid(kind: keyof typeof check, body: unknown) {
     const ok = check[kind](body);
     if (!ok)
         throw new Error(`${kind} response off schema: ${ajv.errorsText(check[kind].errors)}\n${JSON.stringify(body)}`);
-}
-
-const PROOF = {
-    txBlockProof: 'te6cckEBAQEAAgAAAEysuc0=',
-    txProof: 'te6cckEBAQEAAgAAAEysuc0=',
-    messageHash: hash('msg3'),
-    outMessageIndex: 0,
-    event: {
-        tokenType: 'Native',
-        chainId: B,
-        token: TOKEN_A,
-        amount: '4500000000',
-        recipient: USERS[4],
-        value: '100000000',
-        expectedGas: '0',
-        remainingGasTo: USERS[3],
-        sender: USERS[3],
-        payload: '',
-        nativeProxyWallet: null,
-        name: 'Token A',
-        symbol: 'TKA',
-        decimals: 9,
-    },
-    abiTx: {
-        tx: 'te6cckEBAQEAAgAAAEysuc0=',
-        executionAddress: deployment.tvm.B.contracts.alienConfiguration!,
-        attachedValue: '1200000000',
-        abiMethod: 'deployEvent',
-        abi: '{}',
-        params: '{}',
-    },
-};
-
-/** 40 TVM to TVM transfers and 6 EVM to TVM ones in every state the API shows. */
-async function fill(db: Db) {
-    const tvm = Array.from({ length: 40 }, (_, i) => tvmTransfer(i));
-    tvm[3].proofPayload = null;
-    const evm = Array.from({ length: 6 }, (_, i) => evmTransfer(i));
-    await db.transaction(async (q) => {
-        await insertTransfers(q, [...tvm, ...evm]);
-        // 0: Completed (Confirmed, delivered with a 0.1 % fee); 1: LimitReached; 2: Cancelled; 5: Verified
-        // with a refused delivery; 6..9: Confirmed and delivered; 3: no Event, proof ready; 4: no Event, no proof
-        await insertEvents(
-            q,
-            [0, 1, 2, 5, 6, 7, 8, 9].map((i) => eventFor(tvm[i], 0)),
-        );
-        // EVM: 0 and 1 have Events (0 delivered), the others exist only on EVM
-        await insertEvents(
-            q,
-            [0, 1].map((i) => eventFor(evm[i], 0)),
-        );
-    });
-    const ev = (t: (typeof tvm)[0]) => eventFor(t, 0).address;
-    const deliver = async (t: (typeof tvm)[0], token: string, proxy: string) =>
-        insertDelivery(
-            db,
-            ev(t),
-            t.toChainId,
-            {
-                deliveryTx: hash(`delivery:${t.transferId}`),
-                deliveryMsgHash: hash(`dmsg:${t.transferId}`),
-                deliveredAmount: String(BigInt(t.amount) - BigInt(t.amount) / 1000n),
-                deliveredToken: token,
-                deliveredProxy: proxy,
-            },
-            t.createdAt + 20,
-        );
-    for (const i of [0, 6, 7, 8, 9]) {
-        await setEventStatus(db, ev(tvm[i]), 2, 0);
-        await deliver(tvm[i], TOKEN_B_ALIEN, deployment.tvm.B.contracts.alienProxy!);
-    }
-    await setEventStatus(db, ev(tvm[1]), 5, 0);
-    await setEventStatus(db, ev(tvm[2]), 4, 0);
-    await setEventStatus(db, ev(tvm[5]), 8, 2702);
-    await setProofPayload(db, tvm[3].transferId, JSON.stringify(PROOF));
-    await setEventStatus(db, ev(evm[0]), 2, 0);
-    await deliver(evm[0], tvmAddr('A.evm-minter'), deployment.tvm.A.contracts.alienProxy!);
-    await setEventStatus(db, ev(evm[1]), 1, 0);
-    await upsertConfiguration(db, {
-        address: tvmAddr('A.evmAlienConf'),
-        tvmChainId: A,
-        chainId: EVM,
-        flags: 3,
-        eventInitialBalance: '1000000000',
-        tokenType: 'Alien',
-        direction: 'ToTvm',
-    });
-    return { tvm, evm };
 }
 
 type Backend = { name: string; open: () => Promise<{ db: Db; url?: string; server?: PgServer }> };
@@ -169,7 +74,7 @@ describe.each(backends)('/v2 on $name', (backend) => {
     beforeAll(async () => {
         ({ db, server, url } = await backend.open());
         data = await fill(db);
-        api = await buildApi({ db, deployment, prices: { [TOKEN_A]: '2.5', [EVM_TOKEN]: '1' } });
+        api = await buildApi({ db, deployment, prices: { [TOKEN_A]: '2.5', [EVM_TOKEN]: '1' }, streamPollMs: 100 });
     });
     afterAll(async () => {
         await api?.close();
@@ -512,6 +417,80 @@ describe.each(backends)('/v2 on $name', (backend) => {
         });
     });
 
+    describe('POST /v2/payload/build: bad input is refused before any chain read', () => {
+        const good = {
+            fromChainId: A,
+            toChainId: B,
+            tokenAddress: TOKEN_A,
+            recipientAddress: USERS[1],
+            amount: '1000000000',
+            senderAddress: USERS[0],
+            remainingGasTo: USERS[0],
+        };
+        const build = async (payload: Record<string, unknown>) => {
+            const r = await post('/v2/payload/build', payload);
+            valid('error', r.body);
+            return r;
+        };
+        it.each([
+            [{ amount: '1.5' }, 'amount', `must match ${S.UINT_STRING}`],
+            [{ amount: '-1' }, 'amount', `must match ${S.UINT_STRING}`],
+            [{ amount: (1n << 128n).toString() }, 'amount', 'below 2^128'],
+            [{ amount: '0' }, 'amount', 'greater than 0'],
+            [{ amount: 5 }, 'amount', 'must be string'],
+            [{ fromChainId: 1 }, 'fromChainId', `unknown chain id 1: one of -239, 2000, ${EVM}`],
+            [{ toChainId: EVM }, 'toChainId', 'unknown TVM chain id 31337: one of -239, 2000'],
+            [{ toChainId: A }, 'toChainId', 'differs from fromChainId'],
+            [{ recipientAddress: '0:xyz' }, 'recipientAddress', 'a TVM address (0:<64 hex> or user-friendly)'],
+            [{ tokenAddress: evmAddr('t') }, 'tokenAddress', 'a TVM address (0:<64 hex> or user-friendly)'],
+            [{ remainingGasTo: undefined }, 'remainingGasTo', 'required for TVM to TVM'],
+            [{ senderAddress: undefined }, 'senderAddress', 'required'],
+            [
+                { callback: { address: evmAddr('cb') } },
+                'callback',
+                'not supported: the MultiVault calls nothing after completion',
+            ],
+            [{ payload: 'not a boc' }, 'payload', 'a BOC, base64'],
+            [
+                { tokenBalance: { nativeTokenAmount: '1' } },
+                'tokenBalance',
+                'EVM to TVM only (the wrapped gas currency)',
+            ],
+            [{ useCredit: 'yes' }, 'useCredit', 'must be boolean'],
+            [
+                { fromChainId: EVM, toChainId: B, tokenAddress: evmAddr('t'), senderAddress: evmAddr('s') },
+                'toChainId',
+                `the MultiVault of ${EVM} serves TVM network ${A} only`,
+            ],
+            [
+                { fromChainId: EVM, toChainId: A, tokenAddress: TOKEN_A, senderAddress: evmAddr('s') },
+                'tokenAddress',
+                'an EVM address (0x<40 hex>)',
+            ],
+            [
+                {
+                    fromChainId: EVM,
+                    toChainId: A,
+                    tokenAddress: evmAddr('t'),
+                    senderAddress: evmAddr('s'),
+                    evmChainId: 1,
+                },
+                'evmChainId',
+                `equals fromChainId (${EVM})`,
+            ],
+        ])('400 for %j: %s %s', async (change, field, rule) => {
+            const r = await build({ ...good, ...change });
+            expect(r.status).toBe(400);
+            expect(r.body).toMatchObject({ statusCode: 400, code: 'BAD_REQUEST', field, rule });
+        });
+
+        it('a network that cannot be read answers 502 or 503 in the error shape, never 500', async () => {
+            // the deployment of these specs names no endpoints: nothing to read the chain from
+            const r = await build(good);
+            expect([502, 503]).toContain(r.status);
+        });
+    });
+
     it('GET /v2/payload/configurations/all lists the EVM to TVM configurations', async () => {
         const r = await request(api, { method: 'GET', url: '/v2/payload/configurations/all' });
         valid('configurations', r.json());
@@ -586,6 +565,63 @@ describe.each(backends)('/v2 on $name', (backend) => {
             }
         });
     }
+
+    it('(extension) pushes the status as Server-Sent Events until it is final', async () => {
+        const t = tvmTransfer(300);
+        await insertTransfers(db, [t]);
+        const base = await listen(api);
+        const r = await fetch(
+            `${base}/v2/transfers/status/stream?outgoingTransactionHash=${t.transferId}&dappChainId=${A}`,
+        );
+        expect(r.status).toBe(200);
+        expect(r.headers.get('content-type')).toBe('text/event-stream');
+        const reader = r.body!.getReader();
+        let text = '';
+        const events: { event: string; data: any }[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+        const next = async () => {
+            while (!text.includes('\n\n')) {
+                const { value, done } = await reader.read();
+                if (done) return undefined;
+                text += Buffer.from(value).toString();
+            }
+            const [chunk] = text.split('\n\n', 1);
+            text = text.slice(chunk.length + 2);
+            const event = /^event: (.*)$/m.exec(chunk)![1];
+            const data = JSON.parse(/^data: (.*)$/m.exec(chunk)![1]);
+            events.push({ event, data });
+            return { event, data };
+        };
+        const first = await next();
+        expect(first!.data.transfer.tvmTvm.transferStatus).toBe('Pending');
+        valid('status', first!.data);
+        // the Event is deployed, confirmed and delivered: the next events say so, the last one Completed
+        const e = eventFor(t, 0);
+        await insertEvents(db, [e]);
+        await setEventStatus(db, e.address, 2, 0);
+        await insertDelivery(
+            db,
+            e.address,
+            B,
+            {
+                deliveryTx: hash('d300'),
+                deliveryMsgHash: hash('m300'),
+                deliveredAmount: '1',
+                deliveredToken: TOKEN_B_ALIEN,
+                deliveredProxy: TOKEN_B_ALIEN,
+            },
+            t.createdAt + 9,
+        );
+        let last = first!;
+        for (let ev = await next(); ev; ev = await next()) last = ev;
+        expect(last.data.transfer.tvmTvm.transferStatus).toBe('Completed');
+        expect(events.every((x) => x.event === 'status')).toBe(true);
+        // bad input is a 400 before any stream opens
+        const bad = await fetch(
+            `${base}/v2/transfers/status/stream?outgoingTransactionHash=${t.transferId}&dappChainId=7`,
+        );
+        expect(bad.status).toBe(400);
+        expect(await bad.json()).toMatchObject({ field: 'tvmTvm.dappChainId' });
+    });
 });
 
 describe('the OpenAPI document', () => {
@@ -602,7 +638,14 @@ describe('the OpenAPI document', () => {
         const doc = r.json();
         expect(doc.openapi).toMatch(/^3\./);
         expect(Object.keys(doc.paths).sort()).toEqual(
-            ['/health', '/v2/payload/configurations/all', '/v2/transfers/search', '/v2/transfers/status'].sort(),
+            [
+                '/health',
+                '/v2/payload/build',
+                '/v2/payload/configurations/all',
+                '/v2/transfers/search',
+                '/v2/transfers/status',
+                '/v2/transfers/status/stream',
+            ].sort(),
         );
         const file = path.join(__dirname, '..', '..', 'service', 'api', 'openapi.json');
         const text = JSON.stringify(doc, null, 2) + '\n';

@@ -20,11 +20,9 @@ import { opsFromTonClient } from '../../lib/deploy/adapters';
 import { lockTransferBody } from '../../lib/userTransfers';
 import { TraceJson, transferIdFromTrace, transferFromProxyTransaction } from '../../lib/transferId';
 import { isTvmTvmEvent } from '../../lib/tvmTvmEvents';
-import { multiVaultInterface } from '../../lib/deploy/tvm';
 import { JettonWallet } from '../../wrappers/JettonWallet';
 import { ProxyMessages } from '../../wrappers/ProxyMultiVaultNative';
 import { ProxyMultiVaultAlien } from '../../wrappers/ProxyMultiVaultAlien';
-import { depositParams } from '../../wrappers/evm/MultiVault';
 import { Db, openDb } from '../../service/storage/db';
 import { buildApi } from '../../service/api/app';
 import { startPostgres, PgServer, requirePostgres } from './postgres';
@@ -49,6 +47,42 @@ async function until<T>(what: string, f: () => Promise<T | undefined | null | fa
         await new Promise((r) => setTimeout(r, 300));
     }
     throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+}
+
+/** Whether a client error is the loopback server closing a kept-alive socket (a loaded machine's race). */
+const transient = (e: unknown) =>
+    /ECONNRESET|socket hang up|EPIPE|ECONNREFUSED/.test(String((e as Error)?.message ?? e));
+
+/** `f` again (up to 5 times) while it fails transiently. */
+async function retry<T>(f: () => Promise<T>): Promise<T> {
+    for (let i = 0; ; i++) {
+        try {
+            return await f();
+        } catch (e) {
+            if (i >= 4 || !transient(e)) throw e;
+            await new Promise((r) => setTimeout(r, 500));
+        }
+    }
+}
+
+/** A wallet's transfer sent once: a transient failure is retried unless the seqno shows it went through. */
+async function sendOnce(
+    wallet: {
+        getSeqno(): Promise<number>;
+        sendTransfer(a: { seqno: number } & Record<string, unknown>): Promise<void>;
+    },
+    args: Record<string, unknown>,
+) {
+    const seqno = await retry(() => wallet.getSeqno());
+    for (let i = 0; ; i++) {
+        try {
+            return await wallet.sendTransfer({ seqno, ...args });
+        } catch (e) {
+            if ((await retry(() => wallet.getSeqno())) > seqno) return;
+            if (i >= 4 || !transient(e)) throw e;
+            await new Promise((r) => setTimeout(r, 500));
+        }
+    }
 }
 
 maybe('the service on the local bridge network', () => {
@@ -103,7 +137,10 @@ maybe('the service on the local bridge network', () => {
         db = await openDb({ url: pg.url });
         api = await buildApi({ db, deployment: net.deployment() });
         startIndexer();
-        await until('the indexer started', async () => /indexer\.started/.test(indexerOut), 60_000);
+        // ts-node compiles the service at its start: minutes on a loaded machine
+        await until('the indexer started', async () => /indexer\.started/.test(indexerOut), 300_000).catch((e) => {
+            throw new Error(`${(e as Error).message}; its output: ${indexerOut.slice(-2000)}`);
+        });
         times.indexerStart = Date.now() - t;
     });
 
@@ -127,49 +164,64 @@ maybe('the service on the local bridge network', () => {
     const tvmStatus = async (id: string, chain = -239) =>
         (await post('/v2/transfers/status', { tvmTvm: { outgoingTransactionHash: id, dappChainId: chain } })).body;
 
-    /** The user's lock of `amount` on A for B through its v4 wallet; returns the Transfer ID found in the trace. */
-    async function lock(amount: bigint, expectedGas: bigint): Promise<string> {
+    /** /payload/build for a lock of `amount` on A for B by the user's v4 wallet (credit or not). */
+    async function build(amount: bigint, useCredit: boolean) {
         const d = net.deployment();
+        const u = net.accounts.user.v4.address.toRawString();
+        const r = await post('/v2/payload/build', {
+            fromChainId: -239,
+            toChainId: 2000,
+            tokenAddress: (d.extra!.tokens as Record<string, { minter: string }>).A.minter,
+            recipientAddress: u,
+            amount: amount.toString(),
+            senderAddress: u,
+            remainingGasTo: u,
+            useCredit,
+        });
+        expect(r.status).toBe(200);
+        return r.body;
+    }
+
+    /**
+     * What a client with a standard wallet does: /payload/build, send abiMeta.tx with
+     * abiMeta.attachedValue to abiMeta.executionAddress, find the Transfer ID in the trace of its
+     * wallet transaction (trackingMeta.sourceProxy). Returns the Transfer ID and the built payload.
+     */
+    async function lock(amount: bigint, useCredit: boolean) {
         const A: TonClient = net.tvm.A.client;
         const user = net.accounts.user;
-        const minter = Address.parse((d.extra!.tokens as Record<string, { minter: string }>).A.minter);
-        const jettonWallet = (await JettonWallet.createFromOwner(user.v4.address, minter)).address;
-        const body = lockTransferBody({
-            wallet: jettonWallet,
-            nativeProxy: Address.parse(d.tvm.A.contracts.nativeProxy!),
-            amount,
-            forwardTonAmount: toNano('0.5'),
-            destinationChainId: d.tvm.B.globalId,
-            recipient: user.v4.address,
-            expectedGas,
-            remainingGasTo: user.v4.address,
-        });
+        const built = await build(amount, useCredit);
         const wallet = A.open(user.v4);
-        const lastLt = (await A.getTransactions(user.v4.address, { limit: 1 }))[0]?.lt ?? 0n;
-        await wallet.sendTransfer({
-            seqno: await wallet.getSeqno(),
+        const lastLt = (await retry(() => A.getTransactions(user.v4.address, { limit: 1 })))[0]?.lt ?? 0n;
+        await sendOnce(wallet, {
             secretKey: user.keys.secretKey,
             sendMode: SendMode.PAY_GAS_SEPARATELY,
-            messages: [internal({ to: jettonWallet, value: toNano('0.7'), body })],
+            messages: [
+                internal({
+                    to: Address.parse(built.abiMeta.executionAddress),
+                    value: BigInt(built.abiMeta.attachedValue),
+                    body: Cell.fromBase64(built.abiMeta.tx),
+                }),
+            ],
         });
         const tx = await until('the wallet transaction', async () =>
             (await A.getTransactions(user.v4.address, { limit: 10 })).find(
                 (t) => t.lt > lastLt && t.inMessage?.info.type === 'external-in',
             ),
         );
-        return until('the Transfer ID in the trace', async () => {
+        const id = await until('the Transfer ID in the trace', async () => {
             const r = await fetch(`${net.tvm.A.server.url}/traces/${tx.hash().toString('hex')}`);
             if (r.status !== 200) return undefined;
-            return transferIdFromTrace((await r.json()) as TraceJson, Address.parse(d.tvm.A.contracts.nativeProxy!))
+            return transferIdFromTrace((await r.json()) as TraceJson, Address.parse(built.trackingMeta.sourceProxy))
                 .transferIdHex;
         });
+        return { id, built };
     }
 
     async function sendAbiTx(abiTx: { executionAddress: string; attachedValue: string; tx: string }) {
         const B = net.tvm.B.client;
         const wallet = B.open(net.accounts.user.v4 as WalletContractV4);
-        await wallet.sendTransfer({
-            seqno: await wallet.getSeqno(),
+        await sendOnce(wallet, {
             secretKey: net.accounts.user.keys.secretKey,
             sendMode: SendMode.PAY_GAS_SEPARATELY,
             messages: [
@@ -186,7 +238,17 @@ maybe('the service on the local bridge network', () => {
 
     it('credit mode: the transfer appears Pending, then Completed with its delivery', async () => {
         const t = Date.now();
-        const id = await lock(1_000_000_000n, toNano('0.1'));
+        const { id, built } = await lock(1_000_000_000n, true);
+        expect(built).toMatchObject({
+            transferKind: 'TvmToTvm',
+            tokensMeta: { sourceTokenType: 'Native', targetToken: { tokenType: 'Alien' } },
+            abiMeta: { abiMethod: 'transfer' },
+            trackingMeta: {
+                sourceProxy: net.deployment().tvm.A.contracts.nativeProxy,
+                targetProxy: net.deployment().tvm.B.contracts.alienProxy,
+            },
+            payload: null,
+        });
         const first = await until('the transfer indexed', async () => (await tvmStatus(id)).transfer);
         expect(first.tvmTvm.outgoing).toMatchObject({
             tokenType: 'Native',
@@ -213,13 +275,19 @@ maybe('the service on the local bridge network', () => {
             await v2Provider(net.tvm.B.client, w.address).get('get_wallet_data', [])
         ).stack.readBigNumber();
         expect(Number(inc.volumeExec) * 1e9).toBe(Number(balance));
+        // /payload/build said what would arrive and which token
+        expect(built.tokenAmount).toBe(balance.toString());
+        expect(BigInt(built.tokenAmount) + BigInt(built.feesMeta.amount)).toBe(1_000_000_000n);
+        expect(built.tokensMeta.targetToken.address).toBe(inc.tokenAddress);
         expect(done.details).toMatchObject({ eventStatus: 'Confirmed', nextActions: [] });
         times.credit = Date.now() - t;
     });
 
     it('non-credit mode: proofPayload.abiTx once the block is sealed; the user sends it; Completed', async () => {
         const t = Date.now();
-        const id = await lock(2_000_000_000n, 0n);
+        const { id, built } = await lock(2_000_000_000n, false);
+        // the token now exists on B (minted by the credit transfer)
+        expect(built.tokensMeta.targetToken.isDeployed).toBe(true);
         const ready = await until('the proof payload', async () => {
             const s = await tvmStatus(id);
             return s.proofPayload?.abiTx ? s : undefined;
@@ -246,23 +314,27 @@ maybe('the service on the local bridge network', () => {
         const alien = net.tvm.B.client.open(
             ProxyMultiVaultAlien.createFromAddress(Address.parse(d.tvm.B.contracts.alienProxy!)),
         );
-        const minterB = await alien.getAlienTokenAddress(
-            BigInt(d.tvm.A.globalId),
-            minterA,
-            meta.name,
-            meta.symbol,
-            BigInt(meta.decimals),
+        const minterB = await retry(() =>
+            alien.getAlienTokenAddress(
+                BigInt(d.tvm.A.globalId),
+                minterA,
+                meta.name,
+                meta.symbol,
+                BigInt(meta.decimals),
+            ),
         );
         const ops = opsFromTonClient(net.tvm.B.client, net.accounts.deployer.v4, net.accounts.deployer.keys, {
             pollMs: 100,
         });
         const alienProxy = Address.parse(d.tvm.B.contracts.alienProxy!);
-        const lastLt = (await net.tvm.B.client.getTransactions(alienProxy, { limit: 1 }))[0].lt;
-        await ops.sender.send({
-            to: alienProxy,
-            value: toNano('0.05'),
-            body: ProxyMessages.setDailyLimit(minterB, 1_000_000_000n),
-        });
+        const lastLt = (await retry(() => net.tvm.B.client.getTransactions(alienProxy, { limit: 1 })))[0].lt;
+        await retry(() =>
+            ops.sender.send({
+                to: alienProxy,
+                value: toNano('0.05'),
+                body: ProxyMessages.setDailyLimit(minterB, 1_000_000_000n),
+            }),
+        );
         await until('the limit set', async () =>
             (await net.tvm.B.client.getTransactions(alienProxy, { limit: 5 })).some(
                 (tx) =>
@@ -271,7 +343,7 @@ maybe('the service on the local bridge network', () => {
                     tx.inMessage.info.src.equals(net.accounts.deployer.v4.address),
             ),
         );
-        const id = await lock(3_000_000_000n, 0n);
+        const { id } = await lock(3_000_000_000n, false);
         const ready = await until('the proof payload', async () => {
             const s = await tvmStatus(id);
             return s.proofPayload?.abiTx ? s : undefined;
@@ -294,16 +366,37 @@ maybe('the service on the local bridge network', () => {
         try {
             const wallet = new Wallet(HARDHAT_ACCOUNTS[3].key, provider);
             const erc20 = d.extra!.evmToken as string;
-            const token = new Contract(erc20, ['function approve(address,uint256) returns (bool)'], wallet);
-            const vault = new Contract(d.evm!.multiVault!, multiVaultInterface(), wallet);
             const amount = 5_000_000n;
-            const nonce = await provider.getTransactionCount(wallet.address, 'latest');
-            await (await token.getFunction('approve')(d.evm!.multiVault!, amount, { nonce })).wait();
             const recipient = net.accounts.user.v4.address;
-            const tx = await vault.getFunction('deposit')(
-                depositParams({ wid: 0, addr: BigInt('0x' + recipient.hash.toString('hex')) }, erc20, amount),
-                { nonce: nonce + 1 },
-            );
+            const r = await post('/v2/payload/build', {
+                fromChainId: net.evm!.chainId,
+                toChainId: d.tvm[d.evm!.tvm].globalId,
+                tokenAddress: erc20,
+                recipientAddress: recipient.toRawString(),
+                amount: amount.toString(),
+                senderAddress: wallet.address,
+            });
+            expect(r.status).toBe(200);
+            const built = r.body;
+            expect(built).toMatchObject({
+                transferKind: 'EvmToTvm',
+                abiMeta: {
+                    abiMethod: 'deposit',
+                    executionAddress: d.evm!.multiVault!.toLowerCase(),
+                    attachedValue: '0',
+                },
+                trackingMeta: { sourceProxy: null, sourceMultivault: d.evm!.multiVault!.toLowerCase() },
+            });
+            // deposit: approve first, then the calldata as built
+            const token = new Contract(erc20, ['function approve(address,uint256) returns (bool)'], wallet);
+            const nonce = await provider.getTransactionCount(wallet.address, 'latest');
+            await (await token.getFunction('approve')(built.abiMeta.executionAddress, amount, { nonce })).wait();
+            const tx = await wallet.sendTransaction({
+                to: built.abiMeta.executionAddress,
+                data: built.abiMeta.tx,
+                value: BigInt(built.abiMeta.attachedValue),
+                nonce: nonce + 1,
+            });
             await tx.wait();
             const req = { evmTvm: { transactionHashEvm: tx.hash, dappChainId: d.tvm[d.evm!.tvm].globalId } };
             const done = await until('Completed', async () => {
@@ -322,6 +415,16 @@ maybe('the service on the local bridge network', () => {
             });
             expect(done.transfer.evmTvm.incoming.contractAddress).toMatch(/^0:[0-9a-f]{64}$/);
             expect(done.proofPayload).toBeNull();
+            // the minted amount is what /payload/build promised
+            const w = await JettonWallet.createFromOwner(
+                recipient,
+                Address.parse(built.tokensMeta.targetToken.address),
+            );
+            const { v2Provider } = await import('../../lib/toncenterV2');
+            const minted = (
+                await v2Provider(net.tvm.A.client, w.address).get('get_wallet_data', [])
+            ).stack.readBigNumber();
+            expect(minted.toString()).toBe(built.tokenAmount);
             const found = await post('/v2/transfers/search', {
                 evmUserAddress: wallet.address,
                 limit: 10,
@@ -381,10 +484,14 @@ maybe('the service on the local bridge network', () => {
             Number(
                 (await db.query<{ n: unknown }>('SELECT count(*) AS n FROM transfers WHERE from_chain_id = -239'))[0].n,
             );
-        const before = await until('the indexer caught up', async () => {
-            const n = await count();
-            return n >= 3 ? n : undefined;
-        });
+        const before = await until(
+            'the indexer caught up',
+            async () => {
+                const n = await count();
+                return n >= 3 ? n : undefined;
+            },
+            300_000,
+        );
         // a burst of 60 locks from the user's v5 wallet in one external message
         const burst = 60;
         const u = net.accounts.user;
@@ -407,8 +514,7 @@ maybe('the service on the local bridge network', () => {
             }),
         );
         const w5 = A.open(u.v5);
-        await w5.sendTransfer({
-            seqno: await w5.getSeqno(),
+        await sendOnce(w5, {
             secretKey: u.keys.secretKey,
             sendMode: SendMode.PAY_GAS_SEPARATELY,
             messages,
@@ -419,7 +525,7 @@ maybe('the service on the local bridge network', () => {
                 const n = (await count()) - before;
                 return n >= 10 && n < burst - 10 ? n : undefined;
             },
-            120_000,
+            300_000,
         );
         indexer!.kill('SIGKILL');
         await new Promise((r) => indexer!.on('close', r));
@@ -441,12 +547,14 @@ maybe('the service on the local bridge network', () => {
         expect(afterKill - before).toBeLessThan(burst);
 
         startIndexer();
-        await until('the whole burst indexed', async () => (await count()) === before + burst, 120_000);
+        await until('the whole burst indexed', async () => (await count()) === before + burst, 300_000);
         // the chain's own list: every transaction of the proxy that emitted an event, once each
         const all: string[] = [];
         let from: { lt: string; hash: string } | undefined;
         for (;;) {
-            const page = await A.getTransactions(proxy, { limit: 100, lt: from?.lt, hash: from?.hash, archival: true });
+            const page = await retry(() =>
+                A.getTransactions(proxy, { limit: 100, lt: from?.lt, hash: from?.hash, archival: true }),
+            );
             const fresh = from ? page.slice(1) : page;
             for (const tx of fresh) {
                 const f = transferFromProxyTransaction(tx);

@@ -5,7 +5,17 @@
  */
 import crypto from 'crypto';
 import { Deployment } from '../../lib/deploy/deployment';
-import { EventRow, TransferRow } from '../../service/storage/store';
+import { Db } from '../../service/storage/db';
+import {
+    EventRow,
+    insertDelivery,
+    insertEvents,
+    insertTransfers,
+    setEventStatus,
+    setProofPayload,
+    TransferRow,
+    upsertConfiguration,
+} from '../../service/storage/store';
 
 export const A = -239;
 export const B = 2000;
@@ -110,3 +120,91 @@ export function eventFor(t: TransferRow, status: number, o: Partial<EventRow> = 
 }
 
 export const hash = h;
+
+export const PROOF = {
+    txBlockProof: 'te6cckEBAQEAAgAAAEysuc0=',
+    txProof: 'te6cckEBAQEAAgAAAEysuc0=',
+    messageHash: hash('msg3'),
+    outMessageIndex: 0,
+    event: {
+        tokenType: 'Native',
+        chainId: B,
+        token: TOKEN_A,
+        amount: '4500000000',
+        recipient: USERS[4],
+        value: '100000000',
+        expectedGas: '0',
+        remainingGasTo: USERS[3],
+        sender: USERS[3],
+        payload: '',
+        nativeProxyWallet: null,
+        name: 'Token A',
+        symbol: 'TKA',
+        decimals: 9,
+    },
+    abiTx: {
+        tx: 'te6cckEBAQEAAgAAAEysuc0=',
+        executionAddress: deployment.tvm.B.contracts.alienConfiguration!,
+        attachedValue: '1200000000',
+        abiMethod: 'deployEvent',
+        abi: '{}',
+        params: '{}',
+    },
+};
+
+/** 40 TVM to TVM transfers and 6 EVM to TVM ones in every state the API shows. */
+export async function fill(db: Db) {
+    const tvm = Array.from({ length: 40 }, (_, i) => tvmTransfer(i));
+    tvm[3].proofPayload = null;
+    const evm = Array.from({ length: 6 }, (_, i) => evmTransfer(i));
+    await db.transaction(async (q) => {
+        await insertTransfers(q, [...tvm, ...evm]);
+        // 0: Completed (Confirmed, delivered with a 0.1 % fee); 1: LimitReached; 2: Cancelled; 5: Verified
+        // with a refused delivery; 6..9: Confirmed and delivered; 3: no Event, proof ready; 4: no Event, no proof
+        await insertEvents(
+            q,
+            [0, 1, 2, 5, 6, 7, 8, 9].map((i) => eventFor(tvm[i], 0)),
+        );
+        // EVM: 0 and 1 have Events (0 delivered), the others exist only on EVM
+        await insertEvents(
+            q,
+            [0, 1].map((i) => eventFor(evm[i], 0)),
+        );
+    });
+    const ev = (t: (typeof tvm)[0]) => eventFor(t, 0).address;
+    const deliver = async (t: (typeof tvm)[0], token: string, proxy: string) =>
+        insertDelivery(
+            db,
+            ev(t),
+            t.toChainId,
+            {
+                deliveryTx: hash(`delivery:${t.transferId}`),
+                deliveryMsgHash: hash(`dmsg:${t.transferId}`),
+                deliveredAmount: String(BigInt(t.amount) - BigInt(t.amount) / 1000n),
+                deliveredToken: token,
+                deliveredProxy: proxy,
+            },
+            t.createdAt + 20,
+        );
+    for (const i of [0, 6, 7, 8, 9]) {
+        await setEventStatus(db, ev(tvm[i]), 2, 0);
+        await deliver(tvm[i], TOKEN_B_ALIEN, deployment.tvm.B.contracts.alienProxy!);
+    }
+    await setEventStatus(db, ev(tvm[1]), 5, 0);
+    await setEventStatus(db, ev(tvm[2]), 4, 0);
+    await setEventStatus(db, ev(tvm[5]), 8, 2702);
+    await setProofPayload(db, tvm[3].transferId, JSON.stringify(PROOF));
+    await setEventStatus(db, ev(evm[0]), 2, 0);
+    await deliver(evm[0], tvmAddr('A.evm-minter'), deployment.tvm.A.contracts.alienProxy!);
+    await setEventStatus(db, ev(evm[1]), 1, 0);
+    await upsertConfiguration(db, {
+        address: tvmAddr('A.evmAlienConf'),
+        tvmChainId: A,
+        chainId: EVM,
+        flags: 3,
+        eventInitialBalance: '1000000000',
+        tokenType: 'Alien',
+        direction: 'ToTvm',
+    });
+    return { tvm, evm };
+}
