@@ -11,7 +11,10 @@ module.exports = {
     setupFiles: ['<rootDir>/tools/jest/fast-sha256.js', '<rootDir>/tools/jest/edr-context.js'],
     // addresses and cells in toEqual / toBe failures printed as EQ... and x{...}
     setupFilesAfterEnv: ['<rootDir>/tools/jest/readable-failures.js'],
-    transform: { '^.+\\.(t|j)sx?$': '@swc/jest' },
+    transform: { '^.+\\.(t|j)sx?$': '@swc/jest', '^.+\\.cjs$': '@swc/jest' },
+    // PGlite's CommonJS build loads Node built-ins with import(), which jest's CommonJS runtime cannot
+    // run: swc turns those into require() (the storage specs, service/storage/db.ts)
+    transformIgnorePatterns: ['/node_modules/(?!@electric-sql/pglite/dist/)'],
     testMatch: ['<rootDir>/tests/**/*.spec.ts'],
     testPathIgnorePatterns: process.env.BENCH ? [] : ['<rootDir>/tests/bench/'],
     testTimeout: 120000,

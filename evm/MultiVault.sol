@@ -161,9 +161,11 @@ contract MultiVault is IMultiVault, MultiVaultStorage {
 
     function _deposit(DepositParams calldata d, uint256 expectedMinBounty, PendingWithdrawalId[] memory fill) private {
         require(!emergencyShutdown, ERR_SHUTDOWN);
-        require(d.amount < 2 ** 128, ERR_TOO_LARGE);
+        require(d.amount < TVM_MAX_AMOUNT, ERR_TOO_LARGE);
         require(d.amount != 0, ERR_ZERO_AMOUNT);
         require(d.recipientAddr != 0, "Deposit: zero recipient");
+        // the TVM proxies deliver to basechain accounts only (their 2705): refused here, not locked
+        require(d.recipientWid == 0, ERR_RECIPIENT_WID);
 
         address token = d.token;
         TokenState memory s = _tokens[token];
@@ -194,7 +196,7 @@ contract MultiVault is IMultiVault, MultiVaultStorage {
                 uint256 balanceAfter = IERC20(token).balanceOf(address(this));
                 require(balanceAfter >= balanceBefore, "Deposit: balance decreased");
                 uint256 received = balanceAfter - balanceBefore;
-                require(received < 2 ** 128, ERR_TOO_LARGE);
+                require(received < TVM_MAX_AMOUNT, ERR_TOO_LARGE);
                 uint256 bounties = _fill(token, received, expectedMinBounty, fill);
                 net = _plusBounties(_settle(token, s, received), bounties);
             }
@@ -234,8 +236,9 @@ contract MultiVault is IMultiVault, MultiVaultStorage {
         require(!emergencyShutdown, ERR_SHUTDOWN);
         require(msg.value > d.creditGas, "Msg value to low");
         uint256 amount = msg.value - d.creditGas;
-        require(amount < 2 ** 128, ERR_TOO_LARGE);
+        require(amount < TVM_MAX_AMOUNT, ERR_TOO_LARGE);
         require(d.recipientAddr != 0, "Deposit: zero recipient");
+        require(d.recipientWid == 0, ERR_RECIPIENT_WID);
 
         address token = address(weth);
         TokenState memory s = _tokens[token];
@@ -351,7 +354,7 @@ contract MultiVault is IMultiVault, MultiVaultStorage {
     /// @dev The amount a filling deposit carries to TVM: its own (after the fee) and the bounties.
     function _plusBounties(uint128 net, uint256 bounties) private pure returns (uint128) {
         uint256 total = uint256(net) + bounties;
-        require(total < 2 ** 128, ERR_TOO_LARGE);
+        require(total < TVM_MAX_AMOUNT, ERR_TOO_LARGE);
         return uint128(total);
     }
 

@@ -77,6 +77,11 @@ abstract contract MultiVaultStorage is IMultiVaultTypes, ReentrancyGuard {
 
     string internal constant ERR_SHUTDOWN = "Emergency: shutdown";
     string internal constant ERR_TOO_LARGE = "Deposit amount too is large";
+    string internal constant ERR_RECIPIENT_WID = "Deposit: recipient not in the basechain";
+    /// @dev What a deposit may carry to TVM: a TVM token amount is a Coins value (below 2^120), so the
+    ///      TVM side could not mint or unlock more (the specification's bound, 2^128, is the EVM event
+    ///      field's). Refused here ("Deposit amount too is large"), not locked for good.
+    uint256 internal constant TVM_MAX_AMOUNT = 2 ** 120;
     string internal constant ERR_ZERO_AMOUNT = "Deposit: zero amount";
     string internal constant ERR_META = "Tokens: invalid token meta";
     string internal constant ERR_ONLY_GOVERNANCE = "Governance: caller is not governance";

@@ -704,7 +704,10 @@ export class BridgeModel {
                 throw new Error(
                     `drain: transfer #${t.id} still open (${t.expected.status === null ? 'not deployed' : EventStatus[t.expected.status]})`,
                 );
-            // a provider not repaid yet: the owner deposits what is missing, anyone retries
+            // a provider not repaid yet: the day's limit has no room for it (the owner removes the
+            // limit), the owner deposits what is missing, anyone retries
+            if (t.provided && !t.repaid && !(await this.passLimit(t, t.approved, false)))
+                await this.setLimit(t.to, 'native', 0n);
             if (t.provided && !t.repaid) await this.drainLiquidity(t);
             if (t.provided && !t.repaid) throw new Error(`drain: the provider of #${t.id} is not repaid`);
         }
@@ -1185,15 +1188,23 @@ export class BridgeModel {
         await this.repayOutcome(t);
     }
 
-    /** The repayment reaching the native proxy: paused (2702) or short: not repaid; else amount to the provider. */
+    /**
+     * The repayment reaching the native proxy: paused (2702), over the daily limit (the repayment is
+     * what leaves the proxy: counted and stopped like any unlock, limit_approved only when the
+     * approver approved the transfer) or short: not repaid; else amount to the provider.
+     */
     private async repayOutcome(t: ModelTransfer): Promise<void> {
         const h = t.lane === 'shared' ? 'shared' : 'token';
-        if (this.paused[t.to].native || this.liquidityOf(t.to, h) < t.amount) {
+        if (
+            this.paused[t.to].native ||
+            !(await this.passLimit(t, t.approved, false)) ||
+            this.liquidityOf(t.to, h) < t.amount
+        ) {
             t.repaid = false;
             return;
         }
         this.addLiquidity(t.to, h, -t.amount);
-        await this.passLimit(t, true, true); // limit_approved: counted, never stopped
+        await this.passLimit(t, t.approved, true);
         this.addBalance(t.to, 'token', PROVIDER, t.amount);
         t.repaid = true;
     }

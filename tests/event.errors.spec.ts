@@ -492,15 +492,18 @@ describe('TVM to TVM events: refusals', () => {
             const forged = { ...ev, proof: f.prove(ev.tx.raw, { signWith: forger }) };
             const before = await f.user.getBalance();
             const r = await f.deploy(f.alienConfig, forged);
+            // the LiteClient answers its refusal (114) to the checker, which passes it on
             expect(r.transactions).toHaveTransaction({
-                from: f.checker.address,
-                to: f.liteClient.address,
-                success: false,
+                from: f.liteClient.address,
+                to: f.checker.address,
+                op: Op.liteClient.checkBlockFailed,
             });
             expect(r.transactions).toHaveTransaction({
                 from: f.checker.address,
                 to: event.address,
                 op: Op.transactionChecker.transactionCheckFailed,
+                body: (b: Cell | undefined) =>
+                    b !== undefined && TransactionChecker.failedCode(b) === Errors.liteClient.invalidSignature,
                 success: true,
             });
             expect(r.transactions).not.toHaveTransaction({ to: f.alienProxy.address });

@@ -516,6 +516,50 @@ describe('gas constants (contracts/bridge/proxy_evm.tact)', () => {
         expect(await (await s.walletOf(s.nativeToken.address)).getJettonBalance()).toBe(990n);
     });
 
+    it('an amount of 2^120 or more (what a TVM token cannot carry; the MultiVault refuses such deposits): 2704 to the Event, nothing minted nor unlocked; 2^120 - 1 is delivered', async () => {
+        const { s, send } = await direct();
+        const code = (r: SendMessageResult) => {
+            const f = r.transactions.find((x) => isAt(x, s.user.address) && opOf(x) === OpEvm.evmEventDeliveryFailed);
+            return f ? parseEvmEventDeliveryFailed(f.inMessage!.body)!.errorCode : null;
+        };
+        const alien = (amount: bigint) =>
+            alienTransferCell({
+                baseChainId: 1n,
+                baseToken: 0x1234n,
+                decimals: 18,
+                amount,
+                recipient: s.recipient.address,
+                name: 'Big',
+                symbol: 'BIG',
+                value: 0n,
+                expectedGas: 0n,
+                payload: null,
+            });
+        for (const amount of [2n ** 120n, 2n ** 128n - 1n]) {
+            const r = await send(s.proxies.alien.address, alien(amount));
+            expect(code(r)).toBe(Errors.proxy.wrongTokensAmountInPayload);
+            expect(await s.proxies.alien.getEvmMinter(1n, 0x1234n)).toBeNull();
+            const n = await send(
+                s.proxies.native.address,
+                nativeTransferCell({
+                    token: s.nativeToken.address,
+                    amount,
+                    recipient: s.recipient.address,
+                    value: 0n,
+                    expectedGas: 0n,
+                    payload: null,
+                }),
+            );
+            expect(code(n)).toBe(Errors.proxy.wrongTokensAmountInPayload);
+            expect(await s.nativeProxyWallet.getJettonBalance()).toBe(NATIVE_LOCKED);
+        }
+        const ok = await send(s.proxies.alien.address, alien(2n ** 120n - 1n));
+        expect(code(ok)).toBeNull();
+        const minter = (await s.proxies.alien.getEvmMinter(1n, 0x1234n))!;
+        const fee = ((2n ** 120n - 1n) * s.fee.numerator) / s.fee.denominator;
+        expect(await (await s.walletOf(minter)).getJettonBalance()).toBe(2n ** 120n - 1n - fee);
+    });
+
     it('too little value for the delivery: 2713 to the Event, nothing sent', async () => {
         const { s } = await direct();
         const t = {

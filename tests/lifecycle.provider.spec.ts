@@ -15,12 +15,16 @@
  *   amount - bounty: amount - bounty to the recipient, any excess back, LiquidityProvided (API
  *   Completed), the provider recorded and repaid (amount - fee of the proxy's liquidity) when the
  *   proxy has it; otherwise not_enough_liquidity leaves repaid = false and anyone retries;
+ * - the daily limit (issue 11 §3): the repayment is what leaves the proxy, counted and stopped by
+ *   the limit like any unlock (daily_limit_reached: repaid = false, retried on a day with room), so
+ *   no more than the limit leaves per day, with a bounty equal to the amount too;
+ * - a payload of many cells (issue 11 §2): the transfer to the recipient is sized from it;
  * - too few tokens, or the wrong status: the tokens go straight back to the provider.
  * Conservation: the token's supply equals the sum of the holders' balances at every step.
  */
 import fs from 'fs';
 import path from 'path';
-import { Address, beginCell, toNano } from '@ton/core';
+import { Address, beginCell, Cell, toNano } from '@ton/core';
 import { SandboxContract, TreasuryContract } from '@ton/sandbox';
 import '@ton/test-utils';
 import { TvmNetwork } from '../harness/network';
@@ -81,8 +85,8 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
         (await testbed.lockAtoB(t, amount)).found;
 
     /** burn `amount` of the alien token on B to userA on A (with PAYLOAD), delivered by the credit backend */
-    async function burnAndDeliver(amount = BURN) {
-        const { found } = await testbed.burnBtoA(alienMinterB, amount, { payload: PAYLOAD });
+    async function burnAndDeliver(amount = BURN, payload = PAYLOAD) {
+        const { found } = await testbed.burnBtoA(alienMinterB, amount, { payload });
         const d = (await pair.BA.credit.deliver(found))!;
         const event = pair.nativeEvent(pair.A, found.messageHash);
         return { found, result: d.result, event };
@@ -351,20 +355,105 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
         await expectConserved([event.address]);
     });
 
-    it('daily limit: nothing counted while short; the repayment (limit_approved) is counted and never stopped by the limit', async () => {
+    it('daily limit (issue 11 §3): three short deliveries, three providers: one limit of tokens leaves the proxy per day; the other repayments wait (repaid = false) and go through on the following days', async () => {
+        // userB holds AMOUNT of the alien token: three burns of X
+        const X = AMOUNT / 4n;
+        await proxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setDailyLimit(token.minter.address, X));
+        expectAllOk((await withdraw(AMOUNT)).transactions);
+        const events = [];
+        for (let i = 0; i < 3; i++) {
+            const d = await burnAndDeliver(X);
+            expectAllOk(d.result.transactions);
+            expect(await d.event.getStatus()).toBe(EventStatus.LiquidityRequested);
+            events.push(d.event);
+        }
+        // nothing left the proxy, nothing counted
+        expect((await proxy.getDailyLimit(token.minter.address))!.used).toBe(0n);
+        await deposit(3n * X);
+        const proxy0 = await balA(proxy.address);
+        const provider0 = await balA(provider.address);
+        const user0 = await balA(userA.address);
+        for (const e of events) expectAllOk((await provide(e.address, X)).transactions);
+        // the recipient has all three; one repayment left the proxy, the others wait
+        expect(await balA(userA.address)).toBe(user0 + 3n * X);
+        const repaid = [];
+        for (const e of events) {
+            expect(await e.getStatus()).toBe(EventStatus.LiquidityProvided);
+            repaid.push(await e.getProviderRepaid());
+        }
+        expect(repaid).toEqual([true, false, false]);
+        expect((await events[1].getGetLimitApprover())!.equals(pair.A.owner.address)).toBe(true);
+        expect(await balA(proxy.address)).toBe(proxy0 - (X - X / 100n));
+        expect(await balA(provider.address)).toBe(provider0 - 3n * X + (X - X / 100n));
+        expect((await proxy.getDailyLimit(token.minter.address))!.used).toBe(X);
+        // a retry the same day: stopped again
+        expectAllOk(
+            (
+                await stranger.send({
+                    to: events[1].address,
+                    value: ACTION_VALUE,
+                    body: limitActionMessage('tvmEventRetry'),
+                })
+            ).transactions,
+        );
+        expect(await events[1].getProviderRepaid()).toBe(false);
+        expect(await balA(proxy.address)).toBe(proxy0 - (X - X / 100n));
+        // one per day afterwards
+        for (const i of [1, 2]) {
+            A.advanceTime(86400);
+            for (const e of events.slice(i))
+                expectAllOk(
+                    (
+                        await stranger.send({
+                            to: e.address,
+                            value: ACTION_VALUE,
+                            body: limitActionMessage('tvmEventRetry'),
+                        })
+                    ).transactions,
+                );
+            expect(await events[i].getProviderRepaid()).toBe(true);
+            if (i === 1) expect(await events[2].getProviderRepaid()).toBe(false);
+            expect((await proxy.getDailyLimit(token.minter.address))!.used).toBe(X);
+            expect(await balA(proxy.address)).toBe(proxy0 - BigInt(i + 1) * (X - X / 100n));
+        }
+        expect(await balA(provider.address)).toBe(provider0 - 3n * X + 3n * (X - X / 100n));
+        await expectConserved(events.map((e) => e.address));
+    });
+
+    it('daily limit (issue 11 §3): a bounty equal to the amount and a "provider" sending no tokens: the repayment is stopped by the limit like any unlock', async () => {
         await proxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setDailyLimit(token.minter.address, BURN));
         const { event } = await shortage();
-        expect((await proxy.getDailyLimit(token.minter.address))!.used).toBe(0n);
-        // another transfer uses the limit up meanwhile
+        expectAllOk(
+            (await userA.send({ to: event.address, value: toNano('0.05'), body: setBounty(BURN) })).transactions,
+        );
+        // another transfer uses the day's limit up
         await deposit(2n * BURN);
         const other = await burnAndDeliver(BURN);
         expectAllOk(other.result.transactions);
         expect(await other.event.getStatus()).toBe(EventStatus.Confirmed);
         expect((await proxy.getDailyLimit(token.minter.address))!.used).toBe(BURN);
-        // the provider's repayment goes through over the limit, and is counted
-        expectAllOk((await provide(event.address, BURN)).transactions);
+        const proxy0 = await balA(proxy.address);
+        const provider0 = await balA(provider.address);
+        const p = await provide(event.address, 0n);
+        expectAllOk(p.transactions);
+        expect(p.transactions).toHaveTransaction({
+            from: proxy.address,
+            to: event.address,
+            op: OpEvent.dailyLimitReached,
+        });
+        expect(await event.getStatus()).toBe(EventStatus.LiquidityProvided);
+        expect(await event.getProviderRepaid()).toBe(false);
+        expect(await balA(proxy.address)).toBe(proxy0);
+        expect(await balA(provider.address)).toBe(provider0);
+        expect((await proxy.getDailyLimit(token.minter.address))!.used).toBe(BURN);
+        // the next day it goes through (the recipient gave the whole amount away as the bounty)
+        A.advanceTime(86400);
+        expectAllOk(
+            (await stranger.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('tvmEventRetry') }))
+                .transactions,
+        );
         expect(await event.getProviderRepaid()).toBe(true);
-        expect((await proxy.getDailyLimit(token.minter.address))!.used).toBe(2n * BURN);
+        expect(await balA(provider.address)).toBe(provider0 + BURN - BURN / 100n);
         await expectConserved([event.address, other.event.address]);
     });
 
@@ -486,6 +575,84 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
         expect(await event.getStatus()).toBe(EventStatus.Confirmed);
         expect(await balanceOf(B, pair.B.shared.minter.address, userB.address)).toBe(5000n);
         expect(await pair.B.nativeProxy.getLiquidity(pair.B.shared.minter.address)).toBe(0n);
+    });
+
+    // ------------------------------------------------------------------ a payload of many cells
+
+    /** `n` distinct cells of 992 bits, each the reference of the one before */
+    const chainPayload = (n: number) => {
+        let c = beginCell().storeUint(n, 32).storeUint(0, 960).endCell();
+        for (let i = n - 1; i > 0; i--) c = beginCell().storeUint(i, 32).storeUint(0, 960).storeRef(c).endCell();
+        return c;
+    };
+
+    /** the provider step on a fresh shortage whose transfer carries `payload`: its result and the Event's gas */
+    async function provideWithPayload(payload: Cell) {
+        expectAllOk((await withdraw(AMOUNT)).transactions);
+        const { event } = await burnAndDeliver(BURN, payload);
+        expect(await event.getStatus()).toBe(EventStatus.LiquidityRequested);
+        await userA.send({ to: event.address, value: toNano('0.05'), body: setBounty(BOUNTY) });
+        const user0 = await balA(userA.address);
+        const provider0 = await balA(provider.address);
+        const p = await provide(event.address, BURN - BOUNTY);
+        const t = p.transactions.find(
+            (x) =>
+                x.inMessage?.info.dest instanceof Address &&
+                x.inMessage.info.dest.equals(event.address) &&
+                x.inMessage.body.beginParse().loadUint(32) === Op.jetton.transferNotification,
+        )!;
+        const d = t.description;
+        const gas = d.type === 'generic' && d.computePhase.type === 'vm' ? Number(d.computePhase.gasUsed) : 0;
+        return { event, p, gas, user0, provider0 };
+    }
+
+    it("provider step with a payload of 16 cells of 992 bits: the transfer is sized from the payload, the recipient gets amount - bounty and the payload, nothing stays in the Event's wallet; the provider is repaid; GAS_EVENT_PROVIDE_PER_CELL covers each cell", async () => {
+        const big = chainPayload(16);
+        const { event, p, gas, user0, provider0 } = await provideWithPayload(big);
+        expectAllOk(p.transactions);
+        expect(await event.getStatus()).toBe(EventStatus.LiquidityProvided);
+        // the recipient: amount - bounty, and its wallet's notification carries the payload
+        expect(await balA(userA.address)).toBe(user0 + BURN - BOUNTY);
+        const n = p.transactions.find(
+            (x) =>
+                x.inMessage?.info.dest instanceof Address &&
+                x.inMessage.info.dest.equals(userA.address) &&
+                x.inMessage.body.beginParse().loadUint(32) === Op.jetton.transferNotification,
+        )!;
+        const nb = n.inMessage!.body.beginParse();
+        nb.loadUintBig(32 + 64);
+        expect(nb.loadCoins()).toBe(BURN - BOUNTY);
+        nb.loadAddress();
+        expect(nb.loadBit()).toBe(true);
+        expect(nb.loadRef().hash().equals(big.hash())).toBe(true);
+        // nothing left in the Event's wallet; the provider paid amount - bounty
+        expect(await balA(event.address)).toBe(0n);
+        expect(await balA(provider.address)).toBe(provider0 - (BURN - BOUNTY));
+        // repaid once liquidity is back: amount - fee
+        expect(await event.getProviderRepaid()).toBe(false);
+        await deposit(BURN);
+        expectAllOk(
+            (await stranger.send({ to: event.address, value: ACTION_VALUE, body: limitActionMessage('tvmEventRetry') }))
+                .transactions,
+        );
+        expect(await event.getProviderRepaid()).toBe(true);
+        expect(await balA(provider.address)).toBe(provider0 - (BURN - BOUNTY) + BURN - BURN / 100n);
+        await expectConserved([event.address]);
+        // gas: each cell of the payload costs the Event at most GAS_EVENT_PROVIDE_PER_CELL more
+        const src = fs.readFileSync(
+            path.resolve(__dirname, '..', 'contracts', 'bridge', 'tvm_tvm_event_native.tact'),
+            'utf8',
+        );
+        const G = Number(/^const GAS_EVENT_PROVIDE: Int = (\d+);/m.exec(src)![1]);
+        const PER = Number(/^const GAS_EVENT_PROVIDE_PER_CELL: Int = (\d+);/m.exec(src)![1]);
+        await testbed.reset();
+        const one = await provideWithPayload(chainPayload(1));
+        expectAllOk(one.p.transactions);
+        const perCell = (gas - one.gas) / 15;
+        if (process.env.DBG) console.log(`Event gas: provider step, 16 cells ${gas}, 1 cell ${one.gas}`);
+        expect(gas).toBeLessThanOrEqual(G + 16 * PER);
+        if (!(perCell <= PER && PER <= Math.ceil(perCell * 1.4)))
+            throw new Error(`GAS_EVENT_PROVIDE_PER_CELL = ${PER}, measured ${perCell}`);
     });
 
     // ------------------------------------------------------------------ gas

@@ -1,5 +1,5 @@
 import { Blockchain, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
-import { Address, beginCell, Cell, toNano, Transaction } from '@ton/core';
+import { Address, beginCell, Cell, Dictionary, toNano, Transaction } from '@ton/core';
 import { flattenTransaction } from '@ton/test-utils';
 import '@ton/test-utils';
 import { JettonMinter } from '../wrappers/JettonMinter';
@@ -291,6 +291,19 @@ describe('ProxyMultiVaultNative', () => {
                 'recipient outside the basechain',
                 Errors.proxy.wrongOwnerInPayload,
                 async () => transferPayloadCell(payloadArgs({ recipient: new Address(-1, bob.address.hash) })),
+            ],
+            [
+                'destination chain id of this network itself (issue 11 §4: no configuration delivers it)',
+                Errors.eventConfiguration.wrongDestinationChainId,
+                async () => {
+                    const cfg = Dictionary.loadDirect(
+                        Dictionary.Keys.Int(32),
+                        Dictionary.Values.Cell(),
+                        Cell.fromBase64(blockchain.config.toBoc().toString('base64')),
+                    );
+                    const ownId = cfg.get(19)!.beginParse().loadInt(32);
+                    return transferPayloadCell(payloadArgs({ destinationChainId: ownId }));
+                },
             ],
             [
                 'expected_gas above the value',

@@ -16,7 +16,15 @@ import { pubkeyDictEntries, buildSignaturesCell } from '../harness/signatures';
 import { LiteClient, liteClientConfigFromKeyBlock } from '../wrappers/LiteClient';
 import { TransactionChecker } from '../wrappers/TransactionChecker';
 import { Errors, Op } from '../wrappers/constants';
-import { blockRoot, flipByte, proofHash, replaceAt, sealProof, transactionsOf } from './transaction_checker.util';
+import {
+    blockRoot,
+    contractDataHex,
+    flipByte,
+    proofHash,
+    replaceAt,
+    sealProof,
+    transactionsOf,
+} from './transaction_checker.util';
 
 const sample = (name: string) => Cell.fromBoc(readFixture('testnet-rsquad', 'samples', name))[0];
 
@@ -79,7 +87,12 @@ describeWithFixtures('TransactionChecker (real testnet data)', () => {
         );
         const r = await checker.sendDeploy(deployer.getSender(), toNano('1'));
         expect(r.transactions).toHaveTransaction({ to: checker.address, deploy: true, success: true });
+        initialData = await checkerData();
     });
+
+    let initialData: string;
+    /** nothing is stored per request: the data stays the LiteClient's address */
+    const checkerData = () => contractDataHex(blockchain, checker.address);
 
     it('the real proofs hold the transaction cell in full and prove the signed block', () => {
         for (const [file, seqno] of TX_PROOFS) {
@@ -128,7 +141,7 @@ describeWithFixtures('TransactionChecker (real testnet data)', () => {
                 op: Op.transactionChecker.transactionChecked,
                 body: TransactionChecker.transactionCheckedMessage(tx),
             });
-            expect(await checker.getPendingCount()).toBe(0);
+            expect(await checkerData()).toEqual(initialData);
         });
     }
 
@@ -243,19 +256,17 @@ describeWithFixtures('TransactionChecker (real testnet data)', () => {
                 currentBlock: currentBlock(seqno, forgedBlock),
             });
             expect(r.transactions).toHaveTransaction({
-                from: checker.address,
-                to: liteClient.address,
-                op: Op.liteClient.checkBlock,
-                success: false,
-                exitCode: Errors.liteClient.invalidSignature,
+                from: liteClient.address,
+                to: checker.address,
+                op: Op.liteClient.checkBlockFailed,
             });
             expect(r.transactions).toHaveTransaction({
                 from: checker.address,
                 to: user.address,
                 op: Op.transactionChecker.transactionCheckFailed,
-                body: TransactionChecker.transactionCheckFailedMessage(tx),
+                body: TransactionChecker.transactionCheckFailedMessage(tx, 0n, Errors.liteClient.invalidSignature),
             });
-            expect(await checker.getPendingCount()).toBe(0);
+            expect(await checkerData()).toEqual(initialData);
         });
 
         it('in the block only: its hash no longer matches the transaction proof, 204', async () => {
@@ -287,15 +298,16 @@ describeWithFixtures('TransactionChecker (real testnet data)', () => {
                 currentBlock: currentBlock(seqno, undefined, forgedSigs),
             });
             expect(r.transactions).toHaveTransaction({
-                from: checker.address,
-                to: liteClient.address,
-                success: false,
-                exitCode: Errors.liteClient.invalidSignature,
+                from: liteClient.address,
+                to: checker.address,
+                op: Op.liteClient.checkBlockFailed,
             });
             expect(r.transactions).toHaveTransaction({
                 from: checker.address,
                 to: user.address,
                 op: Op.transactionChecker.transactionCheckFailed,
+                body: (b: Cell | undefined) =>
+                    b !== undefined && TransactionChecker.failedCode(b) === Errors.liteClient.invalidSignature,
             });
         });
 
@@ -309,15 +321,16 @@ describeWithFixtures('TransactionChecker (real testnet data)', () => {
                 currentBlock: currentBlock(seqno, undefined, forgedSigs),
             });
             expect(r.transactions).toHaveTransaction({
-                from: checker.address,
-                to: liteClient.address,
-                success: false,
-                exitCode: Errors.liteClient.invalidSignature,
+                from: liteClient.address,
+                to: checker.address,
+                op: Op.liteClient.checkBlockFailed,
             });
             expect(r.transactions).toHaveTransaction({
                 from: checker.address,
                 to: user.address,
                 op: Op.transactionChecker.transactionCheckFailed,
+                body: (b: Cell | undefined) =>
+                    b !== undefined && TransactionChecker.failedCode(b) === Errors.liteClient.invalidSignature,
             });
         });
     });

@@ -20,9 +20,16 @@ import { blockHeaderProof, buildMerkleProof, masterchainProofWithShard, transact
 import { buildSignaturesCell, signBlock } from '../harness/signatures';
 import { sha256 } from '../harness/validators';
 import { LiteClient } from '../wrappers/LiteClient';
-import { TC_MIN_VALUE, TransactionChecker } from '../wrappers/TransactionChecker';
+import { TransactionChecker, tcRequiredValue } from '../wrappers/TransactionChecker';
 import { Errors, Op } from '../wrappers/constants';
-import { flipByte, replaceAt } from './transaction_checker.util';
+import {
+    contractDataHex,
+    flipByte,
+    junkTree,
+    replaceAt,
+    requestFwdFee,
+    tcSeenFwdFee,
+} from './transaction_checker.util';
 
 const GLOBAL_ID = 42;
 const T0 = 1_700_000_000;
@@ -77,7 +84,12 @@ describe('TransactionChecker (synthetic chain)', () => {
         );
         const r = await checker.sendDeploy(deployer.getSender(), toNano('1'));
         expect(r.transactions).toHaveTransaction({ to: checker.address, deploy: true, success: true });
+        initialData = await checkerData();
     });
+
+    let initialData: string;
+    /** the checker's persistent data (hex BOC): the LiteClient's address, nothing per request */
+    const checkerData = () => contractDataHex(blockchain, checker.address);
 
     async function check(transaction: Cell, proof: Cell, current: Cell, value = toNano('1')) {
         return checker.sendCheckTransaction(user.getSender(), { transaction, proof, currentBlock: current, value });
@@ -139,8 +151,8 @@ describe('TransactionChecker (synthetic chain)', () => {
         const back = reply.inMessage!.info.type === 'internal' ? reply.inMessage!.info.value.coins : 0n;
         // gas of the three contract transactions and forward fees stay well below 0.2 TON
         expect(back).toBeGreaterThan(sent - toNano('0.2'));
-        expect(await checker.getPendingCount()).toBe(0);
-        expect(await checker.getNextQueryId()).toBe(1n);
+        // nothing is stored per request
+        expect(await checkerData()).toEqual(initialData);
     });
 
     it('accepts a basechain transaction (shard block registered in the signed masterchain block)', async () => {
@@ -161,7 +173,7 @@ describe('TransactionChecker (synthetic chain)', () => {
             const r = await check(t.transaction, t.proof, s.currentBlock);
             expectAccepted(r, t.transaction);
         }
-        expect(await checker.getNextQueryId()).toBe(12n);
+        expect(await checkerData()).toEqual(initialData);
     });
 
     it('accepts a proof that keeps the Transaction cell itself', async () => {
@@ -291,27 +303,39 @@ describe('TransactionChecker (synthetic chain)', () => {
         expectRejected(r, Errors.transactionChecker.blockNotMasterchain);
     });
 
-    it('203: correct from anyone but the LiteClient', async () => {
+    it('203: correct or check_block_failed from anyone but the LiteClient (a context naming the forger)', async () => {
         const b = chain.blockWithTransactions([txs[0]]);
         const forger = await blockchain.treasury('forger');
-        const body = beginCell()
-            .storeUint(Op.liteClient.correct, 32)
-            .storeUint(0, 64)
-            .storeBuffer(b.mcBlock.rootHash, 32)
-            .endCell();
-        const r = await forger.send({ to: checker.address, value: toNano('0.1'), body });
-        expect(r.transactions).toHaveTransaction({
-            from: forger.address,
-            to: checker.address,
-            success: false,
-            exitCode: Errors.transactionChecker.senderNotLiteClient,
-        });
+        const context = beginCell().storeAddress(forger.address).storeRef(b.transaction).endCell();
+        for (const body of [
+            beginCell()
+                .storeUint(Op.liteClient.correct, 32)
+                .storeUint(0, 64)
+                .storeBuffer(b.mcBlock.rootHash, 32)
+                .storeRef(context)
+                .endCell(),
+            beginCell()
+                .storeUint(Op.liteClient.checkBlockFailed, 32)
+                .storeUint(0, 64)
+                .storeUint(Errors.liteClient.invalidSignature, 16)
+                .storeRef(context)
+                .endCell(),
+        ]) {
+            const r = await forger.send({ to: checker.address, value: toNano('0.1'), body });
+            expect(r.transactions).toHaveTransaction({
+                from: forger.address,
+                to: checker.address,
+                success: false,
+                exitCode: Errors.transactionChecker.senderNotLiteClient,
+            });
+            expect(r.transactions).not.toHaveTransaction({ from: checker.address, inMessageBounced: false });
+        }
     });
 
-    it('203: a forged correct for a pending query changes nothing; the real answer still arrives', async () => {
+    it('203: a forged correct while a check is in flight changes nothing; the real answer still arrives', async () => {
         const b = chain.blockWithTransactions([txs[0]]);
         const forger = await blockchain.treasury('forger');
-        // stop after the check_transaction transaction: the query is pending
+        // stop after the check_transaction transaction: check_block is in flight, nothing is stored
         const it = await blockchain.sendMessageIter(
             internal({
                 from: user.address,
@@ -322,15 +346,12 @@ describe('TransactionChecker (synthetic chain)', () => {
         );
         const first = await it.next();
         expect(first.done).toBe(false);
-        expect(await checker.getPendingCount()).toBe(1);
-        const pending = await checker.getPending(0n);
-        expect(pending?.sender.equals(user.address)).toBe(true);
-        expect(pending?.blockHash).toBe(BigInt('0x' + b.mcBlock.rootHash.toString('hex')));
-        expect(pending?.transactionHash).toBe(BigInt('0x' + b.transaction.hash().toString('hex')));
+        expect(await checkerData()).toEqual(initialData);
         const body = beginCell()
             .storeUint(Op.liteClient.correct, 32)
             .storeUint(0, 64)
             .storeBuffer(b.mcBlock.rootHash, 32)
+            .storeRef(beginCell().storeAddress(forger.address).storeRef(b.transaction).endCell())
             .endCell();
         // the forged correct is rejected; sending it also runs the queued messages of the real flow
         const forged = await forger.send({ to: checker.address, value: toNano('0.1'), body });
@@ -353,7 +374,8 @@ describe('TransactionChecker (synthetic chain)', () => {
             to: user.address,
             op: Op.transactionChecker.transactionChecked,
         });
-        expect(await checker.getPendingCount()).toBe(0);
+        // the forger gets its own bounce only
+        expect(all).not.toHaveTransaction({ from: checker.address, to: forger.address, inMessageBounced: false });
     });
 
     // ------------------------------------------------------------ tying the proof to the signed block
@@ -412,28 +434,32 @@ describe('TransactionChecker (synthetic chain)', () => {
         // 4 of 7 equal weights < 2/3
         const b = chain.blockWithTransactions([txs[0]], { signers: [0, 1, 2, 3] });
         const r = await check(b.transaction, b.txProof, b.currentBlock);
+        // the LiteClient answers the refusal with its code instead of throwing
         expect(r.transactions).toHaveTransaction({
             from: checker.address,
             to: liteClient.address,
             op: Op.liteClient.checkBlock,
-            success: false,
-            exitCode: Errors.liteClient.weightBelowCutoff,
+            success: true,
         });
         expect(r.transactions).toHaveTransaction({
             from: liteClient.address,
             to: checker.address,
-            inMessageBounced: true,
+            op: Op.liteClient.checkBlockFailed,
             success: true,
         });
         expect(r.transactions).toHaveTransaction({
             from: checker.address,
             to: user.address,
             op: Op.transactionChecker.transactionCheckFailed,
-            body: TransactionChecker.transactionCheckFailedMessage(b.transaction),
+            body: TransactionChecker.transactionCheckFailedMessage(
+                b.transaction,
+                0n,
+                Errors.liteClient.weightBelowCutoff,
+            ),
             success: true,
         });
         expect(r.transactions).not.toHaveTransaction({ op: Op.transactionChecker.transactionChecked });
-        expect(await checker.getPendingCount()).toBe(0);
+        expect(await checkerData()).toEqual(initialData);
     });
 
     it('a block signed by another set is rejected by the LiteClient: transaction_check_failed', async () => {
@@ -442,18 +468,47 @@ describe('TransactionChecker (synthetic chain)', () => {
         const r = await check(b.transaction, b.txProof, b.currentBlock);
         expect(r.transactions).toHaveTransaction({
             from: checker.address,
-            to: liteClient.address,
-            success: false,
-            exitCode: Errors.liteClient.invalidSignature,
+            to: user.address,
+            op: Op.transactionChecker.transactionCheckFailed,
+            body: TransactionChecker.transactionCheckFailedMessage(
+                b.transaction,
+                0n,
+                Errors.liteClient.invalidSignature,
+            ),
         });
+    });
+
+    it('a block of another network is refused by the LiteClient: transaction_check_failed with 117', async () => {
+        const foreign = new SyntheticChain({ globalId: GLOBAL_ID + 1, validators: set, startUtime: T0 + 10 });
+        foreign.genesisKeyBlock();
+        const b = foreign.blockWithTransactions([txs[0]], { shard: true });
+        const r = await check(b.transaction, b.txProof, b.currentBlock, toNano('1'));
         expect(r.transactions).toHaveTransaction({
             from: checker.address,
             to: user.address,
             op: Op.transactionChecker.transactionCheckFailed,
+            body: TransactionChecker.transactionCheckFailedMessage(b.transaction, 0n, Errors.liteClient.wrongGlobalId),
         });
     });
 
-    it('a LiteClient address without a contract: the bounce still reaches the sender as transaction_check_failed', async () => {
+    it('a signature set that cannot be read (cell underflow in the LiteClient) is answered as 114', async () => {
+        const b = chain.blockWithTransactions([txs[0]]);
+        // block_signatures$_ file_hash:bits256 first:(Maybe ^SigNode): 8 bits only
+        const broken = beginCell().storeUint(0, 8).endCell();
+        const r = await check(b.transaction, b.txProof, currentBlock(b.blockProof, broken));
+        expect(r.transactions).toHaveTransaction({
+            from: checker.address,
+            to: user.address,
+            op: Op.transactionChecker.transactionCheckFailed,
+            body: TransactionChecker.transactionCheckFailedMessage(
+                b.transaction,
+                0n,
+                Errors.liteClient.invalidSignature,
+            ),
+        });
+    });
+
+    it('a LiteClient address without a contract: the bounce is ignored (it cannot name the sender) and nothing is stored', async () => {
         const nowhere = await blockchain.treasury('nowhere-owner');
         const lone = blockchain.openContract(
             TransactionChecker.createFromConfig({ liteClient: new Address(0, sha256(Buffer.from('nobody'))) }, tcCode),
@@ -467,28 +522,61 @@ describe('TransactionChecker (synthetic chain)', () => {
             value: toNano('1'),
         });
         expect(r.transactions).toHaveTransaction({
-            from: lone.address,
-            to: user.address,
-            op: Op.transactionChecker.transactionCheckFailed,
+            to: lone.address,
+            inMessageBounced: true,
+            success: true,
+            outMessagesCount: 0,
         });
-        expect(await lone.getPendingCount()).toBe(0);
+        expect(r.transactions).not.toHaveTransaction({ from: lone.address, to: user.address });
+        const st = (await blockchain.getContract(lone.address)).accountState;
+        expect(
+            st?.type === 'active' &&
+                st.state.data!.equals(
+                    TransactionChecker.createFromConfig(
+                        { liteClient: new Address(0, sha256(Buffer.from('nobody'))) },
+                        tcCode,
+                    ).init!.data,
+                ),
+        ).toBe(true);
     });
 
     // ------------------------------------------------------------ value, getters, ops
 
-    it('206: less than the minimal value', async () => {
+    it('206: less than the fixed part plus three forward fees of the request; the value comes back', async () => {
         const b = chain.blockWithTransactions([txs[0]]);
-        const r = await check(b.transaction, b.txProof, b.currentBlock, TC_MIN_VALUE - 1n);
+        // the request's full forward fee, as its sender paid it
+        const probe = await check(b.transaction, b.txProof, b.currentBlock, toNano('1'));
+        const fee = requestFwdFee(probe, user.address);
+        const required = tcRequiredValue(tcSeenFwdFee(fee));
+        const before = await user.getBalance();
+        const r = await check(b.transaction, b.txProof, b.currentBlock, required - 1n);
         expectRejected(r, Errors.transactionChecker.notEnoughValue);
-        const ok = await check(b.transaction, b.txProof, b.currentBlock, TC_MIN_VALUE);
+        // the bounce brings back all but the checker's gas and the two forward fees
+        expect(before - (await user.getBalance())).toBeLessThan(toNano('0.03'));
+        const ok = await check(b.transaction, b.txProof, b.currentBlock, required);
         expectAccepted(ok, b.transaction);
     });
 
-    it('get-methods: lite client address, pending count, next query id', async () => {
+    it('206: a request grown with junk cells needs proportionally more', async () => {
+        const b = chain.blockWithTransactions([txs[0]]);
+        // 300 junk cells beside the signature list (a reference of BlockSignatures the LiteClient does not read)
+        const junk = junkTree(300, 'junk-206');
+        const withJunk = beginCell()
+            .storeRef(b.blockProof)
+            .storeRef(beginCell().storeSlice(b.signatures.beginParse()).storeRef(junk).endCell())
+            .endCell();
+        const small = requestFwdFee(await check(b.transaction, b.txProof, b.currentBlock, toNano('1')), user.address);
+        const probe = await check(b.transaction, b.txProof, withJunk, toNano('3'));
+        const big = requestFwdFee(probe, user.address);
+        expect(big).toBeGreaterThan(small * 5n);
+        let r = await check(b.transaction, b.txProof, withJunk, tcRequiredValue(tcSeenFwdFee(small)));
+        expectRejected(r, Errors.transactionChecker.notEnoughValue);
+        r = await check(b.transaction, b.txProof, withJunk, tcRequiredValue(tcSeenFwdFee(big)));
+        expectAccepted(r, b.transaction);
+    });
+
+    it('get-methods: lite client address', async () => {
         expect((await checker.getLiteClient()).equals(liteClient.address)).toBe(true);
-        expect(await checker.getPendingCount()).toBe(0);
-        expect(await checker.getNextQueryId()).toBe(0n);
-        expect(await checker.getPending(0n)).toBeNull();
     });
 
     it('unknown op: 0xffff; a plain transfer is accepted', async () => {

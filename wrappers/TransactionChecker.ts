@@ -9,7 +9,7 @@ import {
     SendMode,
     toNano,
 } from '@ton/core';
-import { Op } from './constants';
+import { Errors, Op } from './constants';
 
 /** Layouts: contracts/transaction_checker.tlb and contracts/verifier.tlb. */
 export type TransactionCheckerConfig = {
@@ -17,23 +17,24 @@ export type TransactionCheckerConfig = {
 };
 
 /**
- * Minimal value for check_transaction (contracts/transaction_checker.fc `tc::min_value`): pays the
- * whole round trip (TC request, LiteClient check_block with up to 100 validators, TC answer) on the
- * basechain; the rest comes back with transaction_checked / transaction_check_failed.
+ * Fixed part of the value check_transaction needs (contracts/transaction_checker.fc `tc::min_value`):
+ * the gas of the whole round trip (TC request, LiteClient check_block with up to 100 validators, TC
+ * answer) on the basechain. On top: TC_FWD_FACTOR forward fees of the request itself
+ * (`tcRequiredValue`). The rest comes back with transaction_checked / transaction_check_failed.
  */
 export const TC_MIN_VALUE = toNano('0.3');
+/** contracts/transaction_checker.fc `tc::fwd_factor` */
+export const TC_FWD_FACTOR = 3n;
 
-export function transactionCheckerConfigToCell(config: TransactionCheckerConfig): Cell {
-    // tc_storage$_ lite_client:MsgAddressInt next_query_id:uint64 pending_count:uint32
-    //   pending:(HashmapE 64 PendingCheck)
-    return beginCell().storeAddress(config.liteClient).storeUint(0, 64).storeUint(0, 32).storeDict(null).endCell();
+/** The least value a check_transaction whose full forward fee is `fwdFee` must carry (206 below). */
+export function tcRequiredValue(fwdFee: bigint): bigint {
+    return TC_MIN_VALUE + TC_FWD_FACTOR * fwdFee;
 }
 
-export type PendingCheck = {
-    sender: Address;
-    blockHash: bigint;
-    transactionHash: bigint;
-};
+export function transactionCheckerConfigToCell(config: TransactionCheckerConfig): Cell {
+    // tc_storage$_ lite_client:MsgAddressInt
+    return beginCell().storeAddress(config.liteClient).endCell();
+}
 
 export class TransactionChecker implements Contract {
     constructor(
@@ -75,13 +76,28 @@ export class TransactionChecker implements Contract {
             .endCell();
     }
 
-    /** transaction_check_failed#5e926bb8 query_id:uint64 transaction:^Cell (failure reply) */
-    static transactionCheckFailedMessage(transaction: Cell, queryId = 0n): Cell {
+    /**
+     * transaction_check_failed#5e926bb8 query_id:uint64 error:uint16 transaction:^Cell (failure reply:
+     * the LiteClient's code, 114 unless told)
+     */
+    static transactionCheckFailedMessage(
+        transaction: Cell,
+        queryId = 0n,
+        error: number = Errors.liteClient.invalidSignature,
+    ): Cell {
         return beginCell()
             .storeUint(Op.transactionChecker.transactionCheckFailed, 32)
             .storeUint(queryId, 64)
+            .storeUint(error, 16)
             .storeRef(transaction)
             .endCell();
+    }
+
+    /** error code of a transaction_check_failed body */
+    static failedCode(body: Cell): number {
+        const s = body.beginParse();
+        s.skip(32 + 64);
+        return s.loadUint(16);
     }
 
     /** query_id of a transaction_checked / transaction_check_failed body (after the op) */
@@ -119,25 +135,5 @@ export class TransactionChecker implements Contract {
     async getLiteClient(provider: ContractProvider): Promise<Address> {
         const res = await provider.get('get_lite_client', []);
         return res.stack.readAddress();
-    }
-
-    async getPendingCount(provider: ContractProvider): Promise<number> {
-        const res = await provider.get('get_pending_count', []);
-        return res.stack.readNumber();
-    }
-
-    async getNextQueryId(provider: ContractProvider): Promise<bigint> {
-        const res = await provider.get('get_next_query_id', []);
-        return res.stack.readBigNumber();
-    }
-
-    async getPending(provider: ContractProvider, queryId: bigint): Promise<PendingCheck | null> {
-        const res = await provider.get('get_pending', [{ type: 'int', value: queryId }]);
-        const found = res.stack.readBoolean();
-        if (!found) return null;
-        const sender = res.stack.readAddress();
-        const blockHash = res.stack.readBigNumber();
-        const transactionHash = res.stack.readBigNumber();
-        return { sender, blockHash, transactionHash };
     }
 }

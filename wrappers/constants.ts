@@ -8,6 +8,8 @@ export const Op = {
         checkBlock: 0x8eaa9d76,
         ok: 0xff8ff4e1,
         correct: 0xce02b807,
+        /** answer to a check_block with a context, when the block is refused (contracts/verifier.tlb) */
+        checkBlockFailed: 0x435e3771,
     },
     transactionChecker: {
         checkTransaction: 0x91d555f7,
@@ -95,12 +97,12 @@ export const Errors = {
         senderNotLiteClient: 203,
         /** the proof's block does not hang from the signed masterchain block (directly or through current_block.path) */
         blockNotLinked: 204,
-        /** `correct` for a query that is not pending */
-        unknownQuery: 205,
-        /** check_transaction with less than TC_MIN_VALUE attached */
+        /** check_transaction with less than TC_MIN_VALUE + 3 forward fees of itself attached */
         notEnoughValue: 206,
         /** current_block.path longer than the bound (contracts/transaction_checker.fc tc::max_path) */
         pathTooLong: 207,
+        /** the transaction's block is a shard block of a workchain other than the basechain */
+        notBasechain: 208,
     },
     liteClient: {
         notKeyBlock: 111,

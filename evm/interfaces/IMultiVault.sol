@@ -9,11 +9,13 @@ pragma solidity 0.8.28;
 ///         indexed parameters: topic0 is the event signature, everything else is in the log data.
 interface IMultiVaultTypes {
     /// @notice Arguments of `deposit` (ERC-20 tokens: alien lock or native-representation burn).
-    /// @param recipientWid  TVM workchain of the recipient (0 = basechain, -1 = masterchain).
+    /// @param recipientWid  TVM workchain of the recipient: 0 only (as `DepositParams.recipientWid`). 0 (the basechain) only, the one the TVM
+    ///                      proxies deliver to ("Deposit: recipient not in the basechain" otherwise).
     /// @param recipientAddr TVM account id of the recipient (256 bits); must not be zero.
     /// @param token         ERC-20 token to deposit. A representation token deployed by this vault is
     ///                      burned (emits `NativeTransfer`); any other token is locked (emits `AlienTransfer`).
-    /// @param amount        Amount in the token's minimal units; must be below 2^128. No decimals scaling.
+    /// @param amount        Amount in the token's minimal units; must be below 2^120 (a TVM Coins value:
+    ///                      the TVM side carries no more; "Deposit amount too is large"). No decimals scaling.
     /// @param expectedGas   TVM gas (nano-units) the credit backend is asked to attach on the TVM side;
     ///                      emitted as `expected_gas` unchanged.
     /// @param payload       Opaque payload for the TVM recipient (a BOC), emitted as `payload` unchanged.
@@ -29,7 +31,7 @@ interface IMultiVaultTypes {
     }
 
     /// @notice Arguments of `depositByNativeToken` (the gas currency, wrapped into WETH by the vault).
-    /// @param recipientWid  TVM workchain of the recipient.
+    /// @param recipientWid  TVM workchain of the recipient: 0 only (as `DepositParams.recipientWid`).
     /// @param recipientAddr TVM account id of the recipient; must not be zero.
     /// @param creditGas     The part of `msg.value` that is credit-mode gas (emitted as `value`); 0 in
     ///                      non-credit mode. The deposited amount is `msg.value - creditGas` and is not in

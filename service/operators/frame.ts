@@ -43,7 +43,9 @@ export function jsonLogger(
         (level: Level) =>
         (event: string, fields: Fields = {}) => {
             if (LEVELS.indexOf(level) < at) return;
-            out(JSON.stringify({ t: new Date().toISOString(), level, service, event, ...fields }, jsonValue));
+            // the frame's keys first, and never overwritten by a field of the same name
+            const base = { t: new Date().toISOString(), level, service, event };
+            out(JSON.stringify(Object.assign({}, base, fields, base), jsonValue));
         };
     return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }
@@ -103,6 +105,8 @@ export interface ServiceOptions {
     health?: () => HealthCheck | Promise<HealthCheck>;
     /** more routes (the Proof API) */
     routes?: (app: FastifyInstance) => void | Promise<void>;
+    /** the service's metrics (default: new ones) */
+    metrics?: Metrics;
     /** don't install SIGTERM / SIGINT handlers (tests running the frame in process) */
     noSignals?: boolean;
 }
@@ -125,7 +129,7 @@ export interface Service {
 
 export async function startService(o: ServiceOptions): Promise<Service> {
     const log = o.log ?? jsonLogger(o.name, (process.env.LOG_LEVEL as Level) || 'info');
-    const metrics = new Metrics();
+    const metrics = o.metrics ?? new Metrics();
     metrics.define('errors', 'counter', 'steps that failed (logged at error level)');
     metrics.define('up_seconds', 'gauge', 'seconds since the service started');
     const t0 = Date.now();

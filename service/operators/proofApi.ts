@@ -16,12 +16,18 @@
  * servers); the verifier view is read from the destination LiteClient for every request.
  */
 import { Address, loadTransaction } from '@ton/core';
+import { TonClient } from '@ton/ton';
 import { FastifyInstance } from 'fastify';
-import { ProofSource, proveFor, VerifierView } from '../../lib/proofSource';
+import { LiteClient as LiteServerClient, LiteRoundRobinEngine } from 'ton-lite-client';
+import { otherKey } from '../../lib/deploy/deployment';
+import { liteServersOf } from '../../lib/deploy/keyBlock';
+import { LiteServerProofSource, toncenterSignatures } from '../../lib/liteServerSource';
+import { liteClientOn } from './chain';
+import { ProofSource, proveFor, VerifierView, verifierView } from '../../lib/proofSource';
 import { transferFromProxyTransaction } from '../../lib/transferId';
 import { isTvmTvmEvent, decodeTvmTvmEvent } from '../../lib/tvmTvmEvents';
 import { proofPayloadEvent } from '../../lib/proofPayload';
-import { Metrics } from './frame';
+import { deploymentFromEnv, envInt, envString, Metrics, runMain, startService } from './frame';
 
 export class ApiError extends Error {
     constructor(
@@ -129,3 +135,49 @@ export function proofApiRoutes(o: ProofApiOptions) {
         });
     };
 }
+
+/**
+ * The Proof API as a process, over a real network's lite servers:
+ *   DEPLOYMENT_FILE, PROOF_FROM (X: the network whose transactions are proven; its global id),
+ *   LITE_SERVERS (X's global config, a file or an https URL), SIGNATURES_URL (a toncenter v2 base
+ *   serving getMasterchainBlockSignatures for X; default tvm.X.endpoint), PORT (0).
+ * The verifier is the LiteClient on the other network (tvm.Y.contracts.liteClient through tvm.Y.endpoint).
+ */
+async function main() {
+    const d = deploymentFromEnv();
+    const from = envString('PROOF_FROM');
+    const to = otherKey(d, from);
+    const lcAddress = d.tvm[to].contracts.liteClient;
+    if (!lcAddress) throw new Error(`deployment ${d.name}: tvm.${to}.contracts.liteClient is not deployed`);
+    const endpoint = d.tvm[to].endpoint;
+    if (!endpoint) throw new Error(`deployment ${d.name}: tvm.${to}.endpoint is not set`);
+    const liteServers = envString('LITE_SERVERS');
+    const signatures = envString('SIGNATURES_URL', d.tvm[from].endpoint ?? '');
+    if (!signatures) throw new Error(`SIGNATURES_URL: required (tvm.${from}.endpoint is not set)`);
+    const engine = new LiteRoundRobinEngine(await liteServersOf(liteServers));
+    const source = new LiteServerProofSource(
+        new LiteServerClient({ engine }),
+        toncenterSignatures(signatures),
+        d.tvm[from].globalId,
+    );
+    const lc = liteClientOn(new TonClient({ endpoint }), Address.parse(lcAddress));
+    const metrics = new Metrics();
+    const svc = await startService({
+        name: `proof-api-${from}`,
+        port: envInt('PORT', 0, 0, 65535),
+        metrics,
+        health: async () => {
+            const last = await source.lastBlock();
+            return {
+                ok: true,
+                lastSeqno: last.seqno,
+                lastUtime: last.genUtime,
+                epochSince: await lc.getCurrentEpochSince(),
+            };
+        },
+        routes: proofApiRoutes({ source, verifier: () => verifierView(lc), metrics }),
+    });
+    svc.onStop(() => engine.close());
+}
+
+if (require.main === module) runMain('proof-api', main);

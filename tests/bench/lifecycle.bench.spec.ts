@@ -17,7 +17,7 @@
  */
 import fs from 'fs';
 import path from 'path';
-import { Address, beginCell, toNano } from '@ton/core';
+import { Address, beginCell, Cell, toNano } from '@ton/core';
 import { SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import '@ton/test-utils';
 import { GasSection } from '../../harness/bench';
@@ -143,7 +143,7 @@ describe('bench: TVM to TVM lifecycle', () => {
     }
 
     /** burn `amount` of the alien token on B for userA, delivered: the Native Event on A */
-    async function burnDelivered(amount = BURN) {
+    async function burnDelivered(amount = BURN, payload?: Cell) {
         const wallet = await pair.wallet(B, alienMinterB, userB.address);
         const src = await burnAlien(userB, {
             wallet: wallet.address,
@@ -153,6 +153,7 @@ describe('bench: TVM to TVM lifecycle', () => {
             recipient: userA.address,
             expectedGas: toNano('0.1'),
             remainingGasTo: userB.address,
+            payload,
         });
         const found = findTransferId(B, src.transactions[0].hash(), pair.B.alienProxy.address);
         const d = (await pair.BA.credit.deliver(found))!;
@@ -340,6 +341,41 @@ describe('bench: TVM to TVM lifecycle', () => {
             Op.bridge.onTvmEventConfirmedExtended,
             'ProxyMultiVaultNative.on_tvm_event_confirmed_extended (repayment at once)',
             'GAS_NATIVE_UNLOCK',
+        );
+    });
+
+    it('provider step with a payload of 16 cells of 992 bits (the transfer sized from the payload); a repayment stopped by the daily limit', async () => {
+        let big = beginCell().storeUint(16, 32).storeUint(0, 960).endCell();
+        for (let i = 15; i > 0; i--) big = beginCell().storeUint(i, 32).storeUint(0, 960).storeRef(big).endCell();
+        expectAllOk((await withdraw(AMOUNT)).transactions);
+        const { event } = await burnDelivered(BURN, big);
+        expect(await event.getStatus()).toBe(EventStatus.LiquidityRequested);
+        // the day's limit is used up by another delivery: the repayment waits
+        await proxy.sendBody(pair.A.owner.getSender(), ProxyMessages.setDailyLimit(token.minter.address, BURN));
+        await deposit(2n * BURN);
+        expectAllOk((await burnDelivered(BURN)).result.transactions);
+        const p = await provide(event.address, BURN);
+        expect(await event.getStatus()).toBe(EventStatus.LiquidityProvided);
+        expect(await event.getProviderRepaid()).toBe(false);
+        row(
+            p,
+            event.address,
+            Op.jetton.transferNotification,
+            'Native Event.transfer_notification (provider step, a payload of 16 cells)',
+            'GAS_EVENT_PROVIDE (tests/lifecycle.provider.spec.ts; plus GAS_EVENT_PROVIDE_PER_CELL a cell)',
+        );
+        row(
+            p,
+            proxy.address,
+            Op.bridge.onTvmEventConfirmedExtended,
+            'ProxyMultiVaultNative.on_tvm_event_confirmed_extended (repayment over the daily limit: daily_limit_reached)',
+            'GAS_NATIVE_UNLOCK',
+        );
+        row(
+            p,
+            event.address,
+            OpEvent.dailyLimitReached,
+            'Native Event.daily_limit_reached (LiquidityProvided: the repayment waits)',
         );
     });
 

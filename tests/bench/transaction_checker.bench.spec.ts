@@ -11,7 +11,7 @@ import { Op } from '../../wrappers/constants';
 
 /**
  * Gas of each transaction of the check_transaction round trip (TC request, LiteClient check_block,
- * TC handling of correct / of the bounce) with a 100-validator set and 67 signatures. The chain
+ * TC handling of correct / of check_block_failed) with a 100-validator set and 67 signatures. The chain
  * starts at masterchain seqno 40,000,000 (about mainnet's age): prev_blocks has mainnet's depth, so
  * a backward link costs what it would there.
  */
@@ -126,10 +126,10 @@ describe('TransactionChecker gas', () => {
         section.record({
             path: `LiteClient.check_block from TC (${label}, ${signatures} of 100 signatures)`,
             gas: gas.check,
-            notes: ok ? undefined : 'rejected (throws, bounces)',
+            notes: ok ? undefined : 'refused: check_block_failed (115) with the context',
         });
         section.record({
-            path: `TransactionChecker ${ok ? 'correct -> transaction_checked' : 'bounce -> transaction_check_failed'} (${label})`,
+            path: `TransactionChecker ${ok ? 'correct -> transaction_checked' : 'check_block_failed -> transaction_check_failed'} (${label})`,
             gas: gas.answer,
             notes: `round trip cost the sender ${(Number(spent) / 1e9).toFixed(4)} TON (gas + forward fees); minimal value ${Number(TC_MIN_VALUE) / 1e9} TON`,
         });

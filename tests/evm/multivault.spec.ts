@@ -173,7 +173,7 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
             expect(await vault.fees(fotAddress)).toBe(4_950n);
         });
 
-        it('should bridge more than requested when a token credits more, within 2^128', async () => {
+        it('should bridge more than requested when a token credits more, within 2^120', async () => {
             const { vault, vaultAddress, user } = await loadFixture(vaultFixture);
             const inf = await deployToken('InflatingToken');
             const infAddress = await inf.getAddress();
@@ -184,7 +184,7 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
             expect(findDepositEvent(receipt, iface).fields).toMatchObject({ amount: 105n });
             await mined(inf.mint(user.address, 100n));
             await mined(as(inf, user).approve(vaultAddress, 100n));
-            await mined(inf.setExtra(2n ** 128n));
+            await mined(inf.setExtra(2n ** 120n));
             expect(await revertReason(as(vault, user).deposit(depositParams(RECIPIENT, infAddress, 100n)))).toBe(
                 E.deposit.amountTooLarge,
             );
@@ -224,7 +224,8 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
         it('should burn the amount without any allowance and emit NativeTransfer with every field', async () => {
             const { vault, vaultAddress, native, nativeAddress, user } = await loadFixture(nativeFixture);
             const supplyBefore: bigint = await native.totalSupply();
-            const recipient = { wid: -1, addr: 2n ** 256n - 1n };
+            // (a basechain recipient: the others are refused, see 'Deposit: recipient not in the basechain')
+            const recipient = { wid: 0, addr: 2n ** 256n - 1n };
             const receipt = await mined(
                 as(vault, user).deposit(
                     depositParams(recipient, nativeAddress, 3_000n, { expectedGas: 9n, payload: PAYLOAD }),
@@ -239,7 +240,7 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
                 native_wid: 0,
                 native_addr: NATIVE_ROOT.addr,
                 amount: 3_000n,
-                recipient_wid: -1,
+                recipient_wid: 0,
                 recipient_addr: 2n ** 256n - 1n,
                 value: 5n,
                 expected_gas: 9n,
@@ -439,29 +440,55 @@ describe('MultiVault deposits (EVM -> TVM)', () => {
             expect(findDepositEvent(r, iface).fields).toMatchObject({ amount: 1n, value: 100n });
         });
 
-        it('Deposit amount too is large: 2^128 and above, ERC-20 and gas currency', async () => {
+        it('Deposit amount too is large: 2^120 and above (a TVM Coins value carries no more), ERC-20 and gas currency; nothing leaves the user', async () => {
             const { vault, vaultAddress, token, tokenAddress, user } = await loadFixture(vaultFixture);
             await mined(token.mint(user.address, 2n ** 129n));
             await mined(as(token, user).approve(vaultAddress, 2n ** 130n));
             const v = as(vault, user);
-            expect(await revertReason(v.deposit(depositParams(RECIPIENT, tokenAddress, 2n ** 128n)))).toBe(
-                E.deposit.amountTooLarge,
-            );
-            expect(await revertReason(v.deposit(depositParams(RECIPIENT, tokenAddress, 2n ** 256n - 1n)))).toBe(
-                E.deposit.amountTooLarge,
-            );
-            // 2^128 - 1 is the largest accepted amount
-            const r = await mined(v.deposit(depositParams(RECIPIENT, tokenAddress, 2n ** 128n - 1n)));
-            expect(findDepositEvent(r, iface).fields.amount).toBe(2n ** 128n - 1n);
+            const held = await token.balanceOf(user.address);
+            for (const amount of [2n ** 120n, 2n ** 128n, 2n ** 256n - 1n])
+                expect(await revertReason(v.deposit(depositParams(RECIPIENT, tokenAddress, amount)))).toBe(
+                    E.deposit.amountTooLarge,
+                );
+            expect(await token.balanceOf(user.address)).toBe(held);
+            expect(await token.balanceOf(vaultAddress)).toBe(0n);
+            // 2^120 - 1 is the largest accepted amount
+            const r = await mined(v.deposit(depositParams(RECIPIENT, tokenAddress, 2n ** 120n - 1n)));
+            expect(findDepositEvent(r, iface).fields.amount).toBe(2n ** 120n - 1n);
+            expect(await token.balanceOf(vaultAddress)).toBe(2n ** 120n - 1n);
 
             await setBalance(user.address, 2n ** 130n);
             expect(
                 await revertReason(
                     v.depositByNativeToken(depositNativeTokenParams(RECIPIENT, { creditGas: 1n }), {
-                        value: 2n ** 128n + 1n,
+                        value: 2n ** 120n + 1n,
                     }),
                 ),
             ).toBe(E.deposit.amountTooLarge);
+        });
+
+        it('Deposit: recipient not in the basechain (the TVM proxies deliver there only): ERC-20, representation and gas currency; nothing leaves the user', async () => {
+            const { vault, vaultAddress, token, tokenAddress, user } = await loadFixture(vaultFixture);
+            await mined(as(token, user).approve(vaultAddress, 1_000n));
+            const v = as(vault, user);
+            const held = await token.balanceOf(user.address);
+            const master = { wid: -1, addr: RECIPIENT.addr };
+            expect(await revertReason(v.deposit(depositParams(master, tokenAddress, 1_000n)))).toBe(
+                E.deposit.recipientNotBasechain,
+            );
+            expect(
+                await revertReason(v.deposit(depositParams({ wid: 1, addr: RECIPIENT.addr }, tokenAddress, 1_000n))),
+            ).toBe(E.deposit.recipientNotBasechain);
+            expect(
+                await revertReason(
+                    v.depositByNativeToken(depositNativeTokenParams(master, { creditGas: 1n }), { value: 1_001n }),
+                ),
+            ).toBe(E.deposit.recipientNotBasechain);
+            expect(await token.balanceOf(user.address)).toBe(held);
+            expect(await token.balanceOf(vaultAddress)).toBe(0n);
+            // the basechain: accepted
+            await mined(v.deposit(depositParams(RECIPIENT, tokenAddress, 1_000n)));
+            expect(await token.balanceOf(vaultAddress)).toBe(1_000n);
         });
 
         it('Emergency: shutdown: every deposit kind while shut down', async () => {

@@ -82,6 +82,22 @@ describeWithFixtures('Proof API: lite-server source on real testnet blocks', () 
     }
     beforeEach(deployContracts);
 
+    /** The LiteClient refuses the block (check_block_failed to the checker), the requester gets transaction_check_failed with the code, and nothing is proven. */
+    function expectRefused(r: Awaited<ReturnType<typeof check>>, code: number) {
+        expect(r.transactions).toHaveTransaction({
+            from: lc.address,
+            to: checker.address,
+            op: Op.liteClient.checkBlockFailed,
+        });
+        expect(r.transactions).toHaveTransaction({
+            from: checker.address,
+            to: user.address,
+            op: Op.transactionChecker.transactionCheckFailed,
+            body: (b: Cell | undefined) => b !== undefined && TransactionChecker.failedCode(b) === code,
+        });
+        expect(r.transactions).not.toHaveTransaction({ op: Op.transactionChecker.transactionChecked });
+    }
+
     async function check(boc: string) {
         const p = provenFromProofData(Cell.fromBase64(boc));
         return checker.sendCheckTransaction(user.getSender(), {
@@ -152,14 +168,7 @@ describeWithFixtures('Proof API: lite-server source on real testnet blocks', () 
         };
         const source = new LiteServerProofSource(new LiteServerClient({ engine }), lying, TESTNET);
         const a = await proofChainAnswer({ source, verifier: () => verifierView(lc) }, txIds[0].address, txIds[0].lt);
-        const r = await check(a.boc);
-        expect(r.transactions).toHaveTransaction({
-            from: checker.address,
-            to: lc.address,
-            success: false,
-            exitCode: Errors.liteClient.invalidSignature,
-        });
-        expect(r.transactions).not.toHaveTransaction({ op: Op.transactionChecker.transactionChecked });
+        expectRefused(await check(a.boc), Errors.liteClient.invalidSignature);
     });
 
     it('a changed signature (the genuine block): the LiteClient refuses it (114)', async () => {
@@ -174,13 +183,7 @@ describeWithFixtures('Proof API: lite-server source on real testnet blocks', () 
         };
         const source = new LiteServerProofSource(new LiteServerClient({ engine }), changed, TESTNET);
         const a = await proofChainAnswer({ source, verifier: () => verifierView(lc) }, txIds[1].address, txIds[1].lt);
-        const r = await check(a.boc);
-        expect(r.transactions).toHaveTransaction({
-            to: lc.address,
-            success: false,
-            exitCode: Errors.liteClient.invalidSignature,
-        });
-        expect(r.transactions).not.toHaveTransaction({ op: Op.transactionChecker.transactionChecked });
+        expectRefused(await check(a.boc), Errors.liteClient.invalidSignature);
     });
 
     it('refuses a lite server of another network (global id), and names what it does not build (basechain)', async () => {

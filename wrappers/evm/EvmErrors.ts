@@ -18,6 +18,8 @@ export const EvmErrors = {
         zeroAmount: 'Deposit: zero amount',
         /** not in the specification: recipient account id 0 */
         zeroRecipient: 'Deposit: zero recipient',
+        /** not in the specification: a recipient outside the basechain (the TVM proxies refuse it: 2705) */
+        recipientNotBasechain: 'Deposit: recipient not in the basechain',
         /** not in the specification: a token that lowered the vault's balance on transferFrom */
         balanceDecreased: 'Deposit: balance decreased',
         /** a deposit filling a pending withdrawal already paid (filled, forced, cancelled) */

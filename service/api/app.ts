@@ -1,0 +1,420 @@
+/**
+ * The Bridge Aggregator API (/v2): fastify over the storage the indexers fill. Stateless: every
+ * answer comes from the database, so instances scale out behind a load balancer. Requests are
+ * validated by the JSON schemas of schemas.ts (400 naming the field and the rule), storage failures
+ * answer 503 and heal by themselves (the next request tries again), and the OpenAPI document is
+ * generated from the same schemas (`GET /v2/openapi.json`).
+ */
+import crypto from 'crypto';
+import Fastify, { FastifyError, FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import { Address } from '@ton/core';
+import { Deployment } from '../../lib/deploy/deployment';
+import { Db, StorageError } from '../storage/db';
+import {
+    getTransfer,
+    listConfigurations,
+    listCursors,
+    searchTransfers,
+    StatusName,
+    TransferKind,
+    TransferView,
+} from '../storage/store';
+import { formatUnits, PriceTable, usdtVolume } from './format';
+import * as S from './schemas';
+import { detailsOf } from './details';
+
+export interface ApiOptions {
+    db: Db;
+    deployment: Deployment;
+    /** token address -> USD price (volumeUsdtExec); "0" for tokens without one */
+    prices?: PriceTable;
+    /** fastify's logger (pino, JSON lines); default off */
+    logger?: boolean | Record<string, unknown>;
+}
+
+export class ApiError extends Error {
+    constructor(
+        readonly statusCode: number,
+        readonly field: string | null,
+        readonly rule: string | null,
+        message?: string,
+        readonly code = statusCode === 400 ? 'BAD_REQUEST' : 'INTERNAL',
+    ) {
+        super(message ?? (field ? `${field}: ${rule}` : (rule ?? 'error')));
+    }
+}
+
+const REASON: Record<number, string> = {
+    400: 'Bad Request',
+    404: 'Not Found',
+    503: 'Service Unavailable',
+    500: 'Internal Server Error',
+};
+
+/** The field and rule of an ajv error (fastify's validation error). */
+function validationFault(e: FastifyError): { field: string; rule: string } {
+    const v = e.validation?.[0];
+    if (!v) return { field: 'body', rule: e.message };
+    const path = (v.instancePath || '')
+        .split('/')
+        .filter(Boolean)
+        .map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`))
+        .join('')
+        .replace(/^\./, '');
+    const params = v.params as Record<string, unknown>;
+    const join = (a: string, b: string) => (a ? `${a}.${b}` : b);
+    switch (v.keyword) {
+        case 'required':
+            return { field: join(path, String(params.missingProperty)), rule: 'required' };
+        case 'additionalProperties':
+            return { field: join(path, String(params.additionalProperty)), rule: 'unknown field' };
+        case 'maxItems':
+            return { field: path, rule: `at most ${params.limit} items` };
+        case 'maximum':
+            return { field: path, rule: `at most ${params.limit}` };
+        case 'minimum':
+            return { field: path, rule: `at least ${params.limit}` };
+        case 'pattern':
+            return { field: path, rule: `must match ${params.pattern}` };
+        case 'enum':
+            return {
+                field: path,
+                rule: `one of ${(params.allowedValues as unknown[]).map((x) => JSON.stringify(x)).join(', ')}`,
+            };
+        case 'type':
+            return { field: path || 'body', rule: `must be ${params.type}` };
+        case 'minProperties':
+        case 'maxProperties':
+            return { field: path || 'body', rule: 'exactly one of tvmTvm, evmTvm' };
+        default:
+            return { field: path || 'body', rule: v.message ?? v.keyword };
+    }
+}
+
+/** A TVM address in raw form `0:<hex>`, from raw or user-friendly input; ApiError naming `field` otherwise. */
+export function tvmAddress(field: string, s: string): string {
+    if (/^-?\d+:[0-9a-fA-F]{64}$/.test(s) || /^[A-Za-z0-9+/_-]{48}$/.test(s)) {
+        try {
+            return Address.parse(s).toRawString();
+        } catch {
+            // falls through
+        }
+    }
+    throw new ApiError(400, field, 'a TVM address (0:<64 hex> or user-friendly)');
+}
+
+export function evmAddress(field: string, s: string): string {
+    if (/^0x[0-9a-fA-F]{40}$/.test(s)) return s.toLowerCase();
+    throw new ApiError(400, field, 'an EVM address (0x<40 hex>)');
+}
+
+/** A user address of either kind, normalised (TVM raw, EVM lowercase). */
+function anyAddress(field: string, s: string): string {
+    if (s.startsWith('0x')) return evmAddress(field, s);
+    try {
+        return tvmAddress(field, s);
+    } catch {
+        throw new ApiError(400, field, 'a TVM address (0:<64 hex> or user-friendly) or an EVM address (0x<40 hex>)');
+    }
+}
+
+export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
+    const prices = o.prices ?? {};
+    const tvmChains = Object.values(o.deployment.tvm).map((n) => n.globalId);
+    const evmChains = o.deployment.evm ? [o.deployment.evm.chainId] : [];
+    const knownTvm = (field: string, id: number | undefined) => {
+        if (id !== undefined && !tvmChains.includes(id))
+            throw new ApiError(400, field, `unknown TVM chain id ${id}: one of ${tvmChains.join(', ')}`);
+    };
+    const knownEvm = (field: string, id: number | undefined) => {
+        if (id !== undefined && !evmChains.includes(id))
+            throw new ApiError(
+                400,
+                field,
+                `unknown EVM chain id ${id}: ${evmChains.length ? `one of ${evmChains.join(', ')}` : 'no EVM network is bridged'}`,
+            );
+    };
+
+    const app = Fastify({
+        logger: o.logger ?? false,
+        genReqId: (req) => String(req.headers['x-request-id'] ?? crypto.randomUUID()),
+        bodyLimit: 64 * 1024,
+        ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
+    });
+    await app.register(swagger, {
+        openapi: {
+            openapi: '3.0.3',
+            info: {
+                title: 'Bridge Aggregator API',
+                version: '2.0.0',
+                description:
+                    'Builds, tracks and searches TVM to TVM and EVM to TVM transfers. Errors: one body shape (ErrorBody) with the field and the rule.',
+            },
+            servers: [{ url: '/' }],
+        },
+    });
+    app.addSchema(S.ErrorBody);
+
+    app.setErrorHandler((err: FastifyError, req, reply) => {
+        let status = 500;
+        let field: string | null = null;
+        let rule: string | null = null;
+        let code = 'INTERNAL';
+        let message = 'internal error';
+        if (err instanceof ApiError) {
+            status = err.statusCode;
+            field = err.field;
+            rule = err.rule;
+            code = err.code;
+            message = err.message;
+        } else if (err.validation) {
+            status = 400;
+            ({ field, rule } = validationFault(err));
+            code = 'BAD_REQUEST';
+            message = `${field}: ${rule}`;
+        } else if (err instanceof StorageError) {
+            status = 503;
+            code = 'STORAGE_UNAVAILABLE';
+            message = 'storage is unavailable; retry later';
+        } else if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+            // fastify's own 4xx: malformed JSON, wrong content type, body too large
+            status = err.statusCode;
+            code = 'BAD_REQUEST';
+            field = 'body';
+            rule = err.message;
+            message = `body: ${err.message}`;
+        }
+        if (status >= 500) req.log.error({ err }, 'request failed');
+        reply.status(status).send({
+            statusCode: status,
+            error: REASON[status] ?? 'Error',
+            code,
+            message,
+            field,
+            rule,
+            requestId: String(req.id),
+        });
+    });
+    app.setNotFoundHandler((req, reply) => {
+        reply.status(404).send({
+            statusCode: 404,
+            error: 'Not Found',
+            code: 'NOT_FOUND',
+            message: `no route ${req.method} ${req.url.split('?')[0]}`,
+            field: null,
+            rule: null,
+            requestId: String(req.id),
+        });
+    });
+
+    const errors = { 400: { $ref: 'ErrorBody#' }, 503: { $ref: 'ErrorBody#' } };
+
+    const tvmTvmRecord = (v: TransferView) => {
+        const d = v.event;
+        const delivered = !!d?.deliveryTx && v.status === 'Completed';
+        const fee = delivered ? BigInt(v.amount) - BigInt(d!.deliveredAmount!) : undefined;
+        return {
+            transferStatus: v.status,
+            timestampCreatedAt: v.createdAt,
+            outgoing: {
+                tokenType: v.tokenType,
+                chainId: v.fromChainId,
+                userAddress: v.sender,
+                tokenAddress: v.token,
+                proxyAddress: v.proxy,
+                volumeExec: formatUnits(v.amount, v.decimals),
+                volumeUsdtExec: usdtVolume(v.amount, v.decimals, prices[v.token]),
+                feeVolumeExec: fee !== undefined ? formatUnits(fee, v.decimals) : '0',
+                messageHash: v.messageHash,
+                transactionHash: v.transferId,
+            },
+            incoming: {
+                // a lock (Native) is minted as Alien, a burn (Alien) unlocks the Native token
+                tokenType: d?.tokenType === 'Native' || (!d && v.tokenType === 'Alien') ? 'Native' : 'Alien',
+                chainId: v.toChainId,
+                userAddress: v.recipient,
+                tokenAddress: delivered ? d!.deliveredToken! : '',
+                proxyAddress: delivered ? d!.deliveredProxy! : '',
+                volumeExec: delivered ? formatUnits(d!.deliveredAmount!, v.decimals) : '0',
+                volumeUsdtExec: delivered
+                    ? usdtVolume(d!.deliveredAmount!, v.decimals, prices[d!.deliveredToken!] ?? prices[v.token])
+                    : '0',
+                feeVolumeExec: fee !== undefined ? formatUnits(fee, v.decimals) : null,
+                messageHash: delivered ? d!.deliveryMsgHash! : '',
+                transactionHash: delivered ? d!.deliveryTx! : null,
+            },
+        };
+    };
+
+    const evmTvmRecord = (v: TransferView) => {
+        const d = v.event!;
+        const delivered = !!d.deliveryTx && v.status === 'Completed';
+        const fee = delivered ? BigInt(v.amount) - BigInt(d.deliveredAmount!) : undefined;
+        return {
+            transferStatus: v.status,
+            timestampCreatedAt: v.createdAt,
+            outgoing: {
+                chainId: v.fromChainId,
+                userAddress: v.sender,
+                tokenAddress: v.token,
+                volumeExec: formatUnits(v.amount, v.decimals),
+                volumeUsdtExec: usdtVolume(v.amount, v.decimals, prices[v.token]),
+                feeVolumeExec: fee !== undefined && fee >= 0n ? formatUnits(fee, v.decimals) : '0',
+                transactionHash: v.transferId,
+            },
+            incoming: {
+                tokenType: d.tokenType,
+                contractAddress: d.address,
+                chainId: v.toChainId,
+                userAddress: v.recipient,
+                tokenAddress: d.deliveredToken ?? '',
+                proxyAddress: d.deliveredProxy ?? '',
+            },
+        };
+    };
+
+    const itemOf = (v: TransferView) =>
+        v.kind === 'TvmToTvm' ? { tvmTvm: tvmTvmRecord(v) } : { evmTvm: evmTvmRecord(v) };
+    const EMPTY = { transfer: null, updatedAt: null, notInstantTransfer: null, proofPayload: null };
+
+    app.post(
+        '/v2/transfers/status',
+        {
+            schema: {
+                summary: 'Status of a transfer (and its proof payload once ready)',
+                body: S.StatusRequest,
+                response: { 200: S.StatusResponse, ...errors },
+            },
+        },
+        async (req) => {
+            const b = req.body as {
+                tvmTvm?: { outgoingTransactionHash: string; dappChainId: number; timestampCreatedFrom?: number | null };
+                evmTvm?: { transactionHashEvm: string; dappChainId: number; timestampCreatedFrom?: number };
+            };
+            let kind: TransferKind;
+            let id: string;
+            let from: number | null | undefined;
+            if (b.tvmTvm) {
+                knownTvm('tvmTvm.dappChainId', b.tvmTvm.dappChainId);
+                kind = 'TvmToTvm';
+                id = b.tvmTvm.outgoingTransactionHash.toLowerCase();
+                from = b.tvmTvm.timestampCreatedFrom;
+            } else {
+                knownTvm('evmTvm.dappChainId', b.evmTvm!.dappChainId);
+                kind = 'EvmToTvm';
+                id = b.evmTvm!.transactionHashEvm.toLowerCase();
+                from = b.evmTvm!.timestampCreatedFrom;
+            }
+            const v = await getTransfer(o.db, kind, id);
+            // EVM to TVM: nothing before the Event exists on the TVM side (spec, status rule 6)
+            if (!v || (kind === 'EvmToTvm' && !v.event)) return EMPTY;
+            if (kind === 'TvmToTvm' && v.fromChainId !== b.tvmTvm!.dappChainId) return EMPTY;
+            if (kind === 'EvmToTvm' && v.toChainId !== b.evmTvm!.dappChainId) return EMPTY;
+            if (from !== undefined && from !== null && v.createdAt < from) return EMPTY;
+            return {
+                transfer: itemOf(v),
+                updatedAt: Math.max(v.indexedAt, v.event?.updatedAt ?? 0),
+                notInstantTransfer: null,
+                proofPayload: kind === 'TvmToTvm' && v.proofPayload ? JSON.parse(v.proofPayload) : null,
+                details: detailsOf(v),
+            };
+        },
+    );
+
+    app.post(
+        '/v2/transfers/search',
+        {
+            schema: {
+                summary: 'Search the transfer history',
+                body: S.SearchRequest,
+                response: { 200: S.SearchResponse, ...errors },
+            },
+        },
+        async (req) => {
+            const b = req.body as {
+                userAddresses?: string[];
+                transferKinds?: TransferKind[];
+                statuses?: StatusName[];
+                fromTvmChainId?: number;
+                toTvmChainId?: number;
+                fromEvmChainId?: number;
+                evmUserAddress?: string;
+                tvmUserAddress?: string;
+                createdAtGe?: number;
+                createdAtLe?: number;
+                ordering?: 'CreatedAtAscending' | 'CreatedAtDescending';
+                limit: number;
+                offset: number;
+                isNeedTotalCount: boolean;
+            };
+            knownTvm('fromTvmChainId', b.fromTvmChainId);
+            knownTvm('toTvmChainId', b.toTvmChainId);
+            knownEvm('fromEvmChainId', b.fromEvmChainId);
+            if (b.fromTvmChainId !== undefined && b.fromEvmChainId !== undefined)
+                throw new ApiError(400, 'fromEvmChainId', 'fromTvmChainId and fromEvmChainId exclude each other');
+            const userAddresses = b.userAddresses?.map((a, i) => anyAddress(`userAddresses[${i}]`, a));
+            const evmUser = b.evmUserAddress !== undefined ? evmAddress('evmUserAddress', b.evmUserAddress) : undefined;
+            const tvmUser = b.tvmUserAddress !== undefined ? tvmAddress('tvmUserAddress', b.tvmUserAddress) : undefined;
+            let kinds: TransferKind[] = b.transferKinds?.length
+                ? [...new Set(b.transferKinds)]
+                : ['TvmToTvm', 'EvmToTvm'];
+            // filters that only an EVM to TVM transfer can meet
+            if (evmUser !== undefined || b.fromEvmChainId !== undefined) kinds = kinds.filter((k) => k === 'EvmToTvm');
+            if (b.fromTvmChainId !== undefined) kinds = kinds.filter((k) => k === 'TvmToTvm');
+            if (kinds.length === 0) return { transfers: [], totalCount: 0 };
+            const r = await searchTransfers(o.db, {
+                kinds,
+                userAddresses,
+                senders: evmUser !== undefined ? [evmUser] : undefined,
+                recipients: tvmUser !== undefined ? [tvmUser] : undefined,
+                statuses: b.statuses,
+                fromChainId: b.fromTvmChainId ?? b.fromEvmChainId,
+                toChainId: b.toTvmChainId,
+                createdAtGe: b.createdAtGe,
+                createdAtLe: b.createdAtLe,
+                ordering: b.ordering ?? 'CreatedAtDescending',
+                limit: b.limit,
+                offset: b.offset,
+                totalCount: b.isNeedTotalCount,
+            });
+            return { transfers: r.transfers.map(itemOf), totalCount: r.totalCount ?? 0 };
+        },
+    );
+
+    app.get(
+        '/v2/payload/configurations/all',
+        {
+            schema: {
+                summary: 'EVM to TVM EventConfigurations',
+                response: { 200: S.ConfigurationsResponse, 503: errors[503] },
+            },
+        },
+        async () =>
+            (await listConfigurations(o.db)).map((c) => ({
+                address: c.address,
+                chainId: c.chainId,
+                flags: String(c.flags),
+                eventInitialBalance: c.eventInitialBalance,
+                meta: { tokenType: c.tokenType, direction: c.direction },
+            })),
+    );
+
+    app.get(
+        '/health',
+        { schema: { response: { 200: S.HealthResponse, 503: S.HealthResponse } } },
+        async (_req, reply) => {
+            try {
+                const cursors = await listCursors(o.db);
+                return { ok: true, storage: 'up', kind: o.db.kind, cursors };
+            } catch {
+                reply.status(503);
+                return { ok: false, storage: 'down', kind: o.db.kind, cursors: [] };
+            }
+        },
+    );
+
+    app.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+    return app;
+}

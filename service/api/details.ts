@@ -1,0 +1,117 @@
+/**
+ * (extension) Why a transfer waits and what to do: the Event's on-chain status, its last error code
+ * and the next actions with who may take them (spec: "Which actions are allowed, by status and
+ * caller", "Completion procedure").
+ */
+import { TransferView } from '../storage/store';
+
+export const EVENT_STATUS_NAMES = [
+    'Initializing',
+    'Pending',
+    'Confirmed',
+    'Rejected',
+    'Cancelled',
+    'LimitReached',
+    'LiquidityRequested',
+    'LiquidityProvided',
+    'Verified',
+];
+
+export interface NextAction {
+    action: string;
+    caller: string;
+    note: string;
+}
+
+export function nextActions(v: TransferView): NextAction[] {
+    const e = v.event;
+    if (!e) {
+        if (v.kind === 'EvmToTvm') return [];
+        if (BigInt(v.expectedGas) > 0n)
+            return [
+                {
+                    action: 'wait',
+                    caller: 'credit backend',
+                    note: 'the credit backend deploys the Event once the block is proven',
+                },
+            ];
+        if (!v.proofPayload)
+            return [
+                {
+                    action: 'wait',
+                    caller: 'proof service',
+                    note: 'the proof is ready once the source block is sealed; poll again in 5-10 s',
+                },
+            ];
+        return [
+            {
+                action: 'deployEvent',
+                caller: 'anyone (the user)',
+                note: 'send proofPayload.abiTx: attachedValue to abiTx.executionAddress with body abiTx.tx',
+            },
+        ];
+    }
+    switch (e.status) {
+        case 0:
+        case 1:
+            return [{ action: 'wait', caller: 'TransactionChecker', note: 'the proof is being verified' }];
+        case 2:
+            return e.deliveryTx
+                ? []
+                : [{ action: 'wait', caller: 'proxy', note: 'confirmed; the delivery is being indexed' }];
+        case 8:
+            return e.lastErrorCode
+                ? [
+                      {
+                          action: 'retry',
+                          caller: 'sender, recipient or initializer',
+                          note: `the proxy refused the delivery with code ${e.lastErrorCode}; retry() with about 0.5 TON once the cause is gone`,
+                      },
+                  ]
+                : [{ action: 'wait', caller: 'proxy', note: 'verified; the proxy delivers' }];
+        case 5:
+            return [
+                {
+                    action: 'wait for the limit approver',
+                    caller: 'limitApprover',
+                    note: 'over the daily limit: the limit approver approves (approveLimit), rejects (rejectLimit) or cancels',
+                },
+                {
+                    action: 'retry',
+                    caller: 'sender, recipient or initializer',
+                    note: 'after approval, retry() with about 0.5 TON',
+                },
+            ];
+        case 6:
+            return [
+                {
+                    action: 'setBounty',
+                    caller: 'sender or recipient',
+                    note: 'a reward for a liquidity provider (at most the amount), about 0.5 TON attached',
+                },
+                {
+                    action: 'cancel',
+                    caller: 'sender or recipient',
+                    note: 'tokens go back through a reverse transfer, about 1 TON attached',
+                },
+                {
+                    action: 'retry',
+                    caller: 'sender, recipient or initializer',
+                    note: 'once the proxy has liquidity, about 0.5 TON attached',
+                },
+            ];
+        default:
+            return [];
+    }
+}
+
+export function detailsOf(v: TransferView) {
+    const e = v.event;
+    return {
+        eventContract: e?.address ?? null,
+        eventStatus: e ? (EVENT_STATUS_NAMES[e.status] ?? `Unknown(${e.status})`) : null,
+        eventStatusCode: e ? e.status : null,
+        lastErrorCode: e?.lastErrorCode ?? 0,
+        nextActions: nextActions(v),
+    };
+}

@@ -1,0 +1,39 @@
+/**
+ * Amounts as the API writes them: nano-units as integer strings, `volumeExec` as a human-readable
+ * decimal (amount / 10^decimals, no trailing zeros), `volumeUsdtExec` from a price table.
+ */
+
+/** amount / 10^decimals as a decimal string: "1.5", "0.000000001", "0". */
+export function formatUnits(amount: bigint | string, decimals: number): string {
+    let a = BigInt(amount);
+    const neg = a < 0n;
+    if (neg) a = -a;
+    const s = a.toString().padStart(decimals + 1, '0');
+    const int = s.slice(0, s.length - decimals) || '0';
+    const frac = decimals > 0 ? s.slice(s.length - decimals).replace(/0+$/, '') : '';
+    return (neg ? '-' : '') + int + (frac ? '.' + frac : '');
+}
+
+/** A price table: token address (raw TVM or lowercase EVM) -> price of one whole token, a decimal string. */
+export type PriceTable = Record<string, string>;
+
+/** volume * price, as a decimal string ("0" where no price is known). */
+export function usdtVolume(amount: bigint | string, decimals: number, price: string | undefined): string {
+    if (!price || !/^\d+(\.\d+)?$/.test(price)) return '0';
+    const [i, f = ''] = price.split('.');
+    const scaled = BigInt(i + f);
+    return formatUnits(BigInt(amount) * scaled, decimals + f.length);
+}
+
+/** Parses a price table (JSON object of decimal strings); throws naming the bad entry. */
+export function parsePriceTable(json: string): PriceTable {
+    const o = JSON.parse(json) as Record<string, unknown>;
+    const out: PriceTable = {};
+    for (const [k, v] of Object.entries(o)) {
+        const s = typeof v === 'number' ? String(v) : v;
+        if (typeof s !== 'string' || !/^\d+(\.\d+)?$/.test(s))
+            throw new Error(`price of ${k}: a decimal string is expected`);
+        out[k.startsWith('0x') ? k.toLowerCase() : k] = s;
+    }
+    return out;
+}

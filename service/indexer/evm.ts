@@ -1,0 +1,231 @@
+/**
+ * The indexer of the EVM network: the MultiVault's AlienTransfer / NativeTransfer logs through
+ * JSON-RPC (eth_getLogs, eth_getTransactionReceipt, eth_getBlockByNumber), a transfer per log (its
+ * Transfer ID is the deposit transaction's hash). Block ranges are the batches: the transfers of a
+ * range and the cursor after it (the last block read) are committed in one transaction.
+ */
+import { Interface } from 'ethers';
+import { findDepositEvents } from '../../wrappers/evm/depositEvents';
+import { Deployment } from '../../lib/deploy/deployment';
+import { multiVaultInterface } from '../../lib/deploy/tvm';
+import { Db } from '../storage/db';
+import { getCursor, insertTransfers, setCursor, TransferRow } from '../storage/store';
+import { Logger } from '../log';
+
+const ERC20_TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+
+export interface EvmIndexerOptions {
+    deployment: Deployment;
+    db: Db;
+    /** JSON-RPC endpoint (default: the deployment's) */
+    endpoint?: string;
+    /** blocks per committed batch (default 500) */
+    blocksPerBatch?: number;
+    /** blocks a log needs on top before it is indexed (default: the deployment's blocksToConfirm) */
+    confirmations?: number;
+    log?: Logger;
+    afterCommit?: (block: number, rows: number) => void;
+}
+
+interface RpcLog {
+    address: string;
+    topics: string[];
+    data: string;
+    logIndex: string;
+    transactionHash: string;
+    blockNumber: string;
+    blockHash: string;
+}
+
+export class EvmIndexer {
+    readonly chainId: number;
+    readonly tvmChainId: number;
+    private vault: string;
+    private endpoint: string;
+    private iface: Interface;
+    private running = false;
+    private loop?: Promise<void>;
+    private wake?: () => void;
+    private log: Logger;
+    private decimals = new Map<string, number>();
+    private id = 0;
+
+    constructor(private o: EvmIndexerOptions) {
+        const evm = o.deployment.evm;
+        if (!evm?.multiVault) throw new Error(`deployment ${o.deployment.name}: no evm.multiVault`);
+        this.chainId = evm.chainId;
+        this.tvmChainId = o.deployment.tvm[evm.tvm].globalId;
+        this.vault = evm.multiVault.toLowerCase();
+        if (!o.endpoint && !evm.endpoint) throw new Error('deployment: evm.endpoint is not set');
+        this.endpoint = o.endpoint ?? evm.endpoint!;
+        this.iface = multiVaultInterface();
+        this.log = o.log ?? (() => undefined);
+    }
+
+    get cursorName() {
+        return `evm:${this.chainId}:${this.vault}`;
+    }
+
+    private async rpc<T>(method: string, params: unknown[]): Promise<T> {
+        const r = await fetch(this.endpoint, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ jsonrpc: '2.0', id: ++this.id, method, params }),
+        });
+        const body = (await r.json()) as { result?: T; error?: { message: string } };
+        if (body.error) throw new Error(`${method}: ${body.error.message}`);
+        return body.result as T;
+    }
+
+    private async tokenDecimals(token: string): Promise<number> {
+        const known = this.decimals.get(token);
+        if (known !== undefined) return known;
+        let d = 18;
+        try {
+            const out = await this.rpc<string>('eth_call', [{ to: token, data: '0x313ce567' }, 'latest']);
+            if (out && out !== '0x') d = Number(BigInt(out));
+        } catch {
+            // not an ERC-20 with decimals(): 18, the EVM default
+        }
+        this.decimals.set(token, d);
+        return d;
+    }
+
+    /** Transfers of the logs in blocks [from, to]. */
+    async transfersIn(from: number, to: number): Promise<TransferRow[]> {
+        const topics = [
+            [this.iface.getEvent('AlienTransfer')!.topicHash, this.iface.getEvent('NativeTransfer')!.topicHash],
+        ];
+        const logs = await this.rpc<RpcLog[]>('eth_getLogs', [
+            { address: this.vault, fromBlock: '0x' + from.toString(16), toBlock: '0x' + to.toString(16), topics },
+        ]);
+        const byTx = new Map<string, RpcLog[]>();
+        for (const l of logs) byTx.set(l.transactionHash, [...(byTx.get(l.transactionHash) ?? []), l]);
+        const times = new Map<string, number>();
+        const out: TransferRow[] = [];
+        for (const [hash] of byTx) {
+            const receipt = await this.rpc<{
+                from: string;
+                blockNumber: string;
+                blockHash: string;
+                status: string;
+                logs: RpcLog[];
+            }>('eth_getTransactionReceipt', [hash]);
+            if (!receipt || receipt.status !== '0x1') continue;
+            let time = times.get(receipt.blockNumber);
+            if (time === undefined) {
+                const block = await this.rpc<{ timestamp: string }>('eth_getBlockByNumber', [
+                    receipt.blockNumber,
+                    false,
+                ]);
+                time = Number(BigInt(block.timestamp));
+                times.set(receipt.blockNumber, time);
+            }
+            const deposits = findDepositEvents(
+                {
+                    hash,
+                    blockNumber: Number(BigInt(receipt.blockNumber)),
+                    blockHash: receipt.blockHash,
+                    logs: receipt.logs.map((l) => ({ ...l, index: Number(BigInt(l.logIndex)) })),
+                },
+                this.iface,
+                { vault: this.vault },
+            );
+            // the ERC-20 moved by the deposit (NativeTransfer burns it; AlienTransfer names it)
+            const moved = receipt.logs.find(
+                (l) => l.topics[0] === ERC20_TRANSFER && l.address.toLowerCase() !== this.vault,
+            );
+            for (const d of deposits) {
+                const f = d.fields;
+                const recipient = `${f.recipient_wid}:${f.recipient_addr.toString(16).padStart(64, '0')}`;
+                let token: string;
+                let decimals: number;
+                let symbol = '';
+                if (d.name === 'AlienTransfer') {
+                    const a = d.fields as typeof d.fields & { base_token: bigint; decimals: number; symbol: string };
+                    token = '0x' + a.base_token.toString(16).padStart(40, '0');
+                    decimals = a.decimals;
+                    symbol = a.symbol;
+                } else {
+                    token = moved ? moved.address.toLowerCase() : '';
+                    decimals = token ? await this.tokenDecimals(token) : 18;
+                }
+                const txHash = hash.toLowerCase();
+                out.push({
+                    transferId: txHash,
+                    kind: 'EvmToTvm',
+                    createdAt: time,
+                    fromChainId: this.chainId,
+                    toChainId: this.tvmChainId,
+                    tokenType: d.name === 'AlienTransfer' ? 'Alien' : 'Native',
+                    sender: receipt.from.toLowerCase(),
+                    recipient,
+                    token,
+                    proxy: '',
+                    amount: f.amount.toString(),
+                    decimals,
+                    symbol,
+                    messageHash: '',
+                    linkKey: `evm:${txHash.slice(2)}:${d.logIndex}`,
+                    expectedGas: f.expected_gas.toString(),
+                    sourceLt: String(d.blockNumber),
+                    sourceTx: null,
+                    outMsgIndex: d.logIndex,
+                    proofPayload: null,
+                });
+            }
+        }
+        return out;
+    }
+
+    async pollOnce(): Promise<number> {
+        const head = Number(BigInt(await this.rpc<string>('eth_blockNumber', [])));
+        const safe = head - (this.o.confirmations ?? this.o.deployment.evm!.blocksToConfirm ?? 0);
+        const cursor = await getCursor(this.o.db, this.cursorName);
+        let next = cursor === undefined ? (this.o.deployment.evm!.startBlockNumber ?? 0) : Number(cursor) + 1;
+        const step = this.o.blocksPerBatch ?? 500;
+        let handled = 0;
+        while (next <= safe) {
+            const to = Math.min(safe, next + step - 1);
+            const rows = await this.transfersIn(next, to);
+            let inserted = 0;
+            await this.o.db.transaction(async (q) => {
+                inserted = await insertTransfers(q, rows);
+                await setCursor(q, this.cursorName, String(to));
+            });
+            handled += rows.length;
+            this.log('indexer.batch', { network: this.chainId, from: next, to, transfers: rows.length, inserted });
+            this.o.afterCommit?.(to, inserted);
+            next = to + 1;
+        }
+        return handled;
+    }
+
+    start(intervalMs = 1000) {
+        if (this.running) return;
+        this.running = true;
+        this.loop = (async () => {
+            while (this.running) {
+                try {
+                    await this.pollOnce();
+                } catch (e) {
+                    this.log('indexer.error', { network: this.chainId, error: (e as Error).message });
+                }
+                if (!this.running) break;
+                await new Promise<void>((r) => {
+                    const t = setTimeout(r, intervalMs);
+                    this.wake = () => {
+                        clearTimeout(t);
+                        r();
+                    };
+                });
+            }
+        })();
+    }
+
+    async stop() {
+        this.running = false;
+        this.wake?.();
+        await this.loop;
+    }
+}

@@ -1,0 +1,452 @@
+/**
+ * The indexer of one TVM network (the spec's "Bridge API"): follows the bridge's contracts through
+ * the network's public toncenter v2 endpoint (getTransactions, runGetMethod) and its Proof API
+ * (`/v1/proof_chain`), never through anything else, and writes what it reads to storage:
+ *
+ * - source proxies (nativeProxy, alienProxy): every transaction emitting TvmTvmNative / TvmTvmAlien
+ *   as an external outbound message is a transfer (its hash is the Transfer ID);
+ * - the same proxies as destination: on_tvm_event_confirmed_extended / on_evm_event_confirmed_extended
+ *   transactions that mint or unlock are deliveries (the incoming transaction of a transfer);
+ * - the configurations (TVM and EVM ones): deploy_tvm_event / deployEvent transactions that deploy an
+ *   Event are the destination side of a transfer (linked by message hash, or by EVM tx hash and log
+ *   index);
+ * - Events whose status can still change: read with getStatus / getLastErrorCode;
+ * - transfers from this network without a proof payload: their proof once the block is sealed.
+ *
+ * Each account is a stream with a cursor (lt:hash of the last transaction handled); the rows of a
+ * batch and the cursor after it are committed in one transaction, so an indexer killed at any
+ * point resumes where its last commit left it, with nothing lost and nothing twice.
+ */
+import { Address, Cell, loadTransaction, Transaction } from '@ton/core';
+import { TonClient } from '@ton/ton';
+import { Op, OpEvm } from '../../wrappers/constants';
+import { EvmTvmEventConfiguration, loadVoteData } from '../../wrappers/EvmTvmEventConfiguration';
+import { decodeTvmTvmEvent, isTvmTvmEvent } from '../../lib/tvmTvmEvents';
+import { readTxMessages, transferFromProxyTransaction } from '../../lib/transferId';
+import { buildProofPayload, provenFromProofData } from '../../lib/proofPayload';
+import { runGetMethodV2, v2Provider } from '../../lib/toncenterV2';
+import { Deployment, DEPLOY_PARAMS, TvmNetworkEntry } from '../../lib/deploy/deployment';
+import { Db, Queryable } from '../storage/db';
+import {
+    DeliveryRow,
+    EventRow,
+    getCursor,
+    insertEvents,
+    insertTransfers,
+    openEvents,
+    setCursor,
+    insertDelivery,
+    setEventStatus,
+    setProofPayload,
+    transfersWantingProof,
+    upsertConfiguration,
+    TransferRow,
+} from '../storage/store';
+import { Logger } from '../log';
+
+export type StreamRole = 'proxy' | 'tvmConfiguration' | 'evmConfiguration';
+
+export interface Stream {
+    role: StreamRole;
+    address: Address;
+    /** configurations: the Event variant they deploy */
+    tokenType?: 'Native' | 'Alien';
+}
+
+export interface TvmIndexerOptions {
+    deployment: Deployment;
+    /** key of the network in the deployment file */
+    key: string;
+    db: Db;
+    /** toncenter v2 client (default: the deployment's endpoint) */
+    client?: TonClient;
+    /** explorer base for the Proof API (default: the deployment's `explorer`) */
+    explorer?: string;
+    /** transactions per committed batch (default 100) */
+    batch?: number;
+    /** pause after each committed batch, ms (default 0): spares a rate-limited endpoint */
+    pauseMs?: number;
+    log?: Logger;
+    /** test hook: called after each committed batch */
+    afterCommit?: (stream: string, rows: number) => void;
+}
+
+const raw = (a: Address) => a.toRawString();
+const hex = (b: Buffer) => b.toString('hex');
+
+function opOf(body: Cell | undefined): number | undefined {
+    if (!body) return undefined;
+    const s = body.beginParse();
+    return s.remainingBits >= 32 ? s.preloadUint(32) : undefined;
+}
+
+function successful(tx: Transaction): boolean {
+    const d = tx.description;
+    if (d.type !== 'generic') return false;
+    if (d.aborted) return false;
+    if (d.computePhase.type !== 'vm' || !d.computePhase.success) return false;
+    return !d.actionPhase || d.actionPhase.success;
+}
+
+/** The streams of network `key`: its proxies and its configurations. */
+export function streamsOf(entry: TvmNetworkEntry): Stream[] {
+    const c = entry.contracts;
+    const out: Stream[] = [];
+    const add = (role: StreamRole, a?: string, tokenType?: 'Native' | 'Alien') => {
+        if (a) out.push({ role, address: Address.parse(a), tokenType });
+    };
+    add('proxy', c.nativeProxy);
+    add('proxy', c.alienProxy);
+    // alienConfiguration takes TvmTvmNative events and deploys MultiVaultTvmTvmEventAlien
+    add('tvmConfiguration', c.alienConfiguration, 'Alien');
+    add('tvmConfiguration', c.nativeConfiguration, 'Native');
+    add('evmConfiguration', c.evmAlienConfiguration, 'Alien');
+    add('evmConfiguration', c.evmNativeConfiguration, 'Native');
+    return out;
+}
+
+export interface TxEffects {
+    transfers: TransferRow[];
+    events: EventRow[];
+    deliveries: { eventAddress: string; delivery: DeliveryRow }[];
+}
+
+/** What one transaction of a stream means for storage (pure: the unit the tests check). */
+export function effectsOf(tx: Transaction, stream: Stream, chainId: number): TxEffects {
+    const out: TxEffects = { transfers: [], events: [], deliveries: [] };
+    const inBody = tx.inMessage?.body;
+    const op = opOf(inBody);
+    if (stream.role === 'proxy') {
+        // an outgoing transfer: the event as an external outbound message
+        const found = transferFromProxyTransaction(tx);
+        if (found && isTvmTvmEvent(found.eventBody)) {
+            const e = decodeTvmTvmEvent(found.eventBody);
+            const messageHash = hex(found.messageHash);
+            out.transfers.push({
+                transferId: found.transferIdHex,
+                kind: 'TvmToTvm',
+                createdAt: tx.now,
+                fromChainId: chainId,
+                toChainId: e.destinationChainId,
+                tokenType: e.tokenType,
+                sender: raw(e.sender),
+                recipient: raw(e.recipient),
+                token: raw(e.token),
+                proxy: raw(stream.address),
+                amount: e.amount.toString(),
+                decimals: e.decimals,
+                symbol: e.symbol,
+                messageHash,
+                linkKey: `tvm:${messageHash}`,
+                expectedGas: e.expectedGas.toString(),
+                sourceLt: tx.lt.toString(),
+                sourceTx: tx.raw.toBoc().toString('base64'),
+                outMsgIndex: found.outMessageIndex,
+                proofPayload: null,
+            });
+        }
+        // a delivery: the confirmation from a configuration (or the alien proxy) that mints or unlocks
+        if (
+            inBody &&
+            (op === Op.bridge.onTvmEventConfirmedExtended || op === OpEvm.onEvmEventConfirmedExtended) &&
+            successful(tx)
+        ) {
+            const s = inBody.beginParse();
+            s.loadUint(32);
+            const eventAddress = s.loadAddress();
+            let token = '';
+            if (op === Op.bridge.onTvmEventConfirmedExtended) {
+                s.loadUintBig(256);
+                s.loadInt(32);
+                s.loadAddress();
+                const ev = s.loadRef().beginParse();
+                ev.loadAddress();
+                token = raw(decodeTvmTvmEvent(ev.loadRef()).token);
+            }
+            for (const m of tx.outMessages.values()) {
+                if (m.info.type !== 'internal') continue;
+                const mop = opOf(m.body);
+                if (mop !== Op.jetton.mint && mop !== Op.jetton.transfer) continue;
+                const b = m.body.beginParse();
+                b.loadUint(32);
+                b.loadUintBig(64);
+                let amount: bigint;
+                if (mop === Op.jetton.mint) {
+                    b.loadAddress();
+                    amount = b.loadCoins();
+                    token = raw(m.info.dest);
+                } else amount = b.loadCoins();
+                out.deliveries.push({
+                    eventAddress: raw(eventAddress),
+                    delivery: {
+                        deliveryTx: hex(tx.hash()),
+                        deliveryMsgHash: hex(tx.inMessage!.body.hash()),
+                        deliveredAmount: amount.toString(),
+                        deliveredToken: token,
+                        deliveredProxy: raw(stream.address),
+                    },
+                });
+                break;
+            }
+        }
+        return out;
+    }
+    // configurations: an Event deployed (a successful deploy sends the Event's state init)
+    if (!inBody || !successful(tx)) return out;
+    const deploy = [...tx.outMessages.values()].find((m) => m.init && m.info.type === 'internal');
+    if (!deploy || deploy.info.type !== 'internal') return out;
+    const s = inBody.beginParse();
+    let linkKey: string;
+    if (stream.role === 'tvmConfiguration') {
+        if (op !== Op.bridge.deployTvmEvent) return out;
+        s.loadUint(32);
+        s.loadUintBig(64);
+        linkKey = `tvm:${s.loadUintBig(256).toString(16).padStart(64, '0')}`;
+    } else {
+        if (op !== OpEvm.deployEvmEvent) return out;
+        s.loadUint(32);
+        const eventTransaction = s.loadUintBig(256);
+        const eventIndex = s.loadUint(32);
+        linkKey = `evm:${eventTransaction.toString(16).padStart(64, '0')}:${eventIndex}`;
+    }
+    out.events.push({
+        linkKey,
+        chainId,
+        address: raw(deploy.info.dest),
+        eventKind: stream.role === 'tvmConfiguration' ? 'TvmTvm' : 'EvmTvm',
+        tokenType: stream.tokenType!,
+        configuration: raw(stream.address),
+        status: 0,
+        lastErrorCode: 0,
+        deployedAt: tx.now,
+        deployTx: hex(tx.hash()),
+    });
+    return out;
+}
+
+// kept for symmetry with the EVM side (EventVoteData layout), used by tests
+export { loadVoteData };
+
+export class TvmIndexer {
+    readonly chainId: number;
+    readonly streams: Stream[];
+    private client: TonClient;
+    private explorer?: string;
+    private running = false;
+    private loop?: Promise<void>;
+    private wake?: () => void;
+    private log: Logger;
+
+    constructor(private o: TvmIndexerOptions) {
+        const entry = o.deployment.tvm[o.key];
+        if (!entry) throw new Error(`deployment ${o.deployment.name}: no TVM network "${o.key}"`);
+        this.chainId = entry.globalId;
+        this.streams = streamsOf(entry);
+        if (!o.client && !entry.endpoint) throw new Error(`deployment: tvm.${o.key}.endpoint is not set`);
+        this.client = o.client ?? new TonClient({ endpoint: entry.endpoint! });
+        this.explorer = o.explorer ?? entry.explorer;
+        this.log = o.log ?? (() => undefined);
+    }
+
+    cursorName(s: Stream) {
+        return `tvm:${this.chainId}:${raw(s.address)}`;
+    }
+
+    /** New transactions of `address` after lt `after` (oldest first), at most `max`. */
+    async newTransactions(address: Address, after: bigint, max = 1000): Promise<Transaction[]> {
+        const page = 100;
+        const out: Transaction[] = [];
+        let from: { lt: string; hash: string } | undefined;
+        for (;;) {
+            const list = await this.client.getTransactions(address, {
+                limit: page,
+                lt: from?.lt,
+                hash: from?.hash,
+                to_lt: after.toString(),
+                archival: true,
+            });
+            const fresh = list.filter((t) => t.lt > after && (!from || t.lt < BigInt(from.lt)));
+            out.push(...fresh);
+            if (list.length < page || fresh.length === 0) break;
+            const last = list[list.length - 1];
+            from = { lt: last.lt.toString(), hash: last.hash().toString('base64') };
+        }
+        out.sort((a, b) => (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0));
+        return out.slice(0, max);
+    }
+
+    /** One pass over every stream; returns the number of transactions handled. */
+    async pollStreams(): Promise<number> {
+        let handled = 0;
+        const batch = this.o.batch ?? 100;
+        for (const s of this.streams) {
+            const name = this.cursorName(s);
+            const cursor = await getCursor(this.o.db, name);
+            const after = cursor ? BigInt(cursor.split(':')[0]) : 0n;
+            const txs = await this.newTransactions(s.address, after);
+            for (let i = 0; i < txs.length; i += batch) {
+                const chunk = txs.slice(i, i + batch);
+                const effects = chunk.map((t) => effectsOf(t, s, this.chainId));
+                const last = chunk[chunk.length - 1];
+                let rows = 0;
+                await this.o.db.transaction(async (q) => {
+                    rows += await insertTransfers(
+                        q,
+                        effects.flatMap((e) => e.transfers),
+                    );
+                    rows += await insertEvents(
+                        q,
+                        effects.flatMap((e) => e.events),
+                    );
+                    for (const [j, e] of effects.entries())
+                        for (const d of e.deliveries)
+                            await insertDelivery(q, d.eventAddress, this.chainId, d.delivery, chunk[j].now);
+                    await setCursor(q, name, `${last.lt}:${hex(last.hash())}`);
+                });
+                handled += chunk.length;
+                this.log('indexer.batch', {
+                    network: this.chainId,
+                    stream: name,
+                    transactions: chunk.length,
+                    rows,
+                    lt: last.lt.toString(),
+                });
+                this.o.afterCommit?.(name, rows);
+                if (this.o.pauseMs) await new Promise((r) => setTimeout(r, this.o.pauseMs));
+            }
+        }
+        return handled;
+    }
+
+    /** Reads the status of every Event of this network that can still change. */
+    async pollEvents(): Promise<number> {
+        let changed = 0;
+        for (const e of await openEvents(this.o.db, this.chainId)) {
+            const address = Address.parse(e.address);
+            try {
+                const status = Number((await runGetMethodV2(this.client, address, 'getStatus', [])).readBigNumber());
+                let lastError = 0;
+                if (e.eventKind === 'TvmTvm')
+                    lastError = Number(
+                        (await runGetMethodV2(this.client, address, 'getLastErrorCode', [])).readBigNumber(),
+                    );
+                await setEventStatus(this.o.db, e.address, status, lastError);
+                changed++;
+            } catch (err) {
+                // not deployed yet on this endpoint's view, or bounced: read again next pass
+                this.log('indexer.event_unreadable', {
+                    network: this.chainId,
+                    event: e.address,
+                    error: (err as Error).message,
+                });
+            }
+        }
+        return changed;
+    }
+
+    /** Proof payloads of this network's transfers whose block is sealed. */
+    async pollProofs(q: Queryable = this.o.db): Promise<number> {
+        if (!this.explorer) return 0;
+        let n = 0;
+        for (const t of await transfersWantingProof(q, this.chainId)) {
+            const r = await fetch(`${this.explorer}/v1/proof_chain/${t.proxy}/${t.sourceLt}`);
+            if (r.status !== 200) continue;
+            const body = (await r.json()) as { result?: { boc?: string } };
+            if (!body.result?.boc) continue;
+            const tx = loadTransaction(Cell.fromBase64(t.sourceTx).beginParse());
+            const found = transferFromProxyTransaction(tx);
+            if (!found) continue;
+            const dest = Object.values(this.o.deployment.tvm).find((n) => n.globalId === t.toChainId);
+            // TvmTvmNative (lock) is taken by the destination's Alien configuration, TvmTvmAlien by its Native one
+            const configuration =
+                dest?.contracts[t.tokenType === 'Native' ? 'alienConfiguration' : 'nativeConfiguration'];
+            const built = buildProofPayload(null, found, {
+                proven: provenFromProofData(Cell.fromBase64(body.result.boc)),
+                configuration: configuration ? Address.parse(configuration) : undefined,
+                attachedValue: DEPLOY_PARAMS.tvmDeployEventValue,
+            });
+            await setProofPayload(q, t.transferId, JSON.stringify(built.payload));
+            n++;
+        }
+        return n;
+    }
+
+    private configurationsRead = false;
+
+    /** The EVM to TVM configurations of this network, from their get methods (once a start). */
+    async readConfigurations(): Promise<number> {
+        let n = 0;
+        for (const s of this.streams.filter((x) => x.role === 'evmConfiguration')) {
+            const p = v2Provider(this.client, s.address);
+            const c = EvmTvmEventConfiguration.createFromAddress(s.address);
+            const details = await c.getGetDetails(p);
+            const flags = await c.getGetFlags(p);
+            await upsertConfiguration(this.o.db, {
+                address: raw(s.address),
+                tvmChainId: this.chainId,
+                chainId: Number(details.networkConfiguration.chainId),
+                flags: Number(flags.flags),
+                eventInitialBalance: details.basicConfiguration.eventInitialBalance.toString(),
+                tokenType: s.tokenType!,
+                direction: 'ToTvm',
+            });
+            n++;
+        }
+        this.configurationsRead = true;
+        return n;
+    }
+
+    /**
+     * One pass: configurations (once), every stream, the open Events, the wanted proofs. A failing
+     * part (an endpoint down, a bad answer) is logged and retried next pass; the others go on.
+     */
+    async pollOnce(): Promise<{ transactions: number; events: number; proofs: number; errors: number }> {
+        let errors = 0;
+        const guard = async (part: string, f: () => Promise<number>) => {
+            try {
+                return await f();
+            } catch (e) {
+                errors++;
+                this.log('indexer.error', { network: this.chainId, part, error: (e as Error).message });
+                return 0;
+            }
+        };
+        if (!this.configurationsRead) await guard('configurations', () => this.readConfigurations());
+        const transactions = await guard('streams', () => this.pollStreams());
+        const events = await guard('events', () => this.pollEvents());
+        const proofs = await guard('proofs', () => this.pollProofs());
+        return { transactions, events, proofs, errors };
+    }
+
+    start(intervalMs = 1000) {
+        if (this.running) return;
+        this.running = true;
+        this.loop = (async () => {
+            while (this.running) {
+                try {
+                    await this.pollOnce();
+                } catch (e) {
+                    this.log('indexer.error', { network: this.chainId, error: (e as Error).message });
+                }
+                if (!this.running) break;
+                await new Promise<void>((r) => {
+                    const t = setTimeout(r, intervalMs);
+                    this.wake = () => {
+                        clearTimeout(t);
+                        r();
+                    };
+                });
+            }
+        })();
+    }
+
+    /** Stops after the pass under way (its transaction commits or rolls back whole). */
+    async stop() {
+        this.running = false;
+        this.wake?.();
+        await this.loop;
+    }
+}
+
+/** Reads a transaction's messages (re-exported for tests that build fixtures). */
+export { readTxMessages };

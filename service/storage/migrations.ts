@@ -1,0 +1,97 @@
+/**
+ * The schema, as ordered migrations: the same SQL runs on PGlite and on PostgreSQL 15. A migration
+ * once landed never changes; a change of schema is a new entry.
+ *
+ * transfers: one row per transfer, written by the indexer of its SOURCE network (a TVM proxy's event,
+ *   an EVM MultiVault deposit). `link_key` is what its destination Event is found by:
+ *   `tvm:<event message hash>` or `evm:<deposit tx hash>:<log index>`.
+ * events: one row per Event contract, written by the indexer of its DESTINATION TVM network (the
+ *   configuration's deploy, then its status). The API joins the two on `link_key`, so
+ *   either side may be indexed first and no row is ever rewritten by the other network's indexer.
+ * configurations: the EVM to TVM EventConfigurations, as read from their get methods.
+ * deliveries: the destination proxy's transaction that minted or unlocked for an Event (written by
+ *   the proxy's stream, which may run ahead of the configuration's stream: so a table of its own,
+ *   joined on the Event's address, never an update of a row that may not exist yet).
+ * cursors: where each indexer stream stands; committed in the same transaction as the rows it read.
+ */
+export interface Migration {
+    version: number;
+    name: string;
+    sql: string[];
+}
+
+export const MIGRATIONS: Migration[] = [
+    {
+        version: 1,
+        name: 'transfers, events, cursors',
+        sql: [
+            `CREATE TABLE transfers (
+                transfer_id text PRIMARY KEY,
+                kind text NOT NULL CHECK (kind IN ('TvmToTvm', 'EvmToTvm')),
+                created_at bigint NOT NULL,
+                from_chain_id integer NOT NULL,
+                to_chain_id integer NOT NULL,
+                token_type text NOT NULL CHECK (token_type IN ('Native', 'Alien')),
+                sender text NOT NULL,
+                recipient text NOT NULL,
+                token text NOT NULL,
+                proxy text NOT NULL,
+                amount text NOT NULL,
+                decimals integer NOT NULL,
+                symbol text NOT NULL,
+                message_hash text NOT NULL,
+                link_key text NOT NULL,
+                expected_gas text NOT NULL,
+                source_lt text NOT NULL,
+                source_tx text,
+                out_msg_index integer,
+                proof_payload text,
+                indexed_at bigint NOT NULL
+            )`,
+            'CREATE INDEX transfers_created ON transfers (created_at, transfer_id)',
+            'CREATE INDEX transfers_sender ON transfers (sender, created_at)',
+            'CREATE INDEX transfers_recipient ON transfers (recipient, created_at)',
+            'CREATE UNIQUE INDEX transfers_link ON transfers (link_key)',
+            `CREATE INDEX transfers_proof_wanted ON transfers (from_chain_id, created_at) WHERE proof_payload IS NULL AND kind = 'TvmToTvm'`,
+            `CREATE TABLE events (
+                link_key text PRIMARY KEY,
+                chain_id integer NOT NULL,
+                address text NOT NULL UNIQUE,
+                event_kind text NOT NULL CHECK (event_kind IN ('TvmTvm', 'EvmTvm')),
+                token_type text NOT NULL CHECK (token_type IN ('Native', 'Alien')),
+                configuration text NOT NULL,
+                status integer NOT NULL,
+                last_error_code integer NOT NULL DEFAULT 0,
+                deployed_at bigint NOT NULL,
+                deploy_tx text NOT NULL,
+                updated_at bigint NOT NULL
+            )`,
+            `CREATE TABLE deliveries (
+                event_address text PRIMARY KEY,
+                chain_id integer NOT NULL,
+                delivery_tx text NOT NULL,
+                delivery_msg_hash text NOT NULL,
+                delivered_amount text NOT NULL,
+                delivered_token text NOT NULL,
+                delivered_proxy text NOT NULL,
+                delivered_at bigint NOT NULL
+            )`,
+            'CREATE INDEX events_open ON events (chain_id, status) WHERE status NOT IN (3, 4, 7)',
+            `CREATE TABLE configurations (
+                address text PRIMARY KEY,
+                tvm_chain_id integer NOT NULL,
+                chain_id integer NOT NULL,
+                flags integer NOT NULL,
+                event_initial_balance text NOT NULL,
+                token_type text NOT NULL CHECK (token_type IN ('Native', 'Alien')),
+                direction text NOT NULL CHECK (direction IN ('ToTvm', 'ToEvm')),
+                updated_at bigint NOT NULL
+            )`,
+            `CREATE TABLE cursors (
+                name text PRIMARY KEY,
+                value text NOT NULL,
+                updated_at bigint NOT NULL
+            )`,
+        ],
+    },
+];

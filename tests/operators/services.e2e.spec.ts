@@ -1,0 +1,308 @@
+/**
+ * The sync service and the credit backend as separate processes against the local bridge network
+ * (started here without its in-process operators): transfers in both TVM directions in credit mode
+ * complete with no action but the user's lock; a validator rotation is followed and a transfer after
+ * it completes; the sync service stopped across two epochs catches up; the credit backend killed
+ * with SIGKILL between sending a deployment and recording it delivers the transfer once.
+ */
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
+import { Address, internal, SendMode, toNano } from '@ton/core';
+import { TonClient } from '@ton/ton';
+import { LocalNetwork, startLocalNetwork } from '../../service/localnet/localnet';
+import { readDeployment } from '../../lib/deploy/deployment';
+import { lockTransferBody } from '../../lib/userTransfers';
+import { v2Provider } from '../../lib/toncenterV2';
+import { JettonWallet } from '../../wrappers/JettonWallet';
+import { ProxyMultiVaultAlien } from '../../wrappers/ProxyMultiVaultAlien';
+import { LiteClient } from '../../wrappers/LiteClient';
+import { OperatorWallet } from '../../service/operators/wallet';
+import { CreditRecord } from '../../service/operators/credit';
+import { ServiceProcess } from './process';
+
+async function until<T>(what: string, f: () => Promise<T | undefined | null | false>, ms = 120_000): Promise<T> {
+    const end = Date.now() + ms;
+    let last: unknown;
+    while (Date.now() < end) {
+        try {
+            const v = await f();
+            if (v) return v;
+        } catch (e) {
+            last = e;
+        }
+        await new Promise((r) => setTimeout(r, 500));
+    }
+    throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+}
+
+type Key = 'A' | 'B';
+const other = (k: Key): Key => (k === 'A' ? 'B' : 'A');
+/** the subwallets of the operator's mnemonic each service sends from */
+const SUBWALLET = { syncA: 1, syncB: 2, creditA: 3, creditB: 4 };
+
+jest.setTimeout(300_000);
+
+describe('operators as processes against the local network', () => {
+    let net: LocalNetwork;
+    let dir: string;
+    const procs: ServiceProcess[] = [];
+    let mnemonic: string;
+    const sync: Partial<Record<Key, ServiceProcess>> = {};
+    const credit: Partial<Record<Key, ServiceProcess>> = {};
+    const client = (k: Key): TonClient => net.tvm[k].client;
+
+    function start(script: string, env: Record<string, string>): ServiceProcess {
+        const p = new ServiceProcess(script, { DEPLOYMENT_FILE: net.deploymentFile, LOG_LEVEL: 'info', ...env });
+        procs.push(p);
+        return p;
+    }
+    const startSync = (from: Key) =>
+        (sync[from] = start('service/operators/sync.ts', {
+            SYNC_FROM: from,
+            SYNC_MNEMONIC: mnemonic,
+            SYNC_SUBWALLET: String(from === 'A' ? SUBWALLET.syncA : SUBWALLET.syncB),
+            SYNC_INTERVAL_MS: '500',
+        }));
+    const startCredit = (from: Key, env: Record<string, string> = {}) =>
+        (credit[from] = start('service/operators/credit.ts', {
+            CREDIT_FROM: from,
+            CREDIT_MNEMONIC: mnemonic,
+            CREDIT_SUBWALLET: String(from === 'A' ? SUBWALLET.creditA : SUBWALLET.creditB),
+            CREDIT_STATE: path.join(dir, `credit-${from}.jsonl`),
+            CREDIT_INTERVAL_MS: '500',
+            CREDIT_SETTLE_MS: '15000',
+            ...env,
+        }));
+
+    beforeAll(async () => {
+        dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-e2e-'));
+        net = await startLocalNetwork({
+            name: `ops-e2e-${process.pid}`,
+            dir,
+            evm: false,
+            startOperators: false,
+            blockSeconds: 1,
+            epochSeconds: 3600,
+            validators: 8,
+        });
+        mnemonic = net.accounts.operator.mnemonic.join(' ');
+        // each service's subwallet, funded on the network it sends on (the destination)
+        for (const [name, sub] of Object.entries(SUBWALLET)) {
+            const on: Key = name.endsWith('A') ? 'B' : 'A';
+            const address = await OperatorWallet.addressOf(net.accounts.operator.mnemonic, sub);
+            await net.tvm[on].node.exclusive(() => net.tvm[on].node.fund(address, toNano('1000')));
+        }
+        for (const k of ['A', 'B'] as Key[]) {
+            startSync(k);
+            startCredit(k);
+        }
+        await Promise.all(procs.map((p) => p.url()));
+    });
+
+    afterAll(async () => {
+        await Promise.all(procs.map((p) => p.stop(5000)));
+        // shown only when the spec fails (tools/jest/reporter.js)
+        for (const p of procs)
+            console.log(
+                `${p.script} ${JSON.stringify(p.env)}:\n${p.lines
+                    .slice(-25)
+                    .map((l) => JSON.stringify(l))
+                    .join('\n')}\n${p.stderr.join('').slice(-1500)}`,
+            );
+        await net?.stop();
+        fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    const tokenOf = (k: Key) => {
+        const t = (
+            readDeployment(net.deploymentFile).extra!.tokens as Record<
+                string,
+                { minter: string; name: string; symbol: string; decimals: number }
+            >
+        )[k];
+        return { ...t, minter: Address.parse(t.minter) };
+    };
+
+    /** The user's lock of `amount` of `from`'s test token for the other network (credit mode: expected gas paid). */
+    async function lock(from: Key, amount: bigint, expectedGas = toNano('0.1')): Promise<void> {
+        const d = readDeployment(net.deploymentFile);
+        const user = net.accounts.user;
+        const c = client(from);
+        const wallet = c.open(user.v4);
+        const jettonWallet = (await JettonWallet.createFromOwner(user.v4.address, tokenOf(from).minter)).address;
+        const seqno = await wallet.getSeqno();
+        await wallet.sendTransfer({
+            seqno,
+            secretKey: user.keys.secretKey,
+            sendMode: SendMode.PAY_GAS_SEPARATELY,
+            messages: [
+                internal({
+                    to: jettonWallet,
+                    value: toNano('0.7'),
+                    body: lockTransferBody({
+                        wallet: jettonWallet,
+                        nativeProxy: Address.parse(d.tvm[from].contracts.nativeProxy!),
+                        amount,
+                        forwardTonAmount: toNano('0.5'),
+                        destinationChainId: d.tvm[other(from)].globalId,
+                        recipient: user.v4.address,
+                        expectedGas,
+                        remainingGasTo: user.v4.address,
+                    }),
+                }),
+            ],
+        });
+        await until('the lock accepted', async () => (await wallet.getSeqno()) > seqno);
+    }
+
+    /** The user's balance on `on` of the alien token minted for the other network's test token. */
+    async function alienBalance(on: Key): Promise<bigint> {
+        const d = readDeployment(net.deploymentFile);
+        const t = tokenOf(other(on));
+        const proxy = client(on).open(
+            ProxyMultiVaultAlien.createFromAddress(Address.parse(d.tvm[on].contracts.alienProxy!)),
+        );
+        const minter = await proxy.getAlienTokenAddress(
+            BigInt(d.tvm[other(on)].globalId),
+            t.minter,
+            t.name,
+            t.symbol,
+            BigInt(t.decimals),
+        );
+        const w = await JettonWallet.createFromOwner(net.accounts.user.v4.address, minter);
+        const p = v2Provider(client(on), w.address);
+        if ((await p.getState()).state.type !== 'active') return 0n;
+        return (await p.get('get_wallet_data', [])).stack.readBigNumber();
+    }
+
+    /** waits for the user's alien balance on `on` to reach `expected` */
+    async function mintedOn(on: Key, expected: bigint): Promise<void> {
+        let seen = -1n;
+        try {
+            await until(`the mint on ${on}`, async () => (seen = await alienBalance(on)) === expected);
+        } catch (e) {
+            throw new Error(`${(e as Error).message} (balance ${seen}, expected ${expected})`, { cause: e });
+        }
+    }
+
+    async function epochOnLiteClient(on: Key): Promise<number> {
+        const d = readDeployment(net.deploymentFile);
+        const a = Address.parse(d.tvm[on].contracts.liteClient!);
+        return LiteClient.createFromAddress(a).getCurrentEpochSince(v2Provider(client(on), a));
+    }
+    const currentEpoch = (of: Key) => net.tvm[of].node.network.chain.current.utimeSince;
+
+    async function health(p: ServiceProcess): Promise<{ status: number; body: Record<string, unknown> }> {
+        const r = await fetch(`${await p.url()}/health`);
+        return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+    }
+
+    it('credit mode both ways: a lock on A is minted on B and a lock on B is minted on A, with no action but the lock', async () => {
+        const t0 = Date.now();
+        const beforeB = await alienBalance('B');
+        const beforeA = await alienBalance('A');
+        await lock('A', 1_000_000_000n);
+        await lock('B', 2_000_000_000n);
+        await mintedOn('B', beforeB + 1_000_000_000n);
+        await mintedOn('A', beforeA + 2_000_000_000n);
+        console.log(`credit transfers both ways through the services: ${Date.now() - t0} ms`);
+        for (const k of ['A', 'B'] as Key[]) {
+            // the backend records the delivery at its next round after the Event confirmed
+            const h = await until('the delivery recorded', async () => {
+                const x = await health(credit[k]!);
+                return x.body.pending === 0 && x;
+            });
+            expect(h.status).toBe(200);
+            expect(h.body).toMatchObject({ ok: true, pending: 0, lowBalance: false });
+            const m = await (await fetch(`${await credit[k]!.url()}/metrics`)).text();
+            expect(m).toMatch(
+                new RegExp(`bridge_credit_${k.toLowerCase()}_${other(k).toLowerCase()}_transfers_delivered 1\\n`),
+            );
+            const spent = (await (await fetch(`${await credit[k]!.url()}/v1/spent`)).json()) as {
+                result: { spent: string }[];
+            };
+            expect(spent.result.length).toBe(1);
+            console.log(`credit ${k}->${other(k)}: gas spent for one transfer ${spent.result[0].spent} nanotons`);
+            expect(BigInt(spent.result[0].spent)).toBeGreaterThan(0n);
+            expect(BigInt(spent.result[0].spent)).toBeLessThan(toNano('1.2'));
+        }
+    });
+
+    it('a validator rotation on A is followed by the sync service, and a transfer after it completes', async () => {
+        const since = await net.tvm.A.node.exclusive(async () => net.tvm.A.node.rotate().set.utimeSince);
+        await until("B's LiteClient on the new set", async () => (await epochOnLiteClient('B')) === since);
+        const before = await alienBalance('B');
+        await lock('A', 3_000_000_000n);
+        await mintedOn('B', before + 3_000_000_000n);
+    });
+
+    it('the sync service stopped (SIGTERM, exit 0) across two epochs catches up when restarted', async () => {
+        const stopped = await sync.A!.stop();
+        expect(stopped).toEqual({ code: 0, signal: null });
+        expect(sync.A!.lines.some((l) => l.event === 'stopped')).toBe(true);
+        const behind = await epochOnLiteClient('B');
+        await net.tvm.A.node.exclusive(async () => net.tvm.A.node.rotate());
+        await new Promise((r) => setTimeout(r, 1100)); // a later utime_since
+        await net.tvm.A.node.exclusive(async () => net.tvm.A.node.rotate());
+        expect(currentEpoch('A')).toBeGreaterThan(behind);
+        expect(await epochOnLiteClient('B')).toBe(behind);
+        const restarted = startSync('A');
+        await restarted.url();
+        await until("B's LiteClient caught up", async () => (await epochOnLiteClient('B')) === currentEpoch('A'));
+        // the LiteClient's state can be read before the service's log line of the same key block arrives
+        const keyBlocks = () => restarted.lines.filter((l) => l.event === 'sync.key_block').length;
+        await until('both key blocks logged', async () => keyBlocks() >= 2);
+        expect(keyBlocks()).toBe(2);
+        await until('health back to 200', async () => (await health(restarted)).status === 200);
+        const before = await alienBalance('B');
+        await lock('A', 4_000_000_000n);
+        await mintedOn('B', before + 4_000_000_000n);
+    });
+
+    it('kill -9 of the credit backend between sending the deployment and recording it: the transfer is delivered once', async () => {
+        await credit.A!.stop();
+        const journal = path.join(dir, 'credit-A.jsonl');
+        // the same backend, pausing after it sends a deployment and before anything else
+        const paused = startCredit('A', { CREDIT_FAULT_PAUSE_MS: '600000' });
+        await paused.url();
+        const wallet = await OperatorWallet.fromMnemonic(
+            client('B'),
+            net.accounts.operator.mnemonic,
+            SUBWALLET.creditA,
+        );
+        const seqnoBefore = await wallet.seqno();
+        const before = await alienBalance('B');
+        await lock('A', 5_000_000_000n);
+        const submitted = await paused.event('credit.submitted');
+        paused.signal('SIGKILL');
+        expect((await paused.exited).signal).toBe('SIGKILL');
+        const id = submitted.transferId as string;
+        const records = () =>
+            fs
+                .readFileSync(journal, 'utf8')
+                .split('\n')
+                .filter(Boolean)
+                .map((l) => JSON.parse(l) as CreditRecord)
+                .filter((r) => 'id' in r && r.id === id);
+        // recorded before sending, not delivered
+        expect(records().map((r) => r.k)).toEqual(['seen', 'signed']);
+        const resumed = startCredit('A');
+        const delivered = await resumed.waitFor(
+            (l) => l.event === 'credit.delivered' && l.transferId === id,
+            120_000,
+            'the delivery',
+        );
+        expect(delivered.by).toBe('this backend');
+        await mintedOn('B', before + 5_000_000_000n);
+        // one deployment paid: one message from the wallet, one signed record, one delivery
+        expect(await wallet.seqno()).toBe(seqnoBefore + 1);
+        const kinds = records().map((r) => r.k);
+        expect(kinds.filter((k) => k === 'signed').length).toBe(1);
+        expect(kinds.filter((k) => k === 'delivered').length).toBe(1);
+        // a while later: still once
+        await new Promise((r) => setTimeout(r, 4000));
+        expect(await alienBalance('B')).toBe(before + 5_000_000_000n);
+        expect(await wallet.seqno()).toBe(seqnoBefore + 1);
+    });
+});
