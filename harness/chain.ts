@@ -35,6 +35,15 @@ import {
     transactionProof,
 } from './proofs';
 import { buildSignaturesCell, signBlock, SignatureEntry } from './signatures';
+import { packFewest } from '../lib/signatures';
+
+/**
+ * What a relay sends for a block signed by all of `set`'s main validators: the fewest signatures
+ * that reach the cutoff (lib/signatures.ts packFewest), in index order.
+ */
+function fewestSignatures(block: BuiltBlock, set: ValidatorSet, entries: SignatureEntry[]): Cell {
+    return packFewest(block.fileHash, entries, set.validators.slice(0, set.main)).cell;
+}
 import { buildMcState, OldMcBlock, OldMcBlocksBuilder } from './state';
 import { ExtBlkRef, ZERO_HASH } from './tlb';
 import { ValidatorSet } from './validators';
@@ -390,7 +399,9 @@ export class SyntheticChain {
         return {
             block: sealed.block,
             proof: keyBlockProof(sealed.block),
-            signatures: buildSignaturesCell(sealed.block.fileHash, entries),
+            signatures: signers
+                ? buildSignaturesCell(sealed.block.fileHash, entries)
+                : fewestSignatures(sealed.block, signedBy, entries),
             entries,
             signedBy,
             set,
@@ -654,10 +665,8 @@ export class SyntheticChain {
 
     /** Signatures of a sealed masterchain block by its own set (all main validators, or `signers`; `signWith`: a forger's). */
     signaturesOf(sealed: SealedBlock, opts?: { signers?: number[]; signWith?: ValidatorSet }): Cell {
-        const entries =
-            opts?.signers || opts?.signWith
-                ? signBlock(sealed.block, opts.signWith ?? sealed.signedBy, opts.signers)
-                : sealed.entries;
+        if (!opts?.signers && !opts?.signWith) return fewestSignatures(sealed.block, sealed.signedBy, sealed.entries);
+        const entries = signBlock(sealed.block, opts.signWith ?? sealed.signedBy, opts.signers);
         return buildSignaturesCell(sealed.block.fileHash, entries);
     }
 
@@ -749,7 +758,7 @@ export class SyntheticChain {
         const { signatures, entries } =
             opts?.signers || opts?.signWith
                 ? this.sign(mcBlock, opts.signWith ?? sealed.signedBy, opts.signers)
-                : { signatures: buildSignaturesCell(mcBlock.fileHash, sealed.entries), entries: sealed.entries };
+                : { signatures: fewestSignatures(mcBlock, sealed.signedBy, sealed.entries), entries: sealed.entries };
         const keep = { keepTransactionCell: opts?.keepTransactionCell };
         const holder = shardBlock ?? mcBlock;
         const transactions = txs.map((t) => ({ transaction: t, proof: transactionProof(holder, t, keep) }));
@@ -783,7 +792,10 @@ export class SyntheticChain {
         return {
             block: sealed.block,
             proof: blockHeaderProof(sealed.block),
-            signatures: buildSignaturesCell(sealed.block.fileHash, entries),
+            signatures:
+                opts?.signers || opts?.signWith
+                    ? buildSignaturesCell(sealed.block.fileHash, entries)
+                    : fewestSignatures(sealed.block, sealed.signedBy, entries),
             entries,
         };
     }

@@ -35,7 +35,7 @@
  * lock or burn, one for each accepted one). The status API (BridgePair.status) of one transfer every
  * third check answers the TransferStatus its Event's status maps to (Pending while no Event exists).
  */
-import { Address, beginCell, toNano } from '@ton/core';
+import { Address, beginCell, Cell, toNano } from '@ton/core';
 import { internal, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { BridgePair, BridgeSide, Direction, TokenInfo } from './bridge';
 import { burnAlien, completeWithAbiTx, lockNative } from './actors';
@@ -52,6 +52,21 @@ import { JettonMinter } from '../wrappers/JettonMinter';
 import { ProxyMessages, ProxyMultiVaultNative } from '../wrappers/ProxyMultiVaultNative';
 import { Errors, OpEvent } from '../wrappers/constants';
 import { cancelMessage, limitActionMessage } from '../wrappers/tvmTvmEvent';
+
+/** `n` distinct cells of 992 bits, each the reference of the one before: an oversized payload. */
+export function bigPayload(n: number): Cell {
+    let c = beginCell().storeUint(n, 32).storeUint(0, 960).endCell();
+    for (let i = n - 1; i > 0; i--) c = beginCell().storeUint(i, 32).storeUint(0, 960).storeRef(c).endCell();
+    return c;
+}
+
+/** Cells of a tree (each distinct cell once). */
+function cellCount(c: Cell, seen = new Set<string>()): number {
+    const h = c.hash().toString('hex');
+    if (seen.has(h)) return 0;
+    seen.add(h);
+    return 1 + c.refs.reduce((a, r) => a + cellCount(r, seen), 0);
+}
 
 // ---------------------------------------------------------------- seeded random generator
 
@@ -164,7 +179,7 @@ export interface ModelTransfer {
 }
 
 export interface Violation {
-    invariant: 'conservation' | 'balance' | 'event' | 'emitted' | 'way-forward' | 'status-api';
+    invariant: 'conservation' | 'balance' | 'event' | 'emitted' | 'way-forward' | 'status-api' | 'daily-limit';
     message: string;
 }
 
@@ -380,11 +395,37 @@ export class BridgeModel {
         );
     }
 
+    /**
+     * The user locks `h` for a recipient on the SOURCE network itself (destination chain id = its own
+     * global id): no configuration delivers that, so the native proxy refuses it (2223) and the
+     * tokens come back; no event.
+     */
+    async lockToSelf(from: Net, h: 'token' | 'shared', sender: string, amount: bigint): Promise<void> {
+        const s = this.side(from);
+        const token: TokenInfo = h === 'token' ? s.token : s.shared;
+        this.log(`lock-self ${from}.${h} ${sender} -> ${from} ${amount}`);
+        const u = this.user(from, sender);
+        const wallet = await this.pair.wallet(this.net(from), token.minter.address, u.address);
+        await lockNative(u, {
+            wallet: wallet.address,
+            nativeProxy: s.nativeProxy.address,
+            amount,
+            forwardTonAmount: FORWARD_TON,
+            destinationChainId: this.net(from).globalId,
+            recipient: u.address,
+            expectedGas: toNano('0.1'),
+            remainingGasTo: u.address,
+        });
+        // refunded (2702 paused, else 2223): the balance stays, nothing emitted
+    }
+
     /** The user burns the alien token of the other network's native token, for a recipient there. */
-    async burn(from: Net, sender: string, recipient: string, amount: bigint): Promise<void> {
+    async burn(from: Net, sender: string, recipient: string, amount: bigint, payload?: Cell): Promise<void> {
         const to = other(from);
         const s = this.side(from);
-        this.log(`burn ${from}.alien ${sender} -> ${to}.${recipient} ${amount}`);
+        this.log(
+            `burn ${from}.alien ${sender} -> ${to}.${recipient} ${amount}${payload ? ` (payload of ${cellCount(payload)} cells)` : ''}`,
+        );
         const u = this.user(from, sender);
         const wallet = await this.pair.wallet(this.net(from), await this.minterOf(from, 'alien'), u.address);
         const r = await burnAlien(u, {
@@ -395,6 +436,7 @@ export class BridgeModel {
             recipient: this.user(to, recipient).address,
             expectedGas: toNano('0.1'),
             remainingGasTo: u.address,
+            payload,
         });
         if (this.paused[from].alien) return; // minted back (2702)
         this.addBalance(from, 'alien', sender, -amount);
@@ -882,6 +924,23 @@ export class BridgeModel {
                 out.push({ invariant: 'way-forward', message: `#${t.id}: an Alien Event in LiquidityRequested` });
         }
 
+        // the daily limits: each proxy's count of today is the model's, which counts every delivery
+        // and every provider's repayment (what leaves a native proxy) and lets no unapproved one past
+        // the limit: so no more than the limit leaves a proxy per day but by approve_limit
+        for (const [k, l] of this.limits) {
+            const [n, proxy, raw] = k.split('.') as [Net, 'native' | 'alien', string];
+            const side = this.side(n);
+            const got = await (proxy === 'native' ? side.nativeProxy : side.alienProxy).getDailyLimit(
+                Address.parse(raw),
+            );
+            const want = l.day === this.day(n) ? l.used : 0n;
+            if (!got || got.used !== want || got.limit !== l.limit)
+                out.push({
+                    invariant: 'daily-limit',
+                    message: `${k}: the proxy counts ${got?.used ?? 'no limit'} of ${got?.limit ?? '-'} today, the model ${want} of ${l.limit}`,
+                });
+        }
+
         // the status API (it builds a proof: every third check) of one transfer, a different one
         // each time: the mapped Event status
         if (this.transfers.length && this.checks++ % 3 === 0) {
@@ -982,6 +1041,7 @@ export class BridgeModel {
             [6, 'lock-token', () => this.randomLock('token')],
             [3, 'lock-shared', () => this.randomLock('shared')],
             [4, 'burn', () => this.randomBurn()],
+            [1, 'lock-self', () => this.randomLockToSelf()],
         ];
         if (open.length) {
             ops.push([8, 'deliver-credit', () => this.deliver(r.pick(open), 'credit')]);
@@ -1044,7 +1104,19 @@ export class BridgeModel {
             sender,
             this.rng.pick(USERS[other(from)]),
             this.randomAmount(this.expectedBalance(from, 'alien', sender)),
+            // an oversized payload (16 cells of 992 bits) now and then: the unlock and the provider
+            // step must size the recipient's transfer for it
+            this.rng.chance(0.25) ? bigPayload(16) : undefined,
         );
+    }
+
+    private async randomLockToSelf() {
+        const from = this.rng.pick(['A', 'B'] as Net[]);
+        const sender = this.rng.pick(USERS[from]);
+        const h = this.rng.pick(['token', 'shared'] as const);
+        const bal = this.expectedBalance(from, h, sender);
+        if (bal === 0n) return this.log(`skip: ${from}.${sender} has no ${h}`);
+        await this.lockToSelf(from, h, sender, this.randomAmount(bal));
     }
 
     private async randomLimit() {
@@ -1283,7 +1355,13 @@ export class BridgeModel {
             ops.push([
                 1.5,
                 'set-bounty',
-                () => this.setBounty(t, r.chance(0.1) ? t.amount + 1n : r.bigint(0n, t.amount / 10n)),
+                // above the amount (2333), the whole amount (a provider sending nothing: its repayment
+                // must meet the daily limit like any unlock), or a part
+                () =>
+                    this.setBounty(
+                        t,
+                        r.chance(0.1) ? t.amount + 1n : r.chance(0.15) ? t.amount : r.bigint(0n, t.amount / 10n),
+                    ),
             ]);
             // (the provider holds the native test token; a shared-lane request, the reverse of a
             // cancelled shared lock, waits for liquidity: retry or cancel)

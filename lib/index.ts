@@ -9,3 +9,4 @@ export * from './userTransfers';
 export * from './evmEventData';
 export * from './toncenterV2';
 export * from './tvmEvmEvents';
+export * from './signatures';

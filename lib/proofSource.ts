@@ -16,6 +16,7 @@
  */
 import { createHash } from 'crypto';
 import { Address, beginCell, Cell } from '@ton/core';
+import { packFewest } from './signatures';
 
 /** A masterchain block as a proof source names it. */
 export interface MasterchainBlockRef {
@@ -172,6 +173,27 @@ export function packSignatures(fileHash: Buffer, signatures: BlockSignature[], v
     return beginCell().storeBuffer(fileHash, 32).storeMaybeRef(next).endCell();
 }
 
+/**
+ * What a relay sends a verifier: the fewest of the block's signatures by its validators that reach
+ * its cutoff (lib/signatures.ts packFewest: the heaviest signers, in index order; with `rootHash`
+ * only signatures that verify). When they do not reach it (the verifier holds another epoch's set),
+ * every signature by its validators (packSignatures): the check then fails with 115 and the sender
+ * gets transaction_check_failed.
+ */
+export function packFewestSignatures(
+    fileHash: Buffer,
+    signatures: BlockSignature[],
+    verifier: VerifierView,
+    rootHash?: Buffer,
+): Cell {
+    if (signatures.length === 0) return packSignatures(fileHash, signatures, verifier);
+    try {
+        return packFewest(fileHash, signatures, verifier.validators, { rootHash }).cell;
+    } catch {
+        return packSignatures(fileHash, signatures, verifier);
+    }
+}
+
 /** current_block$_ block:^Cell signatures:^BlockSignatures [path:^BlockPath] (contracts/verifier.tlb) */
 export function currentBlockOf(blockProof: Cell, signatures: Cell, path: Cell | null): Cell {
     const b = beginCell().storeRef(blockProof).storeRef(signatures);
@@ -191,13 +213,18 @@ export interface ProvenForVerifier {
 /**
  * The proof of a transaction that `verifier` can check: the anchor chosen by `anchorFor`, the
  * proof chain up to it, and the anchor's signatures packed for the verifier's set (`pack`, by
- * default every signature of its validators).
+ * default the fewest that reach its cutoff: packFewestSignatures).
  */
 export async function proveFor(
     source: ProofSource,
     tx: TransactionRef,
     verifier: VerifierView,
-    pack: (fileHash: Buffer, signatures: BlockSignature[], verifier: VerifierView) => Cell = packSignatures,
+    pack: (
+        fileHash: Buffer,
+        signatures: BlockSignature[],
+        verifier: VerifierView,
+        rootHash?: Buffer,
+    ) => Cell = packFewestSignatures,
 ): Promise<ProvenForVerifier> {
     const listedIn = await source.locate(tx);
     if (!listedIn) throw new Error(`transaction ${tx.account.toRawString()} lt ${tx.lt} is in no block yet`);
@@ -209,6 +236,7 @@ export async function proveFor(
         chain.anchor.fileHash,
         anchor.signatures ? await source.signatures(chain.anchor) : [],
         verifier,
+        chain.anchor.rootHash,
     );
     const currentBlock = currentBlockOf(chain.blockProof, signatures, chain.path);
     const proofData = beginCell().storeRef(chain.transaction).storeRef(chain.txProof).storeRef(currentBlock).endCell();

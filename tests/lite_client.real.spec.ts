@@ -269,3 +269,37 @@ describeWithFixtures('LiteClient on real testnet blocks (rsquad samples)', () =>
         });
     });
 });
+
+describeWithFixtures('LiteClient on a real transaction proof (BlockInfo pruned)', () => {
+    it('check_block of testnet 27620829 through its transaction proof, which prunes BlockInfo: 202 (was exit 9)', async () => {
+        const blockchain = await Blockchain.create();
+        const sender = await blockchain.treasury('sync');
+        const genesis = boc('init_block'); // full key block 27620817
+        const config = LiteClient.configFromKeyBlock(genesis);
+        const lc = blockchain.openContract(LiteClient.createFromConfig(config, compiledCode('LiteClient')));
+        await lc.sendDeploy(sender.getSender(), toNano('1'));
+        const proof = boc('txproof_A09B43_block_27620829');
+        const root = blockRootOf(proof);
+        expect(root.refs[0].isExotic).toBe(true); // BlockInfo pruned
+        const fileHash = Buffer.from('8C260145BCB30D8AF1EC48D9C7A98DC4FC9F43A616BBDB76AC1804D28C3044A8', 'hex');
+        const entries = signaturesFromPubkeyDict(boc('block_signatures_27620829'), config.validators);
+        expect(entries.length).toBeGreaterThan(0);
+        const r = await lc.sendCheckBlock(sender.getSender(), {
+            value: toNano('1'),
+            block: proof,
+            signatures: signaturesCell(fileHash, entries),
+        });
+        expect(r.transactions).toHaveTransaction({
+            to: lc.address,
+            success: false,
+            exitCode: Errors.liteClient.blockNotMasterchain,
+        });
+        // the same block with its BlockInfo kept passes
+        const r2 = await lc.sendCheckBlock(sender.getSender(), {
+            value: toNano('1'),
+            block: boc('pruned_block_27620829'),
+            signatures: signaturesCell(fileHash, entries),
+        });
+        expect(r2.transactions).toHaveTransaction({ from: lc.address, op: Op.liteClient.correct });
+    });
+});

@@ -11,10 +11,11 @@ import { LiteClient, liteClientCutoff } from '../wrappers/LiteClient';
 import { Errors, Op } from '../wrappers/constants';
 
 /**
- * Differential test of the signature loop (contracts/lite_client.fc, lc::signed_weight and
- * lc::slow) against a direct model of the rule: an entry is counted when its index is greater than
- * every index before it in the list and below main; a counted entry's signature must be valid (114);
- * the counted weight must reach the cutoff (115).
+ * Differential test of the signature loop (contracts/lite_client.fc, lc::sig_loop and lc::gap)
+ * against a direct model of the rule: nodes are read in order, at most `main` of them, until the
+ * signed weight reaches the cutoff (later nodes are not read); every node read must carry an index
+ * greater than the previous node's and below main, and a valid signature (else 114); a list that
+ * ends below the cutoff is 115.
  */
 const GLOBAL_ID = 5;
 const T0 = 1_700_000_000;
@@ -29,16 +30,15 @@ interface Model {
 }
 
 function model(set: ValidatorSet, list: { index: number; valid: boolean }[], cutoff: bigint): Model {
-    let max = -1;
+    let prev = -1;
     let sum = 0n;
-    for (const e of list) {
-        if (e.index <= max) continue;
-        max = e.index;
-        if (e.index >= set.main) continue;
-        if (!e.valid) return { exitCode: Errors.liteClient.invalidSignature };
+    for (const e of list.slice(0, set.main)) {
+        if (e.index <= prev || e.index >= set.main || !e.valid) return { exitCode: Errors.liteClient.invalidSignature };
+        prev = e.index;
         sum += set.validators[e.index].weight;
+        if (sum >= cutoff) return { exitCode: 0 };
     }
-    return { exitCode: sum >= cutoff ? 0 : Errors.liteClient.weightBelowCutoff };
+    return { exitCode: Errors.liteClient.weightBelowCutoff };
 }
 
 describe('LiteClient signature loop (differential)', () => {

@@ -6,10 +6,24 @@ import { makeValidatorSet, cutoffWeight, ValidatorSet, ValidatorSetData } from '
 import { buildKeyBlock, buildMasterchainBlock, buildShardBlock, BuiltBlock } from '../harness/blocks';
 import { signBlock, buildSignaturesCell, SignatureEntry } from '../harness/signatures';
 import { blockHeaderProof, keyBlockProof } from '../harness/proofs';
-import { LiteClient } from '../wrappers/LiteClient';
+import { LiteClient, liteClientSure } from '../wrappers/LiteClient';
 import { Errors, Op } from '../wrappers/constants';
 
 const GLOBAL_ID = 77;
+
+/** The signature list with one more node, `raw`, after its last node. */
+function appendRawNode(signatures: Cell, raw: Cell): Cell {
+    const nodes: Cell[] = [];
+    let n = signatures.refs[0] ?? null;
+    while (n) {
+        nodes.push(n);
+        n = n.refs[0] ?? null;
+    }
+    let next: Cell = raw;
+    for (let i = nodes.length - 1; i >= 0; i--)
+        next = beginCell().storeBits(nodes[i].bits.substring(0, 528)).storeMaybeRef(next).endCell();
+    return beginCell().storeBuffer(signatures.beginParse().loadBuffer(32)).storeMaybeRef(next).endCell();
+}
 const T0 = 1_700_000_000;
 
 describe('LiteClient (synthetic chain)', () => {
@@ -69,6 +83,15 @@ describe('LiteClient (synthetic chain)', () => {
             queryId,
             block: proof,
             signatures: buildSignaturesCell(block.fileHash, entries),
+        });
+    }
+
+    async function check2(block: BuiltBlock, signatures: Cell, queryId = 5) {
+        return lc.sendCheckBlock(sync.getSender(), {
+            value: toNano('1'),
+            queryId,
+            block: blockHeaderProof(block),
+            signatures,
         });
     }
 
@@ -166,36 +189,57 @@ describe('LiteClient (synthetic chain)', () => {
         it('one unit below the cutoff (200) is rejected: 115', async () => {
             const b = mcBlock();
             expectFail(await check(b, signBlock(b, setA, [0, 1])), Errors.liteClient.weightBelowCutoff);
-            expectFail(await check(b, signBlock(b, setA, [0, 3, 4, 2])), Errors.liteClient.weightBelowCutoff); // unsorted: 2 after 4 skipped
+            expectFail(await check(b, signBlock(b, setA, [0, 3, 4])), Errors.liteClient.weightBelowCutoff); // 199
             expectFail(await check(b, []), Errors.liteClient.weightBelowCutoff);
         });
 
-        it('a duplicated signature is counted once', async () => {
+        it('every node read must be the next signer in index order: a repeat, an index going back, an index of no main validator is 114', async () => {
             const b = mcBlock();
-            const s = signBlock(b, setA, [0, 1]);
-            expectFail(await check(b, [s[0], s[1], s[1]]), Errors.liteClient.weightBelowCutoff); // 200, not 300
-            expectFail(await check(b, [s[0], s[0], s[0], s[1]]), Errors.liteClient.weightBelowCutoff);
-            const s3 = signBlock(b, setA, [0, 1, 2]);
-            expectCorrect(await check(b, [s3[0], s3[1], s3[1], s3[2]]), b); // the repeat is skipped, later entries still count
-        });
-
-        it('a signer outside the main subset or outside the set is not counted', async () => {
-            const b = mcBlock();
-            const s = signBlock(b, setA, [0, 1, 5, 6]); // 5 and 6 are validators (weight 1000) but not main
-            expectFail(await check(b, s), Errors.liteClient.weightBelowCutoff);
+            const s = signBlock(b, setA, [0, 1, 2, 3, 4]);
+            // a repeat (valid signature): not counted twice, refused
+            expectFail(await check(b, [s[0], s[1], s[1], s[2]]), Errors.liteClient.invalidSignature);
+            expectFail(await check(b, [s[0], s[0], s[1], s[2]]), Errors.liteClient.invalidSignature);
+            // an index going back (unsorted)
+            expectFail(await check(b, [s[0], s[3], s[4], s[2]]), Errors.liteClient.invalidSignature);
+            // 5 and 6 are validators (weight 1000) but not main
+            expectFail(await check(b, signBlock(b, setA, [0, 1, 5, 6])), Errors.liteClient.invalidSignature);
             const outsider = makeValidatorSet({ size: 1, seed: 'X', utimeSince: T0, utimeUntil: T0 + 1 });
             const [x] = signBlock(b, outsider);
-            expectFail(
-                await check(b, [...signBlock(b, setA, [0, 1]), { index: 9, signature: x.signature }]),
-                Errors.liteClient.weightBelowCutoff,
+            for (const index of [9, 65535, 2])
+                expectFail(
+                    await check(b, [s[0], s[1], { index, signature: x.signature }]),
+                    Errors.liteClient.invalidSignature,
+                );
+            // the same lists, sorted and each validator once, pass
+            expectCorrect(await check(b, [s[0], s[1], s[2]]), b);
+        });
+
+        it('reading stops at the node that reaches the cutoff: later nodes are not read', async () => {
+            const b = mcBlock();
+            const s = signBlock(b, setA, [0, 1, 2, 3, 4]);
+            const outsider = makeValidatorSet({ size: 1, seed: 'X', utimeSince: T0, utimeUntil: T0 + 1 });
+            const [x] = signBlock(b, outsider);
+            // 0, 1, 2 reach 201: an invalid signature, a repeat, an index beyond the set after them are not read
+            expectCorrect(
+                await check(b, [
+                    s[0],
+                    s[1],
+                    s[2],
+                    { index: 3, signature: x.signature },
+                    s[0],
+                    { index: 65535, signature: x.signature },
+                ]),
+                b,
             );
+            // a node shorter than a signature after the cutoff is not read either
+            const tail = beginCell().storeUint(7, 8).endCell();
+            const b2 = mcBlock();
+            const s2 = signBlock(b2, setA, [0, 1, 2]);
+            expectCorrect(await check2(b2, appendRawNode(buildSignaturesCell(b2.fileHash, s2), tail)), b2);
+            // before the cutoff the same node is 114 (another block: b2 is recorded now)
+            const b3 = mcBlock();
             expectFail(
-                await check(b, [...signBlock(b, setA, [0, 1]), { index: 65535, signature: x.signature }]),
-                Errors.liteClient.weightBelowCutoff,
-            );
-            // an outsider claiming a main index has an invalid signature
-            expectFail(
-                await check(b, [...signBlock(b, setA, [0, 1]), { index: 2, signature: x.signature }]),
+                await check2(b3, appendRawNode(buildSignaturesCell(b3.fileHash, signBlock(b3, setA, [0, 1])), tail)),
                 Errors.liteClient.invalidSignature,
             );
         });
@@ -203,8 +247,8 @@ describe('LiteClient (synthetic chain)', () => {
         it('an invalid signature is rejected: 114', async () => {
             const b = mcBlock();
             const s = signBlock(b, setA);
-            s[3] = { index: 3, signature: Buffer.from(s[3].signature) };
-            s[3].signature[5] ^= 0x80;
+            s[1] = { index: 1, signature: Buffer.from(s[1].signature) };
+            s[1].signature[5] ^= 0x80;
             expectFail(await check(b, s), Errors.liteClient.invalidSignature);
             // signature of another block
             const other = mcBlock();
@@ -216,6 +260,27 @@ describe('LiteClient (synthetic chain)', () => {
                 signatures: buildSignaturesCell(other.fileHash, signBlock(b, setA)),
             });
             expectFail(r, Errors.liteClient.invalidSignature);
+        });
+
+        it('the time rule: a block generated more than 60 s after current_epoch_until is 118; a recorded one still answers', async () => {
+            // setA: utime_until = T0 + 10,000
+            const at = (genUtime: number) =>
+                buildMasterchainBlock({ globalId: GLOBAL_ID, seqno: seqno++, genUtime, prevKeyBlockSeqno: 100 });
+            const last = at(T0 + 10_000 + 60);
+            expectCorrect(await check(last, signBlock(last, setA)), last);
+            const late = at(T0 + 10_000 + 61);
+            expectFail(await check(late, signBlock(late, setA)), Errors.liteClient.blockAfterEpoch);
+            const far = at(T0 + 100_000_000);
+            expectFail(await check(far, signBlock(far, setA)), Errors.liteClient.blockAfterEpoch);
+            expectCorrect(await check(last, []), last);
+        });
+
+        it('a proof that prunes BlockInfo: 202 (not the cell underflow of the pruned branch)', async () => {
+            const b = mcBlock();
+            const { convertToMerkleProof } = await import('@ton/core');
+            const { prune } = await import('./lite_client.util');
+            const proof = convertToMerkleProof(prune(b.cell, {}));
+            expectFail(await check(b, signBlock(b, setA), proof), Errors.liteClient.blockNotMasterchain);
         });
 
         it('a cell that is not exotic: 101', async () => {
@@ -379,9 +444,9 @@ describe('LiteClient (synthetic chain)', () => {
             });
         });
 
-        it('a proof that prunes ConfigParam 34 fails on the pruned branch (exit 9, cell underflow)', async () => {
+        it('a proof that prunes ConfigParam 34: 116 (not the cell underflow of the pruned branch)', async () => {
             const kb = keyBlock(nextSet());
-            expectFail(await newKey(kb, signBlock(kb, setA), keyBlockProof(kb, [0])), 9);
+            expectFail(await newKey(kb, signBlock(kb, setA), keyBlockProof(kb, [0])), Errors.liteClient.invalidEpoch);
         });
 
         it('a shard block: 202; another global id: 117; not a Merkle proof: 101/102', async () => {
@@ -395,6 +460,59 @@ describe('LiteClient (synthetic chain)', () => {
             const kb2 = keyBlock(nextSet());
             expectFail(await newKey(kb2, signBlock(kb2, setA), kb2.cell), Errors.merkle.notExotic);
             expectFail(await newKey(kb2, signBlock(kb2, setA), kb2.cell.refs[2]), Errors.merkle.notMerkleProof);
+        });
+
+        it('min_signers: the fewest signers of a set listed by weight, a lower bound otherwise (as liteClientSure)', async () => {
+            // setA (100, 100, 1, 50, 49) is not listed by weight: ceil(201 / 100) = 3 (the true fewest)
+            expect(await lc.getMinSigners()).toBe(3);
+            expect(liteClientSure(setA.validators.slice(0, 5))).toBe(2);
+            const sorted = makeValidatorSet({
+                size: 9,
+                main: 9,
+                weights: [500n, 400n, 300n, 200n, 100n, 90n, 80n, 70n, 60n],
+                seed: 'sorted',
+                utimeSince: T0 + 20_000,
+                utimeUntil: T0 + 30_000,
+            });
+            // total 1,800, cutoff 1,201: 500 + 400 + 300 + 200 = 1,400 (4 signers), 1,200 with 3
+            const kb = keyBlock(sorted);
+            expect((await newKey(kb, signBlock(kb, setA))).transactions).toHaveTransaction({
+                from: lc.address,
+                op: Op.liteClient.ok,
+            });
+            expect(await lc.getMinSigners()).toBe(4);
+            expect(liteClientSure(sorted.validators) + 1).toBe(4);
+            // 4 signers pass, 3 (the heaviest) are below the cutoff without being read
+            const b = buildMasterchainBlock({
+                globalId: GLOBAL_ID,
+                seqno: seqno++,
+                genUtime: T0 + 20_100,
+                prevKeyBlockSeqno: kb.seqno,
+            });
+            expectFail(await check(b, signBlock(b, sorted, [0, 1, 2])), Errors.liteClient.weightBelowCutoff);
+            expectCorrect(await check(b, signBlock(b, sorted, [0, 1, 2, 3])), b);
+            const unsorted = makeValidatorSet({
+                size: 6,
+                main: 6,
+                weights: [100n, 500n, 100n, 100n, 100n, 100n],
+                seed: 'unsorted',
+                utimeSince: T0 + 40_000,
+                utimeUntil: T0 + 50_000,
+            });
+            // total 1,000, cutoff 667: ceil(667 / 500) = 2 (the true fewest is 3)
+            const kb2 = buildKeyBlock({
+                globalId: GLOBAL_ID,
+                seqno: seqno++,
+                genUtime: T0 + 29_000,
+                p34: unsorted,
+                prevKeyBlockSeqno: kb.seqno,
+            });
+            expect((await newKey(kb2, signBlock(kb2, sorted))).transactions).toHaveTransaction({
+                from: lc.address,
+                op: Op.liteClient.ok,
+            });
+            expect(await lc.getMinSigners()).toBe(2);
+            expect(liteClientSure(unsorted.validators) + 1).toBe(2);
         });
 
         it('follows several epochs in a row', async () => {

@@ -89,6 +89,21 @@ export function validatorChain(validators: LiteClientValidator[]): Cell {
     return next;
 }
 
+/**
+ * Signers of the set that can never reach its cutoff (contracts/lite_client.tlb `sure`, as
+ * lc::build_chain computes it): K - 1, K = the first k whose prefix reaches the cutoff when the set
+ * is listed by weight (non-increasing), else ceil(cutoff / largest weight).
+ */
+export function liteClientSure(validators: LiteClientValidator[]): number {
+    const cutoff = liteClientCutoff(validators);
+    const largest = validators.reduce((a, v) => (v.weight > a ? v.weight : a), 0n);
+    const sorted = validators.every((v, i) => i === 0 || validators[i - 1].weight >= v.weight);
+    if (!sorted) return Number((cutoff + largest - 1n) / largest) - 1;
+    let sum = 0n;
+    for (let k = 0; k < validators.length; k++) if ((sum += validators[k].weight) >= cutoff) return k;
+    return validators.length - 1;
+}
+
 /** LiteClientStorage (contracts/lite_client.tlb). */
 export function liteClientConfigToCell(config: LiteClientConfig): Cell {
     const verified = Dictionary.empty(Dictionary.Keys.Uint(32), Dictionary.Values.Buffer(32));
@@ -96,11 +111,12 @@ export function liteClientConfigToCell(config: LiteClientConfig): Cell {
     return beginCell()
         .storeInt(config.globalId, 32)
         .storeUint(config.validators.reduce((a, v) => a + v.weight, 0n) - liteClientCutoff(config.validators), 64) // slack = total - cutoff
+        .storeUint(config.epochUntil, 32)
+        .storeUint(config.validators.length, 16)
+        .storeUint(liteClientSure(config.validators), 16)
         .storeUint(liteClientCutoff(config.validators), 64)
         .storeUint(config.seqNo, 32)
         .storeUint(config.epochSince, 32)
-        .storeUint(config.epochUntil, 32)
-        .storeUint(config.validators.length, 16)
         .storeRef(validatorChain(config.validators))
         .storeUint(verified.size, 8)
         .storeDict(verified)
@@ -258,6 +274,11 @@ export class LiteClient implements Contract {
         const dict = Dictionary.loadDirect(Dictionary.Keys.Uint(16), validatorEntryValue, cell);
         for (const [k, v] of dict) out.set(k, v);
         return out;
+    }
+
+    /** min_signers: the fewest signers the cutoff may need (liteClientSure + 1) */
+    async getMinSigners(provider: ContractProvider): Promise<number> {
+        return (await provider.get('min_signers', [])).stack.readNumber();
     }
 
     /** verified_blocks: the recorded verified masterchain blocks, seqno -> root hash (contracts/lite_client.tlb) */

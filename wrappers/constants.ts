@@ -113,8 +113,12 @@ export const Errors = {
         invalidEpoch: 116,
         /** block of another network: global_id differs from the configured one */
         wrongGlobalId: 117,
-        /** shard (non-masterchain) block: same code and meaning as transactionChecker.blockNotMasterchain */
+        /** block generated after current_epoch_until + 60 s: the current set no longer proves it */
+        blockAfterEpoch: 118,
+        /** shard (non-masterchain) block, or BlockInfo pruned: same code and meaning as transactionChecker.blockNotMasterchain */
         blockNotMasterchain: 202,
+        /** check_block with less value than reading its signature list may cost: same code as transactionChecker.notEnoughValue */
+        notEnoughValue: 206,
     },
     common: {
         wrongOp: 0xffff,

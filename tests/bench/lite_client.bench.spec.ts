@@ -9,11 +9,7 @@ import { blockHeaderProof, keyBlockProof } from '../../harness/proofs';
 import { benchBlockchain, GasSection } from '../../harness/bench';
 import { LiteClient } from '../../wrappers/LiteClient';
 import { Op } from '../../wrappers/constants';
-
-/** TVM price of n signature checks in one transaction: 26 each, plus 4,000 for each after the tenth. */
-function signatureFloor(n: number): number {
-    return 26 * n + 4000 * Math.max(0, n - 10);
-}
+import { packFewest, signatureFloorGas as signatureFloor } from '../../lib/signatures';
 
 const GLOBAL_ID = -239;
 const T0 = 1_700_000_000;
@@ -65,20 +61,27 @@ describe('LiteClient gas', () => {
 
     afterAll(() => section.write());
 
-    async function checkBlockGas(seqno: number, signers: number[]): Promise<number> {
+    /** signatures check_block reads of `signers` (it stops at the one that reaches the cutoff) */
+    function checked(signers: number[], s: ValidatorSet = set): number {
+        const cutoff = cutoffWeight(s);
+        let w = 0n;
+        for (let k = 0; k < signers.length; k++) if ((w += s.validators[signers[k]].weight) >= cutoff) return k + 1;
+        throw new Error('below the cutoff');
+    }
+
+    async function checkBlockGas(seqno: number, signers: number[], packed?: Cell): Promise<number> {
         const b = buildMasterchainBlock({
             globalId: GLOBAL_ID,
             seqno,
             genUtime: T0 + seqno - 1000,
             prevKeyBlockSeqno: 1000,
         });
-        expect(signers.length).toBe(67);
         const weight = signers.reduce((a, i) => a + set.validators[i].weight, 0n);
         expect(weight).toBeGreaterThanOrEqual(cutoffWeight(set));
         const r = await lc.sendCheckBlock(sync.getSender(), {
             value: toNano('1'),
             block: blockHeaderProof(b),
-            signatures: buildSignaturesCell(b.fileHash, signBlock(b, set, signers)),
+            signatures: packed ?? buildSignaturesCell(b.fileHash, signBlock(b, set, signers)),
         });
         expect(r.transactions).toHaveTransaction({ from: lc.address, op: Op.liteClient.correct });
         return computeGas(
@@ -89,32 +92,99 @@ describe('LiteClient gas', () => {
         );
     }
 
-    it('check_block with 67 signatures (100 main validators)', async () => {
-        const floor = signatureFloor(67);
-        // the 67 heaviest validators (indexes 0..66: the set is ordered by weight), what a relay
-        // that minimises the number of signatures sends
-        const gas = await checkBlockGas(
-            1001,
-            Array.from({ length: 67 }, (_, i) => i),
-        );
+    const row = (name: string, gas: number, n: number, extra = '') => {
+        const floor = signatureFloor(n);
         section.record({
-            path: 'LiteClient.check_block (67 signatures, 100 main validators)',
+            path: `LiteClient.check_block (${name})`,
             gas,
-            notes: `67 heaviest signers (indexes 0..66); floor ${floor.toLocaleString('en-US')} (67 x 26 + 57 x 4,000); ratio ${(gas / floor).toFixed(3)}; overhead ${(gas - floor).toLocaleString('en-US')}`,
+            notes: `${n} signatures checked; floor ${floor.toLocaleString('en-US')} (${n} x 26 + ${Math.max(0, n - 10)} x 4,000); ratio ${(gas / floor).toFixed(3)}; overhead ${(gas - floor).toLocaleString('en-US')}${extra}`,
         });
-        // 67 signers spread over the whole set: every index except i % 3 == 1 below 99 (33 gaps)
-        const gas2 = await checkBlockGas(1002, spreadSigners(100));
-        section.record({
-            path: 'LiteClient.check_block (67 signatures spread over 100, 33 gaps)',
-            gas: gas2,
-            notes: `ratio ${(gas2 / floor).toFixed(3)}; overhead ${(gas2 - floor).toLocaleString('en-US')}`,
-        });
+        console.log(`check_block ${name}: gas ${gas}, ${n} checked, ratio ${(gas / floor).toFixed(4)}`);
+    };
 
-        console.log(
-            `check_block 67 sigs: contiguous gas ${gas} ratio ${(gas / floor).toFixed(4)}; spread gas ${gas2} ratio ${(gas2 / floor).toFixed(4)}; floor ${floor}`,
+    it("check_block: the packer's choice on a 100-validator mainnet-like set, and lists of 67", async () => {
+        // the packer's choice when every main validator signed: the fewest that reach the cutoff
+        const b = buildMasterchainBlock({
+            globalId: GLOBAL_ID,
+            seqno: 1001,
+            genUtime: T0 + 1,
+            prevKeyBlockSeqno: 1000,
+        });
+        const packed = packFewest(b.fileHash, signBlock(b, set), set.validators.slice(0, 100), {
+            rootHash: b.rootHash,
+        });
+        expect(packed.indexes.length).toBeLessThan(67);
+        const gas = await checkBlockGas(1001, packed.indexes, packed.cell);
+        row(
+            `the packer's choice, 100 main validators with mainnet-like weights: ${packed.indexes.length} signatures`,
+            gas,
+            packed.indexes.length,
         );
-        expect(gas).toBeLessThan(1_000_000);
-        expect(gas2).toBeLessThan(1_000_000);
+        expect(gas / signatureFloor(packed.indexes.length)).toBeLessThan(1.3);
+        // a fifth missing (every index i % 5 == 0): the packer still sends the fewest
+        const b2 = buildMasterchainBlock({
+            globalId: GLOBAL_ID,
+            seqno: 1002,
+            genUtime: T0 + 2,
+            prevKeyBlockSeqno: 1000,
+        });
+        const some = signBlock(b2, set).filter((e) => e.index % 5 !== 0);
+        const packed2 = packFewest(b2.fileHash, some, set.validators.slice(0, 100), { rootHash: b2.rootHash });
+        const gas2 = await checkBlockGas(1002, packed2.indexes, packed2.cell);
+        row(
+            `the packer's choice, every fifth validator missing: ${packed2.indexes.length} signatures`,
+            gas2,
+            packed2.indexes.length,
+        );
+        // lists of 67 as relays sent them before: the reading stops at the cutoff
+        const first67 = Array.from({ length: 67 }, (_, i) => i);
+        const gas3 = await checkBlockGas(1003, first67);
+        row('67 signatures sent (indexes 0..66), read until the cutoff', gas3, checked(first67));
+        const spread = spreadSigners(100);
+        const gas4 = await checkBlockGas(1004, spread);
+        row('67 signatures spread over 100 (33 gaps), read until the cutoff', gas4, checked(spread));
+    });
+
+    it("check_block: nearly equal weights (as on mainnet), the packer's choice", async () => {
+        const bc = await benchBlockchain();
+        const s = await bc.treasury('sync');
+        const eq = makeValidatorSet({
+            size: 100,
+            main: 100,
+            weights: Array.from({ length: 100 }, (_, i) => (1n << 50n) + BigInt((i * 7919) % 100) * (1n << 36n)).sort(
+                (a, b) => (a > b ? -1 : a < b ? 1 : 0),
+            ), // listed by weight, as ConfigParam 34 lists them
+            seed: 'bench-eq',
+            utimeSince: T0,
+            utimeUntil: T0 + 65536,
+        });
+        const g = buildKeyBlock({ globalId: GLOBAL_ID, seqno: 1000, genUtime: T0, p34: eq, prevKeyBlockSeqno: 0 });
+        const c = bc.openContract(LiteClient.createFromKeyBlock(keyBlockProof(g), code));
+        await c.sendDeploy(s.getSender(), toNano('1'));
+        const b = buildMasterchainBlock({
+            globalId: GLOBAL_ID,
+            seqno: 1001,
+            genUtime: T0 + 1,
+            prevKeyBlockSeqno: 1000,
+        });
+        const packed = packFewest(b.fileHash, signBlock(b, eq), eq.validators.slice(0, 100), { rootHash: b.rootHash });
+        const r = await c.sendCheckBlock(s.getSender(), {
+            value: toNano('1'),
+            block: blockHeaderProof(b),
+            signatures: packed.cell,
+        });
+        expect(r.transactions).toHaveTransaction({ from: c.address, op: Op.liteClient.correct });
+        const gas = computeGas(
+            r.transactions.find(
+                (t) =>
+                    Address.isAddress(t.inMessage?.info.dest) && (t.inMessage!.info.dest as Address).equals(c.address),
+            )!,
+        );
+        row(
+            `the packer's choice, 100 main validators with nearly equal weights (within 1%): ${packed.indexes.length} signatures`,
+            gas,
+            packed.indexes.length,
+        );
     });
 
     it('verified blocks: a recorded block answered without signatures; recording with 16 kept (the oldest dropped)', async () => {
@@ -145,14 +215,14 @@ describe('LiteClient gas', () => {
         // fill the record (16 kept), then one more: recording drops the oldest
         const kept = await lc.getVerifiedBlocks();
         let gas = 0;
-        for (let seqno = 1003; kept.size + (seqno - 1003) <= 16; seqno++)
+        for (let seqno = 1005; kept.size + (seqno - 1005) <= 16; seqno++)
             gas = await checkBlockGas(seqno, spreadSigners(100));
         expect((await lc.getVerifiedBlocks()).size).toBe(16);
         const full = await checkBlockGas(1100, spreadSigners(100));
         expect((await lc.getVerifiedBlocks()).size).toBe(16);
         expect((await lc.getVerifiedBlocks()).has(1000)).toBe(false);
         section.record({
-            path: 'LiteClient.check_block (67 spread signatures, the record full: the oldest of 16 dropped)',
+            path: 'LiteClient.check_block (67 spread signatures read until the cutoff, the record full: the oldest of 16 dropped)',
             gas: full,
             notes: `recording into a record of 15: ${gas.toLocaleString('en-US')}`,
         });
@@ -185,9 +255,9 @@ describe('LiteClient gas', () => {
             (t) => Address.isAddress(t.inMessage?.info.dest) && (t.inMessage!.info.dest as Address).equals(lc.address),
         )!;
         const gas = computeGas(tx);
-        const floor = signatureFloor(67);
+        const floor = signatureFloor(checked(spreadSigners(100)));
         section.record({
-            path: 'LiteClient.new_key_block (new set 100 main of 370, 67 spread signatures)',
+            path: 'LiteClient.new_key_block (new set 100 main of 370, 67 spread signatures, read until the cutoff)',
             gas,
             notes: `signature floor ${floor.toLocaleString('en-US')}; ratio ${(gas / floor).toFixed(3)}; limit 1,000,000`,
         });
@@ -215,10 +285,11 @@ describe('LiteClient gas', () => {
                     Address.isAddress(t.inMessage?.info.dest) && (t.inMessage!.info.dest as Address).equals(lc.address),
             )!,
         );
+        const n2 = checked(spreadSigners(100), next);
         section.record({
-            path: 'LiteClient.check_block (67 spread signatures, set installed by new_key_block)',
+            path: 'LiteClient.check_block (67 spread signatures, set installed by new_key_block, read until the cutoff)',
             gas: gas2,
-            notes: `ratio ${(gas2 / floor).toFixed(3)}`,
+            notes: `${n2} signatures checked; ratio ${(gas2 / signatureFloor(n2)).toFixed(3)}`,
         });
 
         console.log(`check_block after switch: gas ${gas2}, ratio ${(gas2 / floor).toFixed(4)}`);

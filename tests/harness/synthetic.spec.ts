@@ -438,8 +438,9 @@ describe('harness: SyntheticChain', () => {
         expect(proofVirtualHash(m.blockProof).equals(m.mcBlock.rootHash)).toBe(true);
         expect(m.transactions.length).toBe(2);
         const ms = parseSignaturesCell(m.signatures);
-        expect(ms.entries.length).toBe(4); // all main validators of s2
-        expect(signedWeight(m.mcBlock.rootHash, ms.fileHash, s2, ms.entries)).toBe(mainWeight(s2));
+        // what a relay sends: the fewest signatures of s2 that reach its cutoff (lib/signatures.ts)
+        expect(ms.entries.map((e) => e.index)).toEqual([0, 1, 2]);
+        expect(signedWeight(m.mcBlock.rootHash, ms.fileHash, s2, ms.entries)).toBeGreaterThanOrEqual(cutoffWeight(s2));
         expect(m.currentBlock.refs[0].equals(m.blockProof)).toBe(true);
         expect(m.currentBlock.refs[1].equals(m.signatures)).toBe(true);
 

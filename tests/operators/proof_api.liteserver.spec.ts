@@ -5,7 +5,7 @@
  * signature are each refused (by the source, or by the contracts). The same source follows the key
  * blocks a sync service sends.
  */
-import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { Blockchain, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import { Address, Cell, toNano } from '@ton/core';
 import Fastify from 'fastify';
 import { LiteClient as LiteServerClient } from 'ton-lite-client';
@@ -82,20 +82,19 @@ describeWithFixtures('Proof API: lite-server source on real testnet blocks', () 
     }
     beforeEach(deployContracts);
 
-    /** The LiteClient refuses the block (check_block_failed to the checker), the requester gets transaction_check_failed with the code, and nothing is proven. */
-    function expectRefused(r: Awaited<ReturnType<typeof check>>, code: number) {
+    /** The LiteClient refuses the block with `code` (check_block_failed) and the checker passes it on. */
+    function expectRefused(r: SendMessageResult, code: number) {
         expect(r.transactions).toHaveTransaction({
             from: lc.address,
             to: checker.address,
             op: Op.liteClient.checkBlockFailed,
+            body: (c?: Cell) => c !== undefined && c.beginParse().skip(96).loadUint(16) === code,
         });
         expect(r.transactions).toHaveTransaction({
             from: checker.address,
-            to: user.address,
             op: Op.transactionChecker.transactionCheckFailed,
-            body: (b: Cell | undefined) => b !== undefined && TransactionChecker.failedCode(b) === code,
+            body: (b?: Cell) => b !== undefined && TransactionChecker.failedCode(b) === code,
         });
-        expect(r.transactions).not.toHaveTransaction({ op: Op.transactionChecker.transactionChecked });
     }
 
     async function check(boc: string) {
@@ -168,22 +167,47 @@ describeWithFixtures('Proof API: lite-server source on real testnet blocks', () 
         };
         const source = new LiteServerProofSource(new LiteServerClient({ engine }), lying, TESTNET);
         const a = await proofChainAnswer({ source, verifier: () => verifierView(lc) }, txIds[0].address, txIds[0].lt);
-        expectRefused(await check(a.boc), Errors.liteClient.invalidSignature);
+        const r = await check(a.boc);
+        expectRefused(r, Errors.liteClient.invalidSignature);
+        expect(r.transactions).not.toHaveTransaction({ op: Op.transactionChecker.transactionChecked });
     });
 
-    it('a changed signature (the genuine block): the LiteClient refuses it (114)', async () => {
+    it('a changed signature (the genuine block): the packer leaves it out; all changed: the LiteClient refuses them (114)', async () => {
         const engine = server([27678205, 27683262, 27683263]);
-        const changed: SignatureProvider = {
-            masterchainSignatures: async (seqno) => {
-                const s = signaturesFromTonlib(sigJson(seqno));
-                s.signatures[0].signature = Buffer.from(s.signatures[0].signature);
-                s.signatures[0].signature[10] ^= 1;
-                return s;
-            },
-        };
-        const source = new LiteServerProofSource(new LiteServerClient({ engine }), changed, TESTNET);
-        const a = await proofChainAnswer({ source, verifier: () => verifierView(lc) }, txIds[1].address, txIds[1].lt);
-        expectRefused(await check(a.boc), Errors.liteClient.invalidSignature);
+        const changedSource = (all: boolean) =>
+            new LiteServerProofSource(
+                new LiteServerClient({ engine }),
+                {
+                    masterchainSignatures: async (seqno) => {
+                        const s = signaturesFromTonlib(sigJson(seqno));
+                        s.signatures.forEach((x, i) => {
+                            if (!all && i > 0) return;
+                            x.signature = Buffer.from(x.signature);
+                            x.signature[10] ^= 1;
+                        });
+                        return s;
+                    },
+                } as SignatureProvider,
+                TESTNET,
+            );
+        // every one changed: nothing verifies, every signature is sent as given and the LiteClient refuses it
+        // (first: once the block is verified it is recorded and proofs of it carry no signature)
+        let a = await proofChainAnswer(
+            { source: changedSource(true), verifier: () => verifierView(lc) },
+            txIds[0].address,
+            txIds[0].lt,
+        );
+        let r = await check(a.boc);
+        expectRefused(r, Errors.liteClient.invalidSignature);
+        expect(r.transactions).not.toHaveTransaction({ op: Op.transactionChecker.transactionChecked });
+        // one changed: the packer (lib/signatures.ts) sends only signatures that verify, the others reach the cutoff
+        a = await proofChainAnswer(
+            { source: changedSource(false), verifier: () => verifierView(lc) },
+            txIds[1].address,
+            txIds[1].lt,
+        );
+        r = await check(a.boc);
+        expect(r.transactions).toHaveTransaction({ op: Op.transactionChecker.transactionChecked });
     });
 
     it('refuses a lite server of another network (global id), and names what it does not build (basechain)', async () => {
