@@ -784,9 +784,16 @@ describe('ProxyMultiVaultNative', () => {
                 ProxyMessages.claimRefund(proxyWallet.address),
                 toNano('0.1'),
             );
+            // withdraw_liquidity pays out the same way (the owner's liquidity to itself)
+            const l = await proxy.sendBody(
+                owner.getSender(),
+                ProxyMultiVaultNative.withdrawLiquidityMessage(minter.address, 100n, owner.address),
+                toNano('0.1'),
+            );
             const measured = Math.max(
                 gasUsed(txOf(w.transactions, proxy.address, Op.proxy.withdrawFees)),
                 gasUsed(txOf(c.transactions, proxy.address, Op.proxy.claimRefund)),
+                gasUsed(txOf(l.transactions, proxy.address, Op.proxy.withdrawLiquidity)),
             );
             // GAS_PAY_OUT is shared with the alien proxy (tests/proxy_alien.spec.ts pins the larger)
             if (process.env.DBG) console.log(`gas GAS_PAY_OUT (native) measured ${measured}`);

@@ -63,6 +63,8 @@ export interface EvmNetworkEntry {
     tvm: string;
     endpoint?: string;
     multiVault?: string;
+    /** TVM to EVM: the relays' Bridge (evm/Bridge.sol) the MultiVault checks withdrawals with */
+    bridge?: string;
     weth?: string;
     governance?: string;
     guardian?: string;

@@ -322,6 +322,16 @@ export async function deployTvmSide(
                     check: () => proxy.getIsEvmConfiguration(cfg.address),
                 });
         }
+        // TVM to EVM: locks of the native proxy may go to this EVM chain (tvm_evm.tlb)
+        const evmChainId = BigInt(d.evm!.chainId);
+        if (!(await nativeProxy.getTvmEvmChain(evmChainId)))
+            await sendAndConfirm(ops, {
+                what: `native proxy: set_tvm_evm_chain ${evmChainId}`,
+                to: nativeProxy.address,
+                value: DEPLOY_PARAMS.ownerOp,
+                body: ProxyMessages.setTvmEvmChain(evmChainId, true),
+                check: () => nativeProxy.getTvmEvmChain(evmChainId),
+            });
     }
     save(d);
     for (const p of pending) ops.log(`  pending: ${p}`);

@@ -217,6 +217,13 @@ export async function verifyDeployment(
                 check(key, field, (await bridge.getGetConfiguration(P(a)!)) === true, 'is active in the Bridge');
                 if (proxy) check(key, field, await proxy.getIsEvmConfiguration(P(a)!), 'is listed in its proxy');
             }
+            if (native && d.evm?.chainId !== undefined)
+                check(
+                    key,
+                    'nativeProxy',
+                    await native.getTvmEvmChain(BigInt(d.evm.chainId)),
+                    `lists EVM chain ${d.evm.chainId} for locks to EVM (set_tvm_evm_chain)`,
+                );
         }
     }
     if (d.evm?.multiVault && d.evm.endpoint) {
