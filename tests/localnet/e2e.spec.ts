@@ -31,6 +31,7 @@ import { JettonWallet } from '../../wrappers/JettonWallet';
 import { depositParams } from '../../wrappers/evm/MultiVault';
 import { multiVaultInterface } from '../../lib/deploy/tvm';
 import { v2Provider } from '../../lib/toncenterV2';
+import { until } from '../until.util';
 
 jest.setTimeout(900_000);
 
@@ -81,21 +82,6 @@ function blueprint(script: string, endpoint: string, account: TvmAccount, args: 
         p.on('error', reject);
         p.on('close', (code) => resolve({ code, out }));
     });
-}
-
-async function until<T>(what: string, f: () => Promise<T | undefined | null | false>, ms = 120_000): Promise<T> {
-    const end = Date.now() + ms;
-    let last: unknown;
-    while (Date.now() < end) {
-        try {
-            const v = await f();
-            if (v) return v;
-        } catch (e) {
-            last = e;
-        }
-        await new Promise((r) => setTimeout(r, 500));
-    }
-    throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
 }
 
 async function getJson(url: string): Promise<{ status: number; body: unknown }> {

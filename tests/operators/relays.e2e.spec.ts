@@ -21,23 +21,12 @@ import { ProxyMultiVaultAlien } from '../../wrappers/ProxyMultiVaultAlien';
 import { MultiVaultEvmTvmEventAlien } from '../../wrappers/MultiVaultEvmTvmEventAlien';
 import { OperatorWallet } from '../../service/operators/wallet';
 import { ServiceProcess } from './process';
+import { until as untilDone } from '../until.util';
 
 jest.setTimeout(300_000);
 
-async function until<T>(what: string, f: () => Promise<T | undefined | null | false>, ms = 150_000): Promise<T> {
-    const end = Date.now() + ms;
-    let last: unknown;
-    while (Date.now() < end) {
-        try {
-            const v = await f();
-            if (v) return v;
-        } catch (e) {
-            last = e;
-        }
-        await new Promise((r) => setTimeout(r, 500));
-    }
-    throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
-}
+/** The relays' rounds take longer than the default wait. */
+const until = <T>(what: string, f: () => Promise<T | undefined | null | false>, ms = 150_000) => untilDone(what, f, ms);
 
 describe('EVM relays as processes against the local network', () => {
     let net: LocalNetwork;

@@ -21,21 +21,7 @@ import { OperatorWallet } from '../../service/operators/wallet';
 import { CreditRecord } from '../../service/operators/credit';
 import { OPERATOR_SUBWALLETS, ProcessOperators } from '../../service/localnet/processOperators';
 import { ServiceProcess } from './process';
-
-async function until<T>(what: string, f: () => Promise<T | undefined | null | false>, ms = 120_000): Promise<T> {
-    const end = Date.now() + ms;
-    let last: unknown;
-    while (Date.now() < end) {
-        try {
-            const v = await f();
-            if (v) return v;
-        } catch (e) {
-            last = e;
-        }
-        await new Promise((r) => setTimeout(r, 500));
-    }
-    throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
-}
+import { until } from '../until.util';
 
 type Key = 'A' | 'B';
 const other = (k: Key): Key => (k === 'A' ? 'B' : 'A');

@@ -27,27 +27,13 @@ import { Db, openDb } from '../../service/storage/db';
 import { buildApi } from '../../service/api/app';
 import { startPostgres, PgServer, requirePostgres } from './postgres';
 import { request } from './http';
+import { until } from '../until.util';
 
 jest.setTimeout(600_000);
 
 const NAME = `service-e2e-${process.pid}`;
 const withPg = requirePostgres();
 const maybe = withPg ? describe : describe.skip;
-
-async function until<T>(what: string, f: () => Promise<T | undefined | null | false>, ms = 120_000): Promise<T> {
-    const end = Date.now() + ms;
-    let last: unknown;
-    while (Date.now() < end) {
-        try {
-            const v = await f();
-            if (v) return v;
-        } catch (e) {
-            last = e;
-        }
-        await new Promise((r) => setTimeout(r, 300));
-    }
-    throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
-}
 
 /** Whether a client error is the loopback server closing a kept-alive socket (a loaded machine's race). */
 const transient = (e: unknown) =>
