@@ -7,6 +7,7 @@
 import { Address, beginCell, Builder, Cell, Transaction } from '@ton/core';
 import { getAddress, hexlify, toBeHex, ZeroAddress } from 'ethers';
 import { Op } from '../wrappers/constants';
+import { jettonBurnBody, jettonTransferBody } from './userTransfers';
 import { AlienWithdrawal, NativeWithdrawal, Withdrawal, WithdrawalKind } from '../wrappers/evm/withdrawals';
 
 export interface TvmEvmPayloadArgs {
@@ -194,17 +195,14 @@ export function lockToEvmBody(a: {
     payload: Cell;
     queryId?: bigint;
 }): Cell {
-    return beginCell()
-        .storeUint(Op.jetton.transfer, 32)
-        .storeUint(a.queryId ?? 0n, 64)
-        .storeCoins(a.amount)
-        .storeAddress(a.nativeProxy)
-        .storeAddress(a.responseDestination)
-        .storeMaybeRef(null)
-        .storeCoins(a.forwardTonAmount)
-        .storeBit(true)
-        .storeRef(a.payload)
-        .endCell();
+    return jettonTransferBody({
+        amount: a.amount,
+        destination: a.nativeProxy,
+        responseDestination: a.responseDestination,
+        forwardTonAmount: a.forwardTonAmount,
+        forwardPayload: a.payload,
+        queryId: a.queryId,
+    });
 }
 
 /** The jetton burn body of an EVM alien token bound for EVM (the payload as custom payload). */
@@ -214,11 +212,10 @@ export function burnToEvmBody(a: {
     payload: Cell;
     queryId?: bigint;
 }): Cell {
-    return beginCell()
-        .storeUint(Op.jetton.burn, 32)
-        .storeUint(a.queryId ?? 0n, 64)
-        .storeCoins(a.amount)
-        .storeAddress(a.responseDestination)
-        .storeMaybeRef(a.payload)
-        .endCell();
+    return jettonBurnBody({
+        amount: a.amount,
+        responseDestination: a.responseDestination,
+        customPayload: a.payload,
+        queryId: a.queryId,
+    });
 }

@@ -43,17 +43,13 @@ export function lockTransferBody(a: LockArgs): Cell {
             `lockNative: forward_ton_amount ${a.forwardTonAmount} is below ${MIN_LOCK_FORWARD_TON} nanoton: the native proxy could not run and the tokens would be stuck (proxy.tlb, known limits)`,
         );
     }
-    return beginCell()
-        .storeUint(0x0f8a7ea5, 32)
-        .storeUint(0, 64)
-        .storeCoins(a.amount)
-        .storeAddress(a.nativeProxy)
-        .storeAddress(a.remainingGasTo)
-        .storeMaybeRef(null)
-        .storeCoins(a.forwardTonAmount)
-        .storeBit(true)
-        .storeRef(a.rawForwardPayload ?? transferPayloadCell(a))
-        .endCell();
+    return jettonTransferBody({
+        amount: a.amount,
+        destination: a.nativeProxy,
+        responseDestination: a.remainingGasTo,
+        forwardTonAmount: a.forwardTonAmount,
+        forwardPayload: a.rawForwardPayload ?? transferPayloadCell(a),
+    });
 }
 
 /** The value a wallet attaches to a lock's jetton transfer. */
@@ -72,11 +68,51 @@ export interface BurnArgs extends TransferPayloadArgs {
 
 /** The jetton burn body of an alien burn, the transfer payload as custom payload. */
 export function burnTransferBody(a: BurnArgs): Cell {
+    return jettonBurnBody({
+        amount: a.amount,
+        responseDestination: a.remainingGasTo,
+        customPayload: a.rawCustomPayload ?? transferPayloadCell(a),
+    });
+}
+
+/**
+ * TEP-74 transfer#0f8a7ea5 query_id amount destination response_destination custom_payload:(Maybe
+ * ^Cell) forward_ton_amount forward_payload:(Either Cell ^Cell), the forward payload as a reference:
+ * the body of every lock (to a TVM network or to EVM).
+ */
+export function jettonTransferBody(a: {
+    amount: bigint;
+    destination: Address;
+    responseDestination: Address;
+    forwardTonAmount: bigint;
+    forwardPayload: Cell;
+    queryId?: bigint;
+}): Cell {
+    return beginCell()
+        .storeUint(0x0f8a7ea5, 32)
+        .storeUint(a.queryId ?? 0n, 64)
+        .storeCoins(a.amount)
+        .storeAddress(a.destination)
+        .storeAddress(a.responseDestination)
+        .storeMaybeRef(null)
+        .storeCoins(a.forwardTonAmount)
+        .storeBit(true)
+        .storeRef(a.forwardPayload)
+        .endCell();
+}
+
+/** TEP-74 burn#595f07bc query_id amount response_destination custom_payload:(Maybe ^Cell): the body of every burn. */
+export function jettonBurnBody(a: {
+    amount: bigint;
+    responseDestination: Address;
+    customPayload: Cell;
+    queryId?: bigint;
+}): Cell {
     return beginCell()
         .storeUint(0x595f07bc, 32)
-        .storeUint(0, 64)
+        .storeUint(a.queryId ?? 0n, 64)
         .storeCoins(a.amount)
-        .storeAddress(a.remainingGasTo)
-        .storeMaybeRef(a.rawCustomPayload ?? transferPayloadCell(a))
+        .storeAddress(a.responseDestination)
+        .storeMaybeRef(a.customPayload)
         .endCell();
 }

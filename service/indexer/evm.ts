@@ -11,6 +11,7 @@ import { multiVaultInterface } from '../../lib/deploy/tvm';
 import { Db } from '../storage/db';
 import { getCursor, insertTransfers, setCursor, TransferRow } from '../storage/store';
 import { Logger } from '../log';
+import { PollLoop } from './pollLoop';
 
 const ERC20_TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 
@@ -43,9 +44,10 @@ export class EvmIndexer {
     private vault: string;
     private endpoint: string;
     private iface: Interface;
-    private running = false;
-    private loop?: Promise<void>;
-    private wake?: () => void;
+    private readonly poller = new PollLoop(
+        () => this.pollOnce(),
+        (e) => this.log('indexer.error', { network: this.chainId, error: e.message }),
+    );
     private log: Logger;
     private decimals = new Map<string, number>();
     private id = 0;
@@ -202,30 +204,11 @@ export class EvmIndexer {
     }
 
     start(intervalMs = 1000) {
-        if (this.running) return;
-        this.running = true;
-        this.loop = (async () => {
-            while (this.running) {
-                try {
-                    await this.pollOnce();
-                } catch (e) {
-                    this.log('indexer.error', { network: this.chainId, error: (e as Error).message });
-                }
-                if (!this.running) break;
-                await new Promise<void>((r) => {
-                    const t = setTimeout(r, intervalMs);
-                    this.wake = () => {
-                        clearTimeout(t);
-                        r();
-                    };
-                });
-            }
-        })();
+        this.poller.start(intervalMs);
     }
 
-    async stop() {
-        this.running = false;
-        this.wake?.();
-        await this.loop;
+    /** Stops after the pass under way (its transaction commits or rolls back whole). */
+    stop() {
+        return this.poller.stop();
     }
 }

@@ -43,6 +43,7 @@ import {
     TransferRow,
 } from '../storage/store';
 import { Logger } from '../log';
+import { PollLoop } from './pollLoop';
 
 export type StreamRole = 'proxy' | 'tvmConfiguration' | 'evmConfiguration';
 
@@ -232,9 +233,10 @@ export class TvmIndexer {
     readonly streams: Stream[];
     private client: TonClient;
     private explorer?: string;
-    private running = false;
-    private loop?: Promise<void>;
-    private wake?: () => void;
+    private readonly poller = new PollLoop(
+        () => this.pollOnce(),
+        (e) => this.log('indexer.error', { network: this.chainId, error: e.message }),
+    );
     private log: Logger;
 
     constructor(private o: TvmIndexerOptions) {
@@ -422,32 +424,12 @@ export class TvmIndexer {
     }
 
     start(intervalMs = 1000) {
-        if (this.running) return;
-        this.running = true;
-        this.loop = (async () => {
-            while (this.running) {
-                try {
-                    await this.pollOnce();
-                } catch (e) {
-                    this.log('indexer.error', { network: this.chainId, error: (e as Error).message });
-                }
-                if (!this.running) break;
-                await new Promise<void>((r) => {
-                    const t = setTimeout(r, intervalMs);
-                    this.wake = () => {
-                        clearTimeout(t);
-                        r();
-                    };
-                });
-            }
-        })();
+        this.poller.start(intervalMs);
     }
 
     /** Stops after the pass under way (its transaction commits or rolls back whole). */
-    async stop() {
-        this.running = false;
-        this.wake?.();
-        await this.loop;
+    stop() {
+        return this.poller.stop();
     }
 }
 
