@@ -5,9 +5,12 @@
  * @ton/sandbox does less repeated work with the same results (tools/jest/sandbox-fast.js): a
  * repeated get method on an unchanged account is answered from a memo with what the emulator
  * answers, and any changed one runs again; the account after a transaction, a restored snapshot,
- * a kept BOC and the configuration's cell are what the library gives without the setup.
+ * a kept BOC and the configuration's cell are what the library gives without the setup; the
+ * processes specs start with ts-node transpile with swc (tools/jest/child-processes.js).
  */
+import { spawnSync } from 'child_process';
 import { randomBytes } from 'crypto';
+import path from 'path';
 import { sha256_sync } from '@ton/crypto';
 import { Address, beginCell, Cell, loadShardAccount, storeShardAccount, toNano } from '@ton/core';
 import { Blockchain } from '@ton/sandbox';
@@ -190,5 +193,25 @@ describe('the test setup (tools/jest)', () => {
         blockchain.setConfig(before);
         expect(blockchain.config.hash()).toEqual(before.hash());
         expect(other.hash()).not.toEqual(before.hash());
+    });
+
+    it('a process a spec starts with ts-node should transpile with swc and run TypeScript', () => {
+        expect(process.env.TS_NODE_PROJECT).toBe(
+            path.resolve(__dirname, '..', 'tools', 'jest', 'ts-node.tsconfig.json'),
+        );
+        const r = spawnSync(
+            process.execPath,
+            [
+                '-r',
+                'ts-node/register',
+                '-e',
+                "const s = process[Symbol.for('ts-node.register.instance')];" +
+                    "const { until } = require('./tests/until.util.ts');" +
+                    "until('now', async () => 'ok').then((v) => console.log(JSON.stringify({ swc: s.options.swc, v })));",
+            ],
+            { cwd: path.resolve(__dirname, '..'), env: { ...process.env }, encoding: 'utf8' },
+        );
+        expect(r.stderr).toBe('');
+        expect(JSON.parse(r.stdout)).toEqual({ swc: true, v: 'ok' });
     });
 });
