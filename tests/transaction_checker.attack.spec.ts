@@ -20,11 +20,9 @@ import { Blockchain, internal, SandboxContract, SendMessageResult, TreasuryContr
 import { Address, Cell, toNano } from '@ton/core';
 import '@ton/test-utils';
 import { compiledCode } from '../wrappers/compiled';
-import { makeValidatorSet, sha256, ValidatorSet } from '../harness/validators';
+import { makeValidatorSet, ValidatorSet } from '../harness/validators';
 import { SyntheticChain } from '../harness/chain';
-import { buildMasterchainBlock } from '../harness/blocks';
-import { buildMerkleProof } from '../harness/proofs';
-import { buildSignaturesCell, SignatureEntry } from '../harness/signatures';
+import { CheckRequest, fakeBlockRequest } from '../harness/checkerRequests';
 import { LiteClient } from '../wrappers/LiteClient';
 import { TC_FWD_FACTOR, TC_MIN_VALUE, TransactionChecker, tcRequiredValue } from '../wrappers/TransactionChecker';
 import { Errors, Op } from '../wrappers/constants';
@@ -32,9 +30,7 @@ import {
     contractDataHex,
     fwdFeeOfBody,
     junkTree,
-    keepTxCells,
     remainingFwdFee,
-    replaceAt,
     requestFwdFee,
     tcSeenFwdFee,
 } from './transaction_checker.util';
@@ -55,33 +51,12 @@ async function sandboxTransactions(count: number): Promise<Cell[]> {
     return out.slice(0, count);
 }
 
-/** `n` signature entries of index 65535 (beyond the main validators): the LiteClient refuses the first it reads (114). */
-function skippedEntries(n: number, seed: string): SignatureEntry[] {
-    return Array.from({ length: n }, (_, i) => ({
-        index: 0xffff,
-        signature: Buffer.concat([sha256(Buffer.from(`${seed}:${i}:a`)), sha256(Buffer.from(`${seed}:${i}:b`))]),
-    }));
-}
-
-interface Fake {
-    transaction: Cell;
-    txProof: Cell;
-    currentBlock: Cell;
-}
-
 /**
  * The attacker's request: an unsigned masterchain block of its own holding `tx`, whose proof keeps
- * `junkCells` junk cells (in place of the block's value_flow, which nobody reads), with `skipped`
- * signature entries of index 65535 (refused as soon as read: 114).
+ * `junkCells` junk cells, with `skipped` signature entries of index 65535 (harness/checkerRequests.ts).
  */
-function fakeRequest(tx: Cell, seqno: number, junkCells: number, skipped: number, seed: string): Fake {
-    const block = buildMasterchainBlock({ globalId: GLOBAL_ID, seqno, genUtime: T0 + 50, transactions: [tx] });
-    const junk = junkTree(junkCells, seed);
-    const root = replaceAt(block.cell, [1], () => junk);
-    const txProof = buildMerkleProof(root, { cells: [root, ...keepTxCells(root, tx)], full: [root.refs[0]] });
-    const blockProof = buildMerkleProof(root, { full: [root.refs[0], junk] });
-    const signatures = buildSignaturesCell(sha256(Buffer.from(seed)), skippedEntries(skipped, seed));
-    return { transaction: tx, txProof, currentBlock: TransactionChecker.currentBlockCell(blockProof, signatures) };
+function fakeRequest(tx: Cell, seqno: number, junkCells: number, skipped: number, seed: string): CheckRequest {
+    return fakeBlockRequest(tx, { globalId: GLOBAL_ID, seqno, genUtime: T0 + 50, junkCells, skipped, seed });
 }
 
 describe('TransactionChecker under attack: nothing stored per request, value in proportion, always answered', () => {
@@ -120,18 +95,18 @@ describe('TransactionChecker under attack: nothing stored per request, value in 
         initialData = await contractDataHex(blockchain, checker.address);
     });
 
-    const bodyOf = (req: Fake, queryId = 0n) =>
+    const bodyOf = (req: CheckRequest, queryId = 0n) =>
         TransactionChecker.checkTransactionMessage(req.transaction, req.txProof, req.currentBlock, queryId);
 
     /** The request's full forward fee, as the checker recovers it from the fwd_fee field. */
-    const feeOf = (req: Fake) => tcSeenFwdFee(fwdFeeOfBody(bodyOf(req)));
+    const feeOf = (req: CheckRequest) => tcSeenFwdFee(fwdFeeOfBody(bodyOf(req)));
 
     /**
      * `who` sends the request as an internal message with its real forward fee (fwd_fee field). A
      * wallet's external message could not carry a body this large in one piece (an attacker builds
      * it in a contract of its own); the sandbox takes the internal message as sent.
      */
-    async function send(who: SandboxContract<TreasuryContract>, req: Fake, value: bigint, queryId = 0n) {
+    async function send(who: SandboxContract<TreasuryContract>, req: CheckRequest, value: bigint, queryId = 0n) {
         return blockchain.sendMessage(
             internal({
                 from: who.address,
