@@ -19,11 +19,17 @@ import path from 'path';
 import { Blockchain, internal, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import { Address, Cell, toNano } from '@ton/core';
 import '@ton/test-utils';
-import { compiledCode } from '../wrappers/compiled';
-import { makeValidatorSet, ValidatorSet } from '../harness/validators';
+import { ValidatorSet } from '../harness/validators';
 import { SyntheticChain } from '../harness/chain';
 import { CheckRequest, fakeBlockRequest } from '../harness/checkerRequests';
 import { LiteClient } from '../wrappers/LiteClient';
+import {
+    checkerValidatorSet,
+    deployCheckerWorld,
+    GLOBAL_ID,
+    sandboxTransactions,
+    T0,
+} from './transaction_checker.fixture';
 import { TC_FWD_FACTOR, TC_MIN_VALUE, TransactionChecker, tcRequiredValue } from '../wrappers/TransactionChecker';
 import { Errors, Op } from '../wrappers/constants';
 import {
@@ -35,22 +41,6 @@ import {
     tcSeenFwdFee,
 } from './transaction_checker.util';
 
-const GLOBAL_ID = 42;
-const T0 = 1_700_000_000;
-
-/** Real Transaction cells from a sandbox. */
-async function sandboxTransactions(count: number): Promise<Cell[]> {
-    const bc = await Blockchain.create();
-    const out: Cell[] = [];
-    const a = await bc.treasury('tx-a');
-    for (let i = 0; out.length < count; i++) {
-        const b = await bc.treasury(`tx-b${i}`);
-        const r = await a.send({ to: b.address, value: toNano('0.5'), bounce: false });
-        for (const t of r.transactions) out.push(t.raw);
-    }
-    return out.slice(0, count);
-}
-
 /**
  * The attacker's request: an unsigned masterchain block of its own holding `tx`, whose proof keeps
  * `junkCells` junk cells, with `skipped` signature entries of index 65535 (harness/checkerRequests.ts).
@@ -60,16 +50,12 @@ function fakeRequest(tx: Cell, seqno: number, junkCells: number, skipped: number
 }
 
 describe('TransactionChecker under attack: nothing stored per request, value in proportion, always answered', () => {
-    let tcCode: Cell;
-    let lcCode: Cell;
     let txs: Cell[];
     let set: ValidatorSet;
 
     beforeAll(async () => {
-        tcCode = compiledCode('TransactionChecker');
-        lcCode = compiledCode('LiteClient');
         txs = await sandboxTransactions(3);
-        set = makeValidatorSet({ size: 9, main: 7, seed: 'attack', utimeSince: T0, utimeUntil: T0 + 1_000_000 });
+        set = checkerValidatorSet('attack');
     });
 
     let blockchain: Blockchain;
@@ -81,18 +67,9 @@ describe('TransactionChecker under attack: nothing stored per request, value in 
     let initialData: string;
 
     beforeEach(async () => {
-        blockchain = await Blockchain.create();
-        const deployer = await blockchain.treasury('deployer');
+        ({ blockchain, chain, liteClient, checker, initialData } = await deployCheckerWorld(set));
         attacker = await blockchain.treasury('attacker', { balance: toNano('1000') });
         honest = await blockchain.treasury('honest');
-        chain = new SyntheticChain({ globalId: GLOBAL_ID, validators: set, startUtime: T0 + 10 });
-        liteClient = blockchain.openContract(LiteClient.createFromKeyBlock(chain.genesisKeyBlock().proof, lcCode));
-        await liteClient.sendDeploy(deployer.getSender(), toNano('1'));
-        checker = blockchain.openContract(
-            TransactionChecker.createFromConfig({ liteClient: liteClient.address }, tcCode),
-        );
-        await checker.sendDeploy(deployer.getSender(), toNano('1'));
-        initialData = await contractDataHex(blockchain, checker.address);
     });
 
     const bodyOf = (req: CheckRequest, queryId = 0n) =>
