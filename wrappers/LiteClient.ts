@@ -11,7 +11,7 @@ import {
     SendMode,
     Slice,
 } from '@ton/core';
-import { parseValidatorSet } from '../harness/validators';
+import { parseValidatorSet } from '../lib/validatorSet';
 import { Op } from './constants';
 
 /** A main validator as the LiteClient stores it (index = position in the list). */
