@@ -360,7 +360,7 @@ export interface SearchFilter {
  * The page and the total of a search. Without a status filter the transfers are chosen, ordered and
  * counted from the transfers table alone (an EVM to TVM transfer's Event only checked to exist), and
  * only the page's rows are joined with their Events and deliveries; a status filter needs the join
- * for every candidate.
+ * for every candidate. The total comes with the page (a window count).
  */
 export async function searchTransfers(
     q: Queryable,
@@ -395,14 +395,18 @@ export async function searchTransfers(
     const dir = f.ordering === 'CreatedAtAscending' ? 'ASC' : 'DESC';
     const order = `ORDER BY t.created_at ${dir}, t.transfer_id ${dir}`;
     const page = `LIMIT ${p(f.limit)} OFFSET ${p(f.offset)}`;
+    // the total rides on the page's rows (a window count over every match, before LIMIT): one
+    // statement, one plan, one scan; only a page past the end asks for it separately
+    const total = f.totalCount ? ', count(*) OVER () AS total_count' : '';
     const rows = await q.query(
         byStatus
-            ? `SELECT ${COLUMNS} FROM ${from} ${order} ${page}`
-            : `SELECT ${COLUMNS} FROM (SELECT t.* FROM ${from} ${order} ${page}) t ${JOIN_EVENTS} ${order}`,
+            ? `SELECT ${COLUMNS}${total} FROM ${from} ${order} ${page}`
+            : `SELECT ${COLUMNS} FROM (SELECT t.*${total} FROM ${from} ${order} ${page}) t ${JOIN_EVENTS} ${order}`,
         params,
     );
     let totalCount: number | null = null;
-    if (f.totalCount) {
+    if (f.totalCount && rows.length) totalCount = Number(rows[0].total_count);
+    else if (f.totalCount) {
         const c = await q.query<{ n: unknown }>(
             `SELECT count(*) AS n FROM ${from}`,
             params.slice(0, params.length - 2),
