@@ -232,6 +232,16 @@ export async function setProofPayload(q: Queryable, transferId: string, payload:
     ]);
 }
 
+/**
+ * An indexer's batch commits without waiting for its WAL to reach the disk (synchronous_commit off,
+ * for this transaction only). Safe because the batch's cursor commits in the same transaction: a
+ * server crash that loses the last commits loses their cursor too, and the indexer reads those
+ * transactions again from the chain (nothing lost, nothing twice; the database stays consistent).
+ */
+export async function relaxedCommit(q: Queryable) {
+    await q.query('SET LOCAL synchronous_commit = off');
+}
+
 const GET_CURSOR = prepared('SELECT value FROM cursors WHERE name = $1');
 const SET_CURSOR = prepared(
     `INSERT INTO cursors (name, value, updated_at) VALUES ($1, $2, $3)
