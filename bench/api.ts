@@ -21,6 +21,10 @@
  * CPU time the processes under test spent per request, which a loaded machine does not inflate as
  * much as it does latency. Writes bench/api-report.md. Never a timed test (npm test): only here.
  *
+ * With BENCH_API_DIR the databases are kept there: BENCH_API_PHASE=prepare seeds them, a later
+ * BENCH_API_PHASE=measure (ingest and load only) runs over them, so a quiet window is spent on the
+ * figures alone.
+ *
  * Environment: BENCH_API_TRANSFERS, BENCH_API_INGEST (default 50,000), BENCH_API_BACKENDS
  * (postgres,pglite), BENCH_API_SECONDS (per figure, default 10), BENCH_API_RATE, BENCH_API_SEARCH_RATE,
  * BENCH_API_CONNECTIONS (default 16), BENCH_API_USERS (distinct addresses, default transfers / 100).
@@ -33,7 +37,7 @@ import { TonClient } from '@ton/ton';
 import { Db, openDb } from '../service/storage/db';
 import { TvmIndexer } from '../service/indexer/tvm';
 import { startPostgres } from '../tests/service/postgres';
-import { A, deployment, proofPayloadJson, SEED_SQL, userAddress } from './api-synthetic';
+import { A, deployment, proofPayloadJson, SEED_SQL, T0, userAddress } from './api-synthetic';
 
 const ROOT = path.join(__dirname, '..');
 const N = Number(process.env.BENCH_API_TRANSFERS ?? 1_000_000);
@@ -46,6 +50,10 @@ const CONNECTIONS = Number(process.env.BENCH_API_CONNECTIONS ?? 16);
 const BACKENDS = (process.env.BENCH_API_BACKENDS ?? 'postgres,pglite').split(',');
 const USERS = Number(process.env.BENCH_API_USERS ?? Math.max(10, Math.floor(N / 100)));
 const PG_SETTINGS = { fsync: 'on', shared_buffers: '256MB', max_connections: '50' };
+/** where the databases are kept between runs (else temporary directories) */
+const KEEP = process.env.BENCH_API_DIR;
+/** prepare: seed only (into BENCH_API_DIR); measure: ingest and load over the seeded databases; all */
+const PHASE = process.env.BENCH_API_PHASE ?? 'all';
 
 const say = (s: string) => process.stderr.write(`[bench:api ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
 const load1 = () => os.loadavg()[0];
@@ -296,11 +304,12 @@ async function main() {
     const command =
         `BENCH_API_TRANSFERS=${N} BENCH_API_INGEST=${INGEST} BENCH_API_BACKENDS=${BACKENDS.join(',')} ` +
         `BENCH_API_SECONDS=${SECONDS} BENCH_API_RATE=${RATE} BENCH_API_SEARCH_RATE=${SEARCH_RATE} ` +
-        `BENCH_API_CONNECTIONS=${CONNECTIONS} nice -n 0 npm run bench:api`;
+        `BENCH_API_CONNECTIONS=${CONNECTIONS} ${KEEP ? `BENCH_API_DIR=${KEEP} BENCH_API_PHASE=${PHASE} ` : ''}` +
+        'nice -n 0 npm run bench:api';
     const rows: string[] = [];
     const details: string[] = [];
     const loads: number[] = [];
-    const tc = child('bench/api-toncenter.ts', [String(USERS)]);
+    const tc = child('bench/api-toncenter.ts', [String(USERS), ...(KEEP ? [KEEP] : [])]);
     const toncenter = `http://127.0.0.1:${(JSON.parse(await firstLine(tc)) as { port: number }).port}`;
     try {
         for (const backend of BACKENDS) {
@@ -309,22 +318,48 @@ async function main() {
             let dbPids: () => number[] = () => [];
             let stop: () => Promise<void>;
             if (backend === 'postgres') {
-                const pg = await startPostgres(PG_SETTINGS);
+                const pg = await startPostgres(PG_SETTINGS, KEEP && path.join(KEEP, 'postgres'));
                 db = await openDb({ url: pg.url });
                 env = { DATABASE_URL: pg.url };
                 const data = path.join(pg.dir, 'data');
                 dbPids = () => postgresPids(data);
                 stop = () => pg.stop();
             } else {
-                const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pglite-'));
+                const dir = KEEP ? path.join(KEEP, 'pglite') : fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pglite-'));
+                fs.mkdirSync(dir, { recursive: true });
                 db = await openDb({ dataDir: dir });
                 env = { DATA_DIR: dir };
-                stop = async () => fs.rmSync(dir, { recursive: true, force: true });
+                stop = async () => (KEEP ? undefined : fs.rmSync(dir, { recursive: true, force: true }));
             }
             try {
                 const t0 = Date.now();
-                await seed(db);
-                const seedSeconds = (Date.now() - t0) / 1000;
+                const seeded = Number(
+                    (
+                        await db.query<{ n: unknown }>('SELECT count(*) AS n FROM transfers WHERE created_at < $1', [
+                            T0 + SEED,
+                        ])
+                    )[0].n,
+                );
+                let seedSeconds = NaN;
+                if (seeded !== SEED) {
+                    if (seeded) throw new Error(`${backend}: ${seeded} seeded transfers in ${KEEP}, ${SEED} expected`);
+                    if (PHASE === 'measure') throw new Error(`${backend}: not seeded (BENCH_API_PHASE=prepare first)`);
+                    await seed(db);
+                    seedSeconds = (Date.now() - t0) / 1000;
+                }
+                if (PHASE === 'prepare') {
+                    // the synthetic transactions too (the endpoint caches them in BENCH_API_DIR)
+                    for (let from = SEED; from < N; from += 10_000)
+                        await fetch(`${toncenter}/advance`, {
+                            method: 'POST',
+                            body: JSON.stringify({ from, to: Math.min(N, from + 10_000), reset: from === SEED }),
+                        });
+                    continue;
+                }
+                // a measure over kept databases starts from the seeded history again
+                const again = await db.query('DELETE FROM transfers WHERE created_at >= $1 RETURNING 1', [T0 + SEED]);
+                await db.query('DELETE FROM cursors');
+                if (again.length) await db.query('VACUUM ANALYZE transfers');
                 const ing = await ingest(db, toncenter, dbPids);
                 say(
                     `${backend}: ingest ${fmt(ing.rate)} transfers/s (${fmt(ing.cpuMsPerTransfer, 3)} CPU ms each, ` +
@@ -376,7 +411,7 @@ async function main() {
                         `| ${name} | ${fmt(ing.rate)} | ${sRate.p50} | ${sRate.p99} | ${fmt(sRate.rps)} | ${fmt(sMax.rps)} | ${qRate.p50} | ${qRate.p99} | ${fmt(qMax.rps)} |`,
                     );
                     details.push(
-                        `| ${name} | seed (SQL) | ${fmt(SEED)} transfers in ${fmt(seedSeconds)} s | | | |`,
+                        `| ${name} | seed (SQL) | ${fmt(SEED)} transfers ${Number.isNaN(seedSeconds) ? 'seeded by an earlier BENCH_API_PHASE=prepare run' : `in ${fmt(seedSeconds)} s`} | | | |`,
                         `| ${name} | ingest (indexer) | ${fmt(INGEST)} transfers in ${fmt(ing.seconds, 1)} s: ${fmt(ing.rate)}/s | | ${fmt(ing.cpuMsPerTransfer, 3)} (indexer process + db), ${fmt(ing.readCpuMsPerTransfer, 3)} of it in TonClient.getTransactions | ${ld(ing.load)} |`,
                         ...(
                             [
@@ -401,6 +436,7 @@ async function main() {
     } finally {
         await stopChild(tc);
     }
+    if (PHASE === 'prepare') return say(`seeded into ${KEEP}`);
     const lines = [
         '# API and indexer figures (npm run bench:api)',
         '',
