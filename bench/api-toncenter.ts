@@ -10,14 +10,18 @@
  *
  * Usage: ts-node bench/api-toncenter.ts <users>; prints `{"port": N}` on stdout when listening.
  */
+import fs from 'fs';
 import http from 'http';
+import path from 'path';
 import { AddressInfo } from 'net';
 import { transactionJson } from '../service/localnet/toncenter';
 import { proxyTransaction } from './api-synthetic';
 
 const users = Number(process.argv[2] ?? 10_000);
-/** oldest first: lt, hash (hex) and the prepared JSON of each visible transaction */
-let chain: { lt: bigint; hash: string; json: string }[] = [];
+/** a directory where the prepared JSON of each advance is kept (argv[3], optional) */
+const cache = process.argv[3];
+/** oldest first: lt and the prepared JSON of each visible transaction */
+let chain: { lt: bigint; json: string }[] = [];
 
 function readBody(req: http.IncomingMessage): Promise<string> {
     return new Promise((resolve, reject) => {
@@ -63,13 +67,18 @@ const server = http.createServer((req, res) => {
                 const from = Number(body.from);
                 const to = Number(body.to);
                 if (body.reset) chain = [];
-                for (let i = from; i < to; i++) {
-                    const tx = proxyTransaction(i, users);
-                    chain.push({
-                        lt: tx.lt,
-                        hash: tx.hash().toString('hex'),
-                        json: JSON.stringify(transactionJson(tx)),
-                    });
+                const file = cache && path.join(cache, `toncenter-${users}-${from}-${to}.json`);
+                if (file && fs.existsSync(file))
+                    for (const c of JSON.parse(fs.readFileSync(file, 'utf8')) as { lt: string; json: string }[])
+                        chain.push({ lt: BigInt(c.lt), json: c.json });
+                else {
+                    const made: { lt: string; json: string }[] = [];
+                    for (let i = from; i < to; i++) {
+                        const tx = proxyTransaction(i, users);
+                        made.push({ lt: tx.lt.toString(), json: JSON.stringify(transactionJson(tx)) });
+                    }
+                    if (file) fs.writeFileSync(file, JSON.stringify(made));
+                    for (const c of made) chain.push({ lt: BigInt(c.lt), json: c.json });
                 }
                 res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ count: chain.length }));
                 return;
