@@ -9,7 +9,7 @@ import { findDepositEvents } from '../../wrappers/evm/depositEvents';
 import { Deployment } from '../../lib/deploy/deployment';
 import { multiVaultInterface } from '../../lib/deploy/tvm';
 import { Db } from '../storage/db';
-import { getCursor, insertTransfers, setCursor, TransferRow } from '../storage/store';
+import { getCursor, insertTransfers, relaxedCommit, setCursor, TransferRow } from '../storage/store';
 import { Logger } from '../log';
 import { PollLoop } from './pollLoop';
 
@@ -171,7 +171,6 @@ export class EvmIndexer {
                     linkKey: `evm:${txHash.slice(2)}:${d.logIndex}`,
                     expectedGas: f.expected_gas.toString(),
                     sourceLt: String(d.blockNumber),
-                    sourceTx: null,
                     outMsgIndex: d.logIndex,
                     proofPayload: null,
                 });
@@ -192,6 +191,7 @@ export class EvmIndexer {
             const rows = await this.transfersIn(next, to);
             let inserted = 0;
             await this.o.db.transaction(async (q) => {
+                await relaxedCommit(q);
                 inserted = await insertTransfers(q, rows);
                 await setCursor(q, this.cursorName, String(to));
             });
