@@ -44,7 +44,11 @@ async function freePort(): Promise<number> {
     });
 }
 
-export async function startPostgres(): Promise<PgServer> {
+/**
+ * `settings`: server settings over the specs' defaults (fsync off, 50 connections); the API bench
+ * (bench/api.ts) turns fsync back on.
+ */
+export async function startPostgres(settings: Record<string, string> = {}): Promise<PgServer> {
     const initdb = findBin('initdb');
     const pgCtl = findBin('pg_ctl');
     if (!initdb || !pgCtl)
@@ -61,7 +65,10 @@ export async function startPostgres(): Promise<PgServer> {
     const data = path.join(dir, 'data');
     run(initdb, ['-D', data, '-A', 'trust', '-U', 'bridge', '--no-sync', '-E', 'UTF8']);
     const port = await freePort();
-    const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50`;
+    const all = { fsync: 'off', max_connections: '50', ...settings };
+    const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 ${Object.entries(all)
+        .map(([k, v]) => `-c ${k}=${v}`)
+        .join(' ')}`;
     const start = () => run(pgCtl, ['-D', data, '-o', opts, '-l', path.join(dir, 'log'), '-w', 'start']);
     const stopNow = () => run(pgCtl, ['-D', data, '-m', 'immediate', '-w', 'stop']);
     start();
