@@ -38,8 +38,9 @@ jest.setTimeout(900_000);
 const NAME = `e2e-${process.pid}`;
 /**
  * The operators the network starts: in process by default here (LOCALNET_OPERATORS=processes runs
- * the operator services as child processes, as `npm start` does; measured on 2 loaded cores, their
- * start took 162 s and the whole spec 804 s against 649 s; tests/operators/ covers the processes).
+ * the operator services as child processes, as `npm start` does; measured on 2 loaded cores before
+ * the specs' child processes transpiled with swc, their start took 162 s and the whole spec 804 s
+ * against 649 s; tests/operators/ covers the processes).
  */
 const OPERATORS = process.env.LOCALNET_OPERATORS === 'processes' ? 'processes' : 'in-process';
 const TOKEN = { name: 'E2E Token', symbol: 'E2E', decimals: 9 };
