@@ -71,7 +71,7 @@ describe('TVM -> EVM: the proxies', () => {
         expect(await s.signNow()).toHaveLength(1);
     });
 
-    it('refuses a lock, tokens back with the code and nothing emitted: chain not listed 2705, zero recipient or a payload not of whole bytes 2704, too little value recorded for claim_refund, paused 2702', async () => {
+    it('refuses a lock, tokens back with the code and nothing emitted: chain not listed 2705, zero recipient or a payload not of whole bytes 2704, too little value 2713 (recorded: claim_refund sends the code), paused 2702', async () => {
         const before = await s.userNativeWallet.getJettonBalance();
         const liquidity = await s.proxies.native.getLiquidity(s.nativeToken.address);
         const odd = beginCell().storeUint(1, 7).endCell();
@@ -114,8 +114,10 @@ describe('TVM -> EVM: the proxies', () => {
             expect([...tx.outMessages.values()].some((m) => m.info.type === 'external-out')).toBe(false);
             expect({ what, code: refundCodeTo(r.transactions, s.userNativeWallet.address) }).toEqual({ what, code });
         }
-        // too little value for the event (below GAS_NATIVE_LOCK_EVM's fee and the event's): refused;
-        // so little is left that the refund is recorded (2713 is not sent), and claimed
+        // too little value for the event (below GAS_NATIVE_LOCK_EVM's fee and the event's): refused
+        // with 2713. A lock costs less than sending tokens back (the wallet's own check asks about
+        // 0.04 TON more), so below the lock's cost the refund is always recorded: the record keeps
+        // the code (refund_code_of) and claim_refund sends it with the tokens (proxy_refund)
         for (const forward of [toNano('0.013'), toNano('0.015')]) {
             const r = await s.lock(500n, tvmEvmPayloadCell(s.toEvm({ payload: LONG_PAYLOAD })), forward);
             const tx = txOf(r.transactions, s.proxies.native.address);
@@ -123,12 +125,17 @@ describe('TVM -> EVM: the proxies', () => {
             expect(tx.outMessages.size).toBe(0);
         }
         expect(await s.proxies.native.getRefundOf(s.nativeProxyWallet.address, s.user.address)).toBe(1_000n);
-        await s.proxies.native.sendBody(
+        expect(await s.proxies.native.getRefundCodeOf(s.nativeProxyWallet.address, s.user.address)).toBe(
+            BigInt(Errors.proxy.lowMsgValue),
+        );
+        const claim = await s.proxies.native.sendBody(
             s.user.getSender(),
             ProxyMessages.claimRefund(s.nativeProxyWallet.address),
             toNano('0.1'),
         );
+        expect(refundCodeTo(claim.transactions, s.userNativeWallet.address)).toBe(Errors.proxy.lowMsgValue);
         expect(await s.proxies.native.getRefundOf(s.nativeProxyWallet.address, s.user.address)).toBe(0n);
+        expect(await s.proxies.native.getRefundCodeOf(s.nativeProxyWallet.address, s.user.address)).toBe(0n);
         await s.proxies.native.sendBody(s.proxyOwner.getSender(), ProxyMessages.setPaused(true));
         const r = await s.lock(500n);
         expect(refundCodeTo(r.transactions, s.userNativeWallet.address)).toBe(Errors.proxy.proxyPaused);
