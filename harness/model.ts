@@ -183,8 +183,29 @@ export interface ModelTransfer {
 
 export interface Violation {
     invariant:
-        'conservation' | 'balance' | 'event' | 'emitted' | 'way-forward' | 'status-api' | 'daily-limit' | 'checker';
+        | 'conservation'
+        | 'balance'
+        | 'event'
+        | 'emitted'
+        | 'way-forward'
+        | 'status-api'
+        | 'daily-limit'
+        | 'checker'
+        | 'honest-value'
+        | 'checker-answer';
     message: string;
+}
+
+/** A weighted operation of the generator: weight, kind, run. */
+export type ModelOp = [number, string, () => Promise<void>];
+
+/**
+ * Moves and invariants kept in a module of their own (harness/model/*.ts): `ops` adds operations
+ * to each random step's draw, `check` runs with the invariants after every step.
+ */
+export interface ModelExtension {
+    ops(ops: ModelOp[]): void;
+    check(): Promise<Violation[]>;
 }
 
 export const USERS: Record<Net, readonly string[]> = { A: ['alice', 'bob'], B: ['carol', 'dave'] };
@@ -250,6 +271,8 @@ export class BridgeModel {
     readonly emitted = new Map<string, { lane: Lane; amount: bigint; from: Net }>();
     private nextId = 1;
     private checks = 0;
+    /** moves and invariants of other modules (e.g. harness/model/attacker.ts) */
+    readonly extensions: ModelExtension[] = [];
 
     constructor(
         readonly pair: BridgePair,
@@ -527,7 +550,7 @@ export class BridgeModel {
     }
 
     /** What the proxies do with a confirmation of `t` (Event in Verified -> Confirmed -> proxy). */
-    private async confirmOutcome(t: ModelTransfer, approve: boolean): Promise<void> {
+    async confirmOutcome(t: ModelTransfer, approve: boolean): Promise<void> {
         if (approve) t.approved = true;
         const approved = t.approved;
         const paused = () => {
@@ -573,7 +596,7 @@ export class BridgeModel {
     }
 
     /** Statuses in which the Event takes a new process_proof (event.tlb). */
-    private takesProof(t: ModelTransfer): boolean {
+    takesProof(t: ModelTransfer): boolean {
         const s = t.expected.status;
         return (
             s === null ||
@@ -589,7 +612,7 @@ export class BridgeModel {
      * epoch the source transaction was sealed in, or a later one (then the proof goes through a
      * block of its set: a backward link). Behind that epoch, every proof is refused until a sync.
      */
-    private async liteClientReaches(t: ModelTransfer): Promise<boolean> {
+    async liteClientReaches(t: ModelTransfer): Promise<boolean> {
         const d = this.dir(t.from);
         const sealedIn = d.from.network.locate(t.found.transaction).mc.signedBy.utimeSince;
         return (await d.to.liteClient.getCurrentEpochSince()) >= sealedIn;
@@ -597,7 +620,7 @@ export class BridgeModel {
 
     /**
      * Delivery with a genuine proof: the credit backend (syncs the LiteClient first, skips Events
-     * that are neither absent, Rejected nor Verified) or the recipient as a non-credit client
+     * that are neither absent, Initializing, Rejected nor Verified) or the recipient as a non-credit client
      * (proofPayload.abiTx from the status API, no sync of its own).
      */
     async deliver(t: ModelTransfer, mode: DeliveryMode): Promise<void> {
@@ -605,7 +628,11 @@ export class BridgeModel {
         const d = this.dir(t.from);
         if (mode === 'credit') {
             const s = t.expected.status;
-            const skip = s !== null && s !== EventStatus.Rejected && s !== EventStatus.Verified;
+            const skip =
+                s !== null &&
+                s !== EventStatus.Initializing &&
+                s !== EventStatus.Rejected &&
+                s !== EventStatus.Verified;
             const r = await d.credit.deliver(t.found);
             if (skip !== (r === null))
                 throw new Error(
@@ -621,7 +648,8 @@ export class BridgeModel {
         await completeWithAbiTx(payer, st.proofPayload.abiTx!);
         if (!this.takesProof(t)) return; // refused (2321): nothing changes
         if (!current) {
-            t.expected = { ...t.expected, status: EventStatus.Rejected, finalReject: false };
+            if (t.expected.status !== EventStatus.Verified)
+                t.expected = { ...t.expected, status: EventStatus.Rejected, finalReject: false };
             return;
         }
         await this.confirmOutcome(t, false);
@@ -650,7 +678,9 @@ export class BridgeModel {
         });
         const cfg = this.pair.route(this.side(t.from), decodeTvmTvmEvent(t.found.eventBody));
         await this.forger[t.to].send({ to: cfg.address, value: this.pair.deployValue, body });
-        if (this.takesProof(t)) t.expected = { ...t.expected, status: EventStatus.Rejected, finalReject: false };
+        // refused by the LiteClient: Rejected, but a Verified Event (an earlier check proved it) stays Verified
+        if (this.takesProof(t) && t.expected.status !== EventStatus.Verified)
+            t.expected = { ...t.expected, status: EventStatus.Rejected, finalReject: false };
     }
 
     /** Validator rotation of a network; the sync service of the direction from it may follow at once. */
@@ -1042,6 +1072,7 @@ export class BridgeModel {
                     message: `${lane}: users' and providers' wallets ${inWallets[lane]} + in flight ${inFlight[lane]}${away ? ` + outside ${away}` : ''} != given ${given}`,
                 });
         }
+        for (const e of this.extensions) out.push(...(await e.check()));
         return out;
     }
 
@@ -1067,7 +1098,7 @@ export class BridgeModel {
         const paused = (['A', 'B'] as Net[]).flatMap((n) =>
             (['native', 'alien'] as const).filter((p) => this.paused[n][p]).map((p) => [n, p] as const),
         );
-        const ops: [number, string, () => Promise<void>][] = [
+        const ops: ModelOp[] = [
             [6, 'lock-token', () => this.randomLock('token')],
             [3, 'lock-shared', () => this.randomLock('shared')],
             [4, 'burn', () => this.randomBurn()],
@@ -1102,6 +1133,7 @@ export class BridgeModel {
                 if (this.cancelOn()) ops.push([1.5, 'cancel', () => this.cancel(t, r.pick(USERS[t.from]))]);
             }
         }
+        for (const e of this.extensions) e.ops(ops);
         const [, kind, run] = r.weighted(ops.map((o) => [drawn.has(o[1]) ? o[0] : o[0] * 4, o] as const));
         drawn.set(kind, (drawn.get(kind) ?? 0) + 1);
         await run();
@@ -1340,7 +1372,7 @@ export class BridgeModel {
     }
 
     /** The liquidity operations the state allows, with their weights. */
-    private liquidityOps(ops: [number, string, () => Promise<void>][]): void {
+    private liquidityOps(ops: ModelOp[]): void {
         const r = this.rng;
         const requested = this.transfers.filter((t) => t.expected.status === EventStatus.LiquidityRequested);
         const unpaid = this.transfers.filter((t) => t.provided && !t.repaid);
