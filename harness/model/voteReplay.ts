@@ -70,38 +70,56 @@ export class VoteReplay implements ModelExtension {
 
     async start(): Promise<void> {
         this.stranger = await this.m.net('B').treasury('stranger');
+        this.cursor = this.m.net('A').transactions.length;
     }
 
-    /** A's Events the relays deployed and voted, not replayed yet. */
-    private candidates(): Address[] {
-        return this.m.toTvm
-            .map((d) => d.event)
-            .filter((e): e is Address => e !== undefined && !this.done.has(e.toRawString()));
-    }
+    /** index into A's transactions: those before it were scanned */
+    private cursor = 0;
+    /** A's EVM Events (deployed by a configuration, at least one vote accepted), in order */
+    private voted: Address[] = [];
+    private deployments = new Map<string, { configuration: Address; body: Cell; votes: Cell[] }>();
 
-    /** The deployment (body, configuration) and the accepted votes of an Event on A, read from A's transactions. */
-    private fromA(event: Address): { configuration: Address; deploy: Cell; votes: Cell[] } {
-        const txs = this.m.net('A').transactions;
-        let deploy: { configuration: Address; body: Cell } | undefined;
-        const votes: Cell[] = [];
+    /** Scans A's new transactions: each configuration's deployment of an Event, each vote it accepted. */
+    private scan(): void {
+        const all = this.m.net('A').transactions;
+        if (all.length < this.cursor) this.cursor = 0; // a restored snapshot
         const ok = (tx: BlockchainTransaction) =>
             tx.description.type === 'generic' &&
             tx.description.computePhase.type === 'vm' &&
             tx.description.computePhase.exitCode === 0;
-        for (const tx of txs) {
+        for (; this.cursor < all.length; this.cursor++) {
+            const tx = all[this.cursor];
             const i = tx.inMessage?.info;
-            if (i?.type === 'external-in' && i.dest.equals(event) && ok(tx)) votes.push(tx.inMessage!.body);
-            if (
-                !deploy &&
-                i?.type === 'internal' &&
-                (i.dest.equals(this.onB.alien) || i.dest.equals(this.onB.native)) &&
-                [...tx.outMessages.values()].some((o) => o.info.type === 'internal' && o.info.dest.equals(event))
-            )
-                deploy = { configuration: i.dest, body: tx.inMessage!.body };
+            if (i?.type === 'internal' && (i.dest.equals(this.onB.alien) || i.dest.equals(this.onB.native)) && ok(tx))
+                for (const o of tx.outMessages.values())
+                    if (o.info.type === 'internal' && o.init)
+                        this.deployments.set(o.info.dest.toRawString(), {
+                            configuration: i.dest,
+                            body: tx.inMessage!.body,
+                            votes: [],
+                        });
+            if (i?.type === 'external-in' && ok(tx)) {
+                const d = this.deployments.get(i.dest.toRawString());
+                if (d) {
+                    if (!d.votes.length) this.voted.push(i.dest);
+                    d.votes.push(tx.inMessage!.body);
+                }
+            }
         }
-        if (!deploy) throw new Error(`no deployment of ${event.toRawString()} on A`);
-        if (!votes.length) throw new Error(`no votes of ${event.toRawString()} on A`);
-        return { configuration: deploy.configuration, deploy: deploy.body, votes };
+    }
+
+    /** A's Events the relays deployed and voted, not replayed yet. */
+    candidates(): Address[] {
+        this.scan();
+        return this.voted.filter((e) => !this.done.has(e.toRawString()));
+    }
+
+    /** The deployment (body, configuration) and the accepted votes of an Event on A, read from A's transactions. */
+    private fromA(event: Address): { configuration: Address; deploy: Cell; votes: Cell[] } {
+        this.scan();
+        const d = this.deployments.get(event.toRawString());
+        if (!d || !d.votes.length) throw new Error(`no deployment and votes of ${event.toRawString()} on A`);
+        return { configuration: d.configuration, deploy: d.body, votes: d.votes };
     }
 
     /** The stranger deploys on B the Event of an A Event's vote data and replays its votes there. */
