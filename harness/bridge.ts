@@ -208,9 +208,16 @@ export async function deployBridgePair(
         TvmNetwork,
         { owner: SandboxContract<TreasuryContract>; native: ProxyMultiVaultNative; alien: ProxyMultiVaultAlien }
     >();
-    for (const net of [netA, netB]) {
+    for (const [net, other] of [
+        [netA, netB],
+        [netB, netA],
+    ] as const) {
         const owner = await net.treasury('bridge-owner');
-        const native = await ProxyMultiVaultNative.createFromConfig({ owner: owner.address });
+        // locks may go to the other network only (set_tvm_tvm_chain; any other chain id: 2223)
+        const native = await ProxyMultiVaultNative.createFromConfig({
+            owner: owner.address,
+            tvmChains: [other.globalId],
+        });
         const alien = await ProxyMultiVaultAlien.createFromConfig({
             owner: owner.address,
             nativeProxy: native.address,

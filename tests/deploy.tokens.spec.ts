@@ -56,7 +56,9 @@ describe('Registering a native token from what its root says (lib/deploy/tokens.
         blockchain = await Blockchain.create();
         owner = await blockchain.treasury('owner');
         alice = await blockchain.treasury('alice');
-        proxy = blockchain.openContract(await ProxyMultiVaultNative.createFromConfig({ owner: owner.address }));
+        proxy = blockchain.openContract(
+            await ProxyMultiVaultNative.createFromConfig({ owner: owner.address, tvmChains: [2000] }),
+        );
         await proxy.sendDeploy(owner.getSender());
         ops = sandboxOps(blockchain, owner);
     });

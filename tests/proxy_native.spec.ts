@@ -76,6 +76,16 @@ describe('ProxyMultiVaultNative', () => {
         ...over,
     });
 
+    /** The sandbox network's global id (ConfigParam 19). */
+    const ownGlobalId = async () => {
+        const cfg = Dictionary.loadDirect(
+            Dictionary.Keys.Int(32),
+            Dictionary.Values.Cell(),
+            Cell.fromBase64(blockchain.config.toBoc().toString('base64')),
+        );
+        return cfg.get(19)!.beginParse().loadInt(32);
+    };
+
     /** alice -> proxy: jetton transfer with `forwardPayload` (a TransferPayload by default). */
     const lock = async (
         amount: bigint,
@@ -153,6 +163,7 @@ describe('ProxyMultiVaultNative', () => {
                 owner: owner.address,
                 tvmConfigurations: [config.address],
                 alienProxy: alienProxy.address,
+                tvmChains: [DST_CHAIN],
             }),
         );
         const dep = await proxy.sendDeploy(owner.getSender());
@@ -295,14 +306,29 @@ describe('ProxyMultiVaultNative', () => {
             [
                 'destination chain id of this network itself (issue 11 §4: no configuration delivers it)',
                 Errors.eventConfiguration.wrongDestinationChainId,
+                async () => transferPayloadCell(payloadArgs({ destinationChainId: await ownGlobalId() })),
+            ],
+            [
+                'destination chain id of this network itself, even when listed',
+                Errors.eventConfiguration.wrongDestinationChainId,
+                async () => transferPayloadCell(payloadArgs({ destinationChainId: await ownGlobalId() })),
                 async () => {
-                    const cfg = Dictionary.loadDirect(
-                        Dictionary.Keys.Int(32),
-                        Dictionary.Values.Cell(),
-                        Cell.fromBase64(blockchain.config.toBoc().toString('base64')),
-                    );
-                    const ownId = cfg.get(19)!.beginParse().loadInt(32);
-                    return transferPayloadCell(payloadArgs({ destinationChainId: ownId }));
+                    await proxy.sendBody(owner.getSender(), ProxyMessages.setTvmTvmChain(await ownGlobalId(), true));
+                    expect(await proxy.getTvmTvmChain(BigInt(await ownGlobalId()))).toBe(true);
+                },
+            ],
+            [
+                'destination chain id no configured network serves (issue 11 §4: not listed by set_tvm_tvm_chain)',
+                Errors.eventConfiguration.wrongDestinationChainId,
+                async () => transferPayloadCell(payloadArgs({ destinationChainId: DST_CHAIN - 1 })),
+            ],
+            [
+                'destination chain id removed from the list (set_tvm_tvm_chain, allowed = false)',
+                Errors.eventConfiguration.wrongDestinationChainId,
+                async () => transferPayloadCell(payloadArgs()),
+                async () => {
+                    await proxy.sendBody(owner.getSender(), ProxyMessages.setTvmTvmChain(DST_CHAIN, false));
+                    expect(await proxy.getTvmTvmChain(BigInt(DST_CHAIN))).toBe(false);
                 },
             ],
             [
@@ -330,6 +356,46 @@ describe('ProxyMultiVaultNative', () => {
                 expect(await proxyWallet.getJettonBalance()).toBe(0n);
             });
         }
+
+        it('set_tvm_tvm_chain: the owner only (a stranger: 132); a newly listed network takes locks, every token and TON accounted', async () => {
+            const other = DST_CHAIN - 7;
+            const r = await proxy.sendBody(alice.getSender(), ProxyMessages.setTvmTvmChain(other, true));
+            expect(r.transactions).toHaveTransaction({
+                from: alice.address,
+                to: proxy.address,
+                success: false,
+                exitCode: 132,
+            });
+            expect(await proxy.getTvmTvmChain(BigInt(other))).toBe(false);
+            // refused while not listed: the tokens back to alice, nothing emitted, the proxy's books unchanged
+            const aliceWallet = await walletOf(alice.address);
+            const before = await proxy.getLiquidity(minter.address);
+            const refusedLock = await lock(300n, {
+                forwardPayload: transferPayloadCell(payloadArgs({ destinationChainId: other })),
+            });
+            const tx = txOf(refusedLock.transactions, proxy.address, Op.jetton.transferNotification);
+            expect(emittedEvents(tx.outMessages.values())).toHaveLength(0);
+            expect(refundCodeTo(refusedLock.transactions, aliceWallet.address)).toBe(
+                Errors.eventConfiguration.wrongDestinationChainId,
+            );
+            expect(await balanceOf(alice.address)).toBe(1_000_000n);
+            expect(await proxyWallet.getJettonBalance()).toBe(0n);
+            expect(await proxy.getLiquidity(minter.address)).toBe(before);
+            // listed by the owner (the rest of the value back): the same lock is taken
+            const set = await proxy.sendBody(owner.getSender(), ProxyMessages.setTvmTvmChain(other, true));
+            expect(set.transactions).toHaveTransaction({ from: proxy.address, to: owner.address, success: true });
+            expect(await proxy.getTvmTvmChain(BigInt(other))).toBe(true);
+            const taken = await lock(300n, {
+                forwardPayload: transferPayloadCell(payloadArgs({ destinationChainId: other })),
+            });
+            const t2 = txOf(taken.transactions, proxy.address, Op.jetton.transferNotification);
+            const events = emittedEvents(t2.outMessages.values());
+            expect(events).toHaveLength(1);
+            expect(events[0].event.destinationChainId).toBe(other);
+            expect(await balanceOf(alice.address)).toBe(1_000_000n - 300n);
+            expect(await proxyWallet.getJettonBalance()).toBe(300n);
+            expect(await proxy.getLiquidity(minter.address)).toBe(before + 300n);
+        });
 
         it('should send back tokens of a token it does not know (2708), from the wallet they came to', async () => {
             const other = blockchain.openContract(

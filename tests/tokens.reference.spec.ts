@@ -31,7 +31,7 @@ import {
 } from '../wrappers/ProxyMultiVaultNative';
 import { Errors, Op, OpEvent } from '../wrappers/constants';
 import { ReferenceJetton } from '../harness/referenceJetton';
-import { allSucceeded, deliveredBy, exitCode, scaleGasPrice, smallestAccepted, txOf } from './proxy.util';
+import { allSucceeded, deliveredBy, exitCode, refundCodeTo, scaleGasPrice, smallestAccepted, txOf } from './proxy.util';
 
 const TOKEN = { name: 'Reference Token', symbol: 'REF', decimals: 9 };
 const SRC_CHAIN = -239;
@@ -135,7 +135,11 @@ describe('Native proxy with the reference TEP-74 jetton', () => {
         expect(await jetton.balanceOf(alice.address)).toBe(MINTED);
 
         proxy = blockchain.openContract(
-            await ProxyMultiVaultNative.createFromConfig({ owner: owner.address, tvmConfigurations: [config.address] }),
+            await ProxyMultiVaultNative.createFromConfig({
+                owner: owner.address,
+                tvmConfigurations: [config.address],
+                tvmChains: [DST_CHAIN],
+            }),
         );
         await proxy.sendDeploy(owner.getSender());
         // a plain minter (no TEP-89): the owner gives the proxy's wallet
@@ -221,6 +225,52 @@ describe('Native proxy with the reference TEP-74 jetton', () => {
         expect(await proxy.getRefundOf(proxyWallet, alice.address)).toBe(0n);
         await expectBooksMatch();
         await expectConserved();
+    });
+
+    it('a lock to a network no configuration serves (not listed by set_tvm_tvm_chain) or to its own: refused at the source with 2223 over the forward TON window; the tokens come back or are recorded, nothing emitted, no TON kept', async () => {
+        const toChain = (destinationChainId: number) =>
+            transferPayloadCell({
+                destinationChainId,
+                recipient: bob.address,
+                expectedGas: 0n,
+                remainingGasTo: alice.address,
+                payload: null,
+            });
+        const proxyTon = async () => (await blockchain.getContract(proxy.address)).balance;
+        // a chain id nobody serves, and the sandbox network's own global id (-239)
+        for (const chain of [DST_CHAIN + 1, -239]) {
+            for (let v = toNano('0.030'); v <= toNano('0.054'); v += toNano('0.004')) {
+                const before = await jetton.balanceOf(alice.address);
+                const recorded = await proxy.getRefundOf(proxyWallet, alice.address);
+                const ton = await proxyTon();
+                const r = await lock(100n, v, toChain(chain));
+                const n = txOf(r.transactions, proxy.address, Op.jetton.transferNotification);
+                expect(n.outMessages.values().filter((m) => m.info.type === 'external-out')).toHaveLength(0);
+                expect(failedOn(r.transactions, proxyWallet)).toBe(false);
+                const back = (await jetton.balanceOf(alice.address)) === before;
+                const rec = (await proxy.getRefundOf(proxyWallet, alice.address)) === recorded + 100n;
+                expect({ chain, v, back, rec }).toEqual({ chain, v, back: !rec, rec: !back });
+                if (back) {
+                    // the refund carries the error code to alice's wallet, and the proxy keeps no TON of it
+                    expect(refundCodeTo(r.transactions, jetton.walletAddress(alice.address))).toBe(
+                        Errors.eventConfiguration.wrongDestinationChainId,
+                    );
+                    expect(await proxyTon()).toBeLessThanOrEqual(ton);
+                }
+                expect(await proxy.getLiquidity(jetton.minter)).toBe(0n);
+                await expectBooksMatch();
+                await expectConserved();
+            }
+        }
+        // what was recorded is claimed back
+        const owed = await proxy.getRefundOf(proxyWallet, alice.address);
+        if (owed > 0n) {
+            const r = await proxy.sendBody(alice.getSender(), ProxyMessages.claimRefund(proxyWallet), toNano('0.2'));
+            expect(allSucceeded(r.transactions)).toBe(true);
+        }
+        expect(await jetton.balanceOf(alice.address)).toBe(MINTED);
+        expect(await jetton.balanceOf(proxy.address)).toBe(0n);
+        await expectBooksMatch();
     });
 
     for (const factor of [1n, 4n]) {

@@ -52,6 +52,8 @@ export interface ProxyNativeConfig {
     /** default fee rate on incoming transfers (numerator / denominator); default 0 / 1 */
     defaultFee?: { numerator: bigint; denominator: bigint };
     alienProxy?: Address | null;
+    /** TVM networks (global ids) TVM to TVM locks may go to (set_tvm_tvm_chain); others are refused (2223) */
+    tvmChains?: number[];
 }
 
 /** transfer_payload (bridge.tlb): forward payload of the lock, custom payload of the burn. */
@@ -229,6 +231,14 @@ export const ProxyMessages = {
             .storeUint(BigInt(evmChainId), 256)
             .storeBit(allowed)
             .endCell(),
+    /** set_tvm_tvm_chain#62e4c29e query_id:uint64 chain_id:int32 allowed:Bool (owner of the native proxy; proxy.tlb) */
+    setTvmTvmChain: (chainId: number, allowed: boolean, queryId = 0n) =>
+        beginCell()
+            .storeUint(Op.proxy.setTvmTvmChain, 32)
+            .storeUint(queryId, 64)
+            .storeInt(chainId, 32)
+            .storeBit(allowed)
+            .endCell(),
     claimRefund: (token: Address, queryId = 0n) =>
         beginCell()
             .store(storeClaimRefund({ $$type: 'ClaimRefund', queryId, token }))
@@ -264,6 +274,13 @@ export function commonProxyInit(c: Pick<ProxyNativeConfig, 'owner' | 'paused' | 
     ] as const;
 }
 
+/** The native proxy's tvm_chains (proxy.tlb): TVM networks locks may go to. */
+function tvmChainsDict(chains: number[]) {
+    const d = Dictionary.empty(Dictionary.Keys.Int(32), Dictionary.Values.Bool());
+    for (const c of chains) d.set(c, true);
+    return d;
+}
+
 export class ProxyMultiVaultNative extends ProxyMultiVaultNativeBase {
     /** TON attached to owner operations by default (the rest comes back). */
     static readonly OWNER_OP_VALUE = toNano('0.05');
@@ -282,6 +299,7 @@ export class ProxyMultiVaultNative extends ProxyMultiVaultNativeBase {
             Dictionary.empty(), // dailyLimits
             Dictionary.empty(), // liquidity
             Dictionary.empty(), // evmChains (TVM to EVM: set_tvm_evm_chain)
+            tvmChainsDict(c.tvmChains ?? []),
         );
         return new ProxyMultiVaultNative(base.address, base.init);
     }

@@ -59,6 +59,8 @@ export const Op = {
         claimRefund: 0x7412d869,
         registerNativeToken: 0x68e64c69,
         setAlienProxy: 0x71849164,
+        /** set_tvm_tvm_chain query_id:uint64 chain_id:int32 allowed:Bool (owner, native proxy): a TVM network locks may go to */
+        setTvmTvmChain: 0x62e4c29e,
         setNativeProxy: 0x3b9f130c,
         setPredeployedToken: 0x22d21378,
         removePredeployedToken: 0x20eb0e63,

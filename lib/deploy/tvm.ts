@@ -218,6 +218,16 @@ export async function deployTvmSide(
         });
     }
 
+    // TVM to TVM locks of the native proxy may go to the other network (proxy.tlb, set_tvm_tvm_chain)
+    if (!(await nativeProxy.getTvmTvmChain(BigInt(other.globalId))))
+        await sendAndConfirm(ops, {
+            what: `native proxy: set_tvm_tvm_chain ${other.globalId}`,
+            to: native.address,
+            value: DEPLOY_PARAMS.ownerOp,
+            body: ProxyMessages.setTvmTvmChain(other.globalId, true),
+            check: () => nativeProxy.getTvmTvmChain(BigInt(other.globalId)),
+        });
+
     // 3. TVM configurations (they need the other network's proxies)
     const remoteOwner = other.owner ? parse(other.owner) : undefined;
     if (!remoteOwner) {

@@ -80,7 +80,11 @@ describe('bench: proxies', () => {
         minter = blockchain.openContract(await JettonMinter.createFromConfig({ owner: owner.address, content: META }));
         await minter.sendMint(owner.getSender(), { to: alice.address, amount: 1_000_000n });
         native = blockchain.openContract(
-            await ProxyMultiVaultNative.createFromConfig({ owner: owner.address, tvmConfigurations: [config.address] }),
+            await ProxyMultiVaultNative.createFromConfig({
+                owner: owner.address,
+                tvmConfigurations: [config.address],
+                tvmChains: [-3],
+            }),
         );
         await native.sendDeploy(owner.getSender());
         await native.sendRegisterNativeToken(owner.getSender(), { token: minter.address, ...META });
