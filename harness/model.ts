@@ -192,7 +192,8 @@ export interface Violation {
         | 'daily-limit'
         | 'checker'
         | 'honest-value'
-        | 'checker-answer';
+        | 'checker-answer'
+        | 'replayed-votes';
     message: string;
 }
 

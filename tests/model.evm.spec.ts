@@ -24,8 +24,9 @@ import { TvmNetwork } from '../harness/network';
 import { BridgePair, deployBridgePair } from '../harness/bridge';
 import { Rng } from '../harness/model';
 import { attachEvm, EvmAttachment, ThreeNetworkModel } from '../harness/model/evm';
+import { EvmSideOnB, evmTvmSideOnB, VoteReplay } from '../harness/model/voteReplay';
 import { ApproveStatus } from '../wrappers/evm/withdrawals';
-import { EvmEventStatus } from '../wrappers/EvmTvmEventConfiguration';
+import { EvmEventStatus, VoteKind } from '../wrappers/EvmTvmEventConfiguration';
 import { Errors } from '../wrappers/constants';
 
 jest.setTimeout(900_000);
@@ -45,7 +46,7 @@ const SEED = !process.env.MODEL_EVM_SEED
 const SEQUENCES = envInt('MODEL_EVM_SEQUENCES', 1);
 const STEPS = envInt('MODEL_EVM_STEPS', 20);
 
-let world: { pair: BridgePair; x: EvmAttachment; restore: () => Promise<void> } | undefined;
+let world: { pair: BridgePair; x: EvmAttachment; onB: EvmSideOnB; restore: () => Promise<void> } | undefined;
 
 /** The three networks, deployed once per file and restored from a snapshot for every sequence. */
 async function threeNetworks(seed: string) {
@@ -54,7 +55,9 @@ async function threeNetworks(seed: string) {
         const B = await TvmNetwork.create({ globalId: 2000, name: 'B' });
         const pair = await deployBridgePair(A, B);
         const x = await attachEvm(hre, pair);
-        world = { pair, x, restore: async () => {} };
+        // B carries the EVM to TVM side deployed as on A: the strangers replay A's votes there
+        const onB = await evmTvmSideOnB(hre, pair, x);
+        world = { pair, x, onB, restore: async () => {} };
         const snap = await x.snapshot();
         world.restore = async () => {
             await snap.restore();
@@ -69,8 +72,14 @@ async function threeNetworks(seed: string) {
         cancel: true,
     });
     await m.start();
+    const votes = new VoteReplay(m, world.onB);
+    await votes.start();
+    m.extensions.push(votes);
     return m;
 }
+
+/** The model's vote replayer (harness/model/voteReplay.ts). */
+const replays = (m: ThreeNetworkModel) => m.extensions.find((e): e is VoteReplay => e instanceof VoteReplay)!;
 
 const CHECK = 'check' as const;
 
@@ -96,6 +105,7 @@ describe('Model: three networks (TVM A <-> TVM B, TVM A <-> EVM)', () => {
             () => m.withdraw(m.signed[0], 'user'),
             () => m.depositR(30_000n, 'bob'),
             () => m.relayToTvm(),
+            () => replays(m).replay(replays(m).candidates()[0]), // a stranger replays its votes on B: 2336 each
             CHECK,
             () => m.lock('A', 'token', 'bob', 'carol', 25_000n),
             () => m.deliver(last(), 'credit'),
@@ -105,6 +115,7 @@ describe('Model: three networks (TVM A <-> TVM B, TVM A <-> EVM)', () => {
             // T: to A, burned back, pending withdrawals
             () => m.depositT(300_000n, 'alice'),
             () => m.relayToTvm(),
+            () => replays(m).replay(replays(m).candidates()[0]),
             async () => {
                 for (let i = 0; i < 3; i++) await m.burnToEvm('T', 'alice', 50_000n);
             },
@@ -187,6 +198,9 @@ describe('Model: three networks (TVM A <-> TVM B, TVM A <-> EVM)', () => {
         expect(m.evmBal('ETH', m.x.gasRecipient)).toBeGreaterThan(0n);
         expect(m.evmBal(m.T, other.address)).toBeGreaterThan(0n);
         expect(m.evmBal(m.T, user.address)).toBeGreaterThan(0n);
+        // the strangers' replays on B: every vote refused (2336), nothing confirmed there
+        const r = replays(m);
+        expect([r.replayed.length, r.votes]).toEqual([2, 2 * m.x.evmRelays[0].relays.requiredVotes]);
         expect(m.toTvm).toEqual([]);
         await m.drain();
         await check(m, 'scripted drain');
@@ -202,6 +216,14 @@ describe('Model: three networks (TVM A <-> TVM B, TVM A <-> EVM)', () => {
         expect((await m.checkInvariants()).map((x) => x.message).filter((x) => x.startsWith('W: vault'))).toHaveLength(
             1,
         );
+        // (h) can fail: one relay's vote signed for B's own network is taken by a replayed Event there
+        await m.x.evmRelays[0].relays.relays[0].vote(m.net('B').blockchain, r.replayed[0].event, VoteKind.Confirm);
+        expect((await m.checkInvariants()).filter((x) => x.invariant === 'replayed-votes')).toEqual([
+            {
+                invariant: 'replayed-votes',
+                message: `B: the replayed Event ${r.replayed[0].event.toRawString().slice(0, 10)} is Pending with 1 confirmations`,
+            },
+        ]);
     });
 
     for (let q = 0; q < SEQUENCES; q++) {

@@ -384,42 +384,54 @@ describe('Bridge model: random sequences over two networks', () => {
     it('scripted: strangers (deploy_tvm_event for others before and after the honest delivery, too little value and plenty, genuine and forged; check_transaction of each kind straight to the checker)', async () => {
         const m = await fresh(-7);
         const last = () => m.transfers[m.transfers.length - 1];
-        const script: (() => Promise<void>)[] = [
+        // CHECK: every invariant (the strangers' (f) and (g) cover every trace since the last check;
+        // a check costs about as much as a step: after each phase)
+        const CHECK = 'check' as const;
+        const script: ((() => Promise<void>) | typeof CHECK)[] = [
             () => m.lock('A', 'token', 'alice', 'carol', 5_000n),
             () => attacker.deploy(m.transfers[0], 'forged', 'plenty'), // Rejected: the stranger paid for it
+            CHECK,
             () => attacker.deploy(m.transfers[0], 'genuine', 'below-initial'), // 2213: bounced, nothing changes
             () => m.deliver(m.transfers[0], 'credit'), // Confirmed
             () => attacker.deploy(m.transfers[0], 'genuine', 'plenty'), // 2321: the value back
             () => attacker.deploy(m.transfers[0], 'forged', 'plenty'), // 2321
             () => attacker.replay(m.transfers[0], 'other-network'), // A's configuration: a block of A itself, 2221
             () => attacker.replay(m.transfers[0], 'other-configuration'), // B's Native configuration: 2220
+            CHECK,
             () => m.burn('B', 'carol', 'alice', 1_000n),
             () => attacker.deploy(last(), 'genuine', 'padded'), // the Event deployed, the proof refused (2317): Initializing
             () => m.deliver(last(), 'credit'), // the credit backend still delivers it
+            CHECK,
             () => m.lock('B', 'token', 'dave', 'bob', 3_000n),
             () => attacker.deploy(last(), 'genuine', 'plenty'), // the stranger pays for bob's delivery
+            CHECK,
             () => m.setPaused('B', 'alien', true),
             () => m.lock('A', 'token', 'bob', 'dave', 2_000n),
             () => m.deliver(last(), 'credit'), // Verified (2702)
             () => attacker.deploy(last(), 'forged', 'plenty'), // a failed re-proof leaves it Verified
             () => m.forge(last()), // the model's forger: the same
+            CHECK,
             () => m.setPaused('B', 'alien', false),
             () => m.deliver(last(), 'credit'), // Confirmed
+            CHECK,
             () => attacker.checkTransaction('B', 'valid', true), // transaction_checked to the stranger
             () => attacker.checkTransaction('B', 'duplicate', true), // the same again: answered again
             () => attacker.checkTransaction('B', 'forged', true), // transaction_check_failed
             () => attacker.checkTransaction('A', 'oversized', true), // hundreds of junk cells: 114, answered
             () => attacker.checkTransaction('A', 'oversized', false), // 206: bounced
             () => attacker.checkTransaction('A', 'valid', false), // 206: bounced
+            CHECK,
             () => m.rotate('A', false), // B's LiteClient behind A's set
             () => m.lock('A', 'token', 'alice', 'dave', 700n),
             () => attacker.deploy(last(), 'genuine', 'plenty'), // not checkable yet: Rejected
+            CHECK,
             () => attacker.checkTransaction('B', 'valid', true), // transaction_check_failed
             () => m.drain(),
+            CHECK,
         ];
         for (const step of script) {
-            await step();
-            await check(m, -7);
+            if (step === CHECK) await check(m, -7);
+            else await step();
         }
         expect(m.transfers.map((x) => x.expected.status)).toEqual(m.transfers.map(() => EventStatus.Confirmed));
         // on B: the valid request and its duplicate checked, the forged one failed, the last valid
