@@ -25,11 +25,10 @@ import { LiteClient } from '../wrappers/LiteClient';
 import { TransactionChecker, tcRequiredValue } from '../wrappers/TransactionChecker';
 import { Errors, Op } from '../wrappers/constants';
 import { contractDataHex, fwdFeeOfBody, remainingFwdFee, tcSeenFwdFee } from './transaction_checker.util';
+import { checkerValidatorSet, deployCheckerWorld, GLOBAL_ID, T0 } from './transaction_checker.fixture';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 1);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 60);
-const GLOBAL_ID = 42;
-const T0 = 1_700_000_000;
 
 const E = Errors.transactionChecker;
 const M = Errors.merkle;
@@ -324,25 +323,14 @@ describe(`TransactionChecker and LiteClient fuzz (FUZZ_SEED=${SEED}, FUZZ_RUNS=$
     const bases: Request[] = [];
 
     beforeAll(async () => {
-        const set = makeValidatorSet({ size: 9, main: 7, seed: 'fuzz', utimeSince: T0, utimeUntil: T0 + 1_000_000 });
-        blockchain = await Blockchain.create();
-        const deployer = await blockchain.treasury('deployer');
+        let chain: SyntheticChain;
+        ({ blockchain, chain, liteClient, checker, initialData } = await deployCheckerWorld(
+            checkerValidatorSet('fuzz'),
+            {
+                shardBlocksPerMc: 3,
+            },
+        ));
         user = await blockchain.treasury('user', { balance: toNano('100000') });
-        const chain = new SyntheticChain({
-            globalId: GLOBAL_ID,
-            validators: set,
-            startUtime: T0 + 10,
-            shardBlocksPerMc: 3,
-        });
-        liteClient = blockchain.openContract(
-            LiteClient.createFromKeyBlock(chain.genesisKeyBlock().proof, compiledCode('LiteClient')),
-        );
-        await liteClient.sendDeploy(deployer.getSender(), toNano('1'));
-        checker = blockchain.openContract(
-            TransactionChecker.createFromConfig({ liteClient: liteClient.address }, compiledCode('TransactionChecker')),
-        );
-        await checker.sendDeploy(deployer.getSender(), toNano('1'));
-        initialData = await contractDataHex(blockchain, checker.address);
 
         // real transactions of a sandbox, sealed into the synthetic chain
         const src = await Blockchain.create();
