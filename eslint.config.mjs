@@ -31,6 +31,25 @@ export default tseslint.config(
         },
     },
     {
+        // the product (contracts' wrappers, the shared library, the operators, the API, the scripts)
+        // never depends on the simulator; only the local network (a simulated network) and tests do
+        files: ['lib/**/*.ts', 'wrappers/**/*.ts', 'scripts/**/*.ts', 'service/**/*.ts'],
+        ignores: ['service/localnet/**'],
+        rules: {
+            'no-restricted-imports': [
+                'error',
+                {
+                    patterns: [
+                        {
+                            group: ['**/harness', '**/harness/**'],
+                            message: 'the product does not import the simulator (harness/): move shared code to lib/',
+                        },
+                    ],
+                },
+            ],
+        },
+    },
+    {
         files: ['**/*.js', '**/*.cjs'],
         rules: { '@typescript-eslint/no-var-requires': 'off' },
     },

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // npm run bench: the bench specs (tests/bench) one at a time, then their rows merged into
 // bench/gas-report.md and bench/gas-report.json, and the time it all took. The report depends on
-// the contracts only: the sandboxes run on a fixed clock (harness/bench.ts, BENCH_NOW), so two runs
-// on an unchanged tree write the same bytes.
+// the contracts only: the sandboxes run on a fixed clock (harness/bench.ts, BENCH_NOW) and each
+// Hardhat network starts from a fixed genesis on a clock of its own (benchEvm), so two runs on an
+// unchanged tree write the same bytes (TESTING.md shows the check).
 const fs = require('fs');
 const path = require('path');
 const { spawnSync } = require('child_process');

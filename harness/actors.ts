@@ -205,17 +205,18 @@ export class CreditBackend {
 
     /**
      * Builds the proof and deploys the Event for one transfer, paying the destination gas. Skips
-     * (returns null) a transfer whose Event exists and is neither Rejected nor Verified (someone,
-     * e.g. the user in non-credit mode, delivered it already).
+     * (returns null) a transfer whose Event exists and is neither Initializing, Rejected nor
+     * Verified (someone, e.g. the user in non-credit mode, delivered it already).
      */
     async deliver(found: FoundTransfer, opts?: { force?: boolean }): Promise<CreditDelivery | null> {
         const event = decodeTvmTvmEvent(found.eventBody);
         const route = this.route(event, found);
         if (!opts?.force) {
             const { status } = await this.eventStatus(found, route.configuration);
-            // Rejected (3): a new proof may be processed; Verified (8): the proxy did not take the
-            // confirmation (tvm_event_delivery_failed) and the same proof confirms again.
-            if (status !== null && status !== 3 && status !== 8) return null;
+            // Initializing (0): deployed by someone whose proof the Event refused (2317), no proof
+            // processed; Rejected (3): a new proof may be processed; Verified (8): the proxy did not
+            // take the confirmation (tvm_event_delivery_failed) and the same proof confirms again.
+            if (status !== null && status !== 0 && status !== 3 && status !== 8) return null;
         }
         if (this.sync) await this.sync.step();
         // a proof the destination LiteClient can check: from the block of the transaction's time,

@@ -28,6 +28,7 @@ import {
 } from './blocks';
 import {
     blockHeaderProof,
+    blockPathCell,
     blockWithStateProof,
     keyBlockProof,
     masterchainProofWithShard,
@@ -133,28 +134,9 @@ export function currentBlockCell(blockProof: Cell, signatures: Cell, path?: Cell
     return b.endCell();
 }
 
-/** One block of a BlockPath: its Merkle proof, and the Merkle proof of its state when it links a masterchain block below. */
-export interface PathBlock {
-    block: Cell;
-    state?: Cell;
-}
-
-/**
- * `block_path$_ block:^Cell state:(Maybe ^Cell) up:(Maybe ^BlockPath) = BlockPath` (contracts/verifier.tlb),
- * from the first block above the transaction's block up to the signed block.
- */
-export function blockPathCell(blocks: PathBlock[]): Cell {
-    if (blocks.length === 0) throw new Error('an empty block path');
-    let up: Cell | null = null;
-    for (let i = blocks.length - 1; i >= 0; i--) {
-        up = beginCell()
-            .storeRef(blocks[i].block)
-            .storeMaybeRef(blocks[i].state ?? null)
-            .storeMaybeRef(up)
-            .endCell();
-    }
-    return up!;
-}
+/** BlockPath cells are built in lib/blockProofs.ts (the operators build them too). */
+export { blockPathCell } from '../lib/blockProofs';
+export type { PathBlock } from '../lib/blockProofs';
 
 export interface LiteClientLike<Via = unknown> {
     sendNewKeyBlock(via: Via, value: bigint, queryId: bigint | number, proof: Cell, signatures: Cell): Promise<unknown>;

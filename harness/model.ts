@@ -183,8 +183,29 @@ export interface ModelTransfer {
 
 export interface Violation {
     invariant:
-        'conservation' | 'balance' | 'event' | 'emitted' | 'way-forward' | 'status-api' | 'daily-limit' | 'checker';
+        | 'conservation'
+        | 'balance'
+        | 'event'
+        | 'emitted'
+        | 'way-forward'
+        | 'status-api'
+        | 'daily-limit'
+        | 'checker'
+        | 'honest-value'
+        | 'checker-answer';
     message: string;
+}
+
+/** A weighted operation of the generator: weight, kind, run. */
+export type ModelOp = [number, string, () => Promise<void>];
+
+/**
+ * Moves and invariants kept in a module of their own (harness/model/*.ts): `ops` adds operations
+ * to each random step's draw, `check` runs with the invariants after every step.
+ */
+export interface ModelExtension {
+    ops(ops: ModelOp[]): void;
+    check(): Promise<Violation[]>;
 }
 
 export const USERS: Record<Net, readonly string[]> = { A: ['alice', 'bob'], B: ['carol', 'dave'] };
@@ -250,6 +271,8 @@ export class BridgeModel {
     readonly emitted = new Map<string, { lane: Lane; amount: bigint; from: Net }>();
     private nextId = 1;
     private checks = 0;
+    /** moves and invariants of other modules (e.g. harness/model/attacker.ts) */
+    readonly extensions: ModelExtension[] = [];
 
     constructor(
         readonly pair: BridgePair,
@@ -310,7 +333,7 @@ export class BridgeModel {
         return this.balances.get(key(net, h, user)) ?? 0n;
     }
 
-    private addBalance(net: Net, h: Holding, user: string, d: bigint) {
+    protected addBalance(net: Net, h: Holding, user: string, d: bigint) {
         this.balances.set(key(net, h, user), this.expectedBalance(net, h, user) + d);
     }
 
@@ -495,14 +518,14 @@ export class BridgeModel {
     }
 
     /** The daily-limit key of `t` at its destination (native: the root; alien: the minter / local root). */
-    private async limitKey(t: ModelTransfer): Promise<string> {
+    private async limitKey(t: Pick<ModelTransfer, 'kind' | 'lane' | 'to'>): Promise<string> {
         if (t.kind === 'burn')
             return `${t.to}.native.${(await this.minterOf(t.to, t.lane === 'shared' ? 'shared' : 'token')).toRawString()}`;
         if (t.lane === 'shared') return `${t.to}.alien.${this.side(t.to).shared.minter.address.toRawString()}`;
         return `${t.to}.alien.${(await this.minterOf(t.to, 'alien')).toRawString()}`;
     }
 
-    private day(n: Net): number {
+    protected day(n: Net): number {
         return Math.floor(this.net(n).now / 86400);
     }
 
@@ -511,7 +534,11 @@ export class BridgeModel {
      * amount only when the transfer is delivered (`count`): a confirmation refused after the check
      * (a predeployed token's, by the native proxy) must not stay counted.
      */
-    private async passLimit(t: ModelTransfer, approved: boolean, count: boolean): Promise<boolean> {
+    protected async passLimit(
+        t: Pick<ModelTransfer, 'kind' | 'lane' | 'to' | 'amount'>,
+        approved: boolean,
+        count: boolean,
+    ): Promise<boolean> {
         const k = await this.limitKey(t);
         const l = this.limits.get(k);
         if (!l) return true;
@@ -523,7 +550,7 @@ export class BridgeModel {
     }
 
     /** What the proxies do with a confirmation of `t` (Event in Verified -> Confirmed -> proxy). */
-    private async confirmOutcome(t: ModelTransfer, approve: boolean): Promise<void> {
+    async confirmOutcome(t: ModelTransfer, approve: boolean): Promise<void> {
         if (approve) t.approved = true;
         const approved = t.approved;
         const paused = () => {
@@ -569,7 +596,7 @@ export class BridgeModel {
     }
 
     /** Statuses in which the Event takes a new process_proof (event.tlb). */
-    private takesProof(t: ModelTransfer): boolean {
+    takesProof(t: ModelTransfer): boolean {
         const s = t.expected.status;
         return (
             s === null ||
@@ -585,7 +612,7 @@ export class BridgeModel {
      * epoch the source transaction was sealed in, or a later one (then the proof goes through a
      * block of its set: a backward link). Behind that epoch, every proof is refused until a sync.
      */
-    private async liteClientReaches(t: ModelTransfer): Promise<boolean> {
+    async liteClientReaches(t: ModelTransfer): Promise<boolean> {
         const d = this.dir(t.from);
         const sealedIn = d.from.network.locate(t.found.transaction).mc.signedBy.utimeSince;
         return (await d.to.liteClient.getCurrentEpochSince()) >= sealedIn;
@@ -593,7 +620,7 @@ export class BridgeModel {
 
     /**
      * Delivery with a genuine proof: the credit backend (syncs the LiteClient first, skips Events
-     * that are neither absent, Rejected nor Verified) or the recipient as a non-credit client
+     * that are neither absent, Initializing, Rejected nor Verified) or the recipient as a non-credit client
      * (proofPayload.abiTx from the status API, no sync of its own).
      */
     async deliver(t: ModelTransfer, mode: DeliveryMode): Promise<void> {
@@ -601,7 +628,11 @@ export class BridgeModel {
         const d = this.dir(t.from);
         if (mode === 'credit') {
             const s = t.expected.status;
-            const skip = s !== null && s !== EventStatus.Rejected && s !== EventStatus.Verified;
+            const skip =
+                s !== null &&
+                s !== EventStatus.Initializing &&
+                s !== EventStatus.Rejected &&
+                s !== EventStatus.Verified;
             const r = await d.credit.deliver(t.found);
             if (skip !== (r === null))
                 throw new Error(
@@ -617,7 +648,8 @@ export class BridgeModel {
         await completeWithAbiTx(payer, st.proofPayload.abiTx!);
         if (!this.takesProof(t)) return; // refused (2321): nothing changes
         if (!current) {
-            t.expected = { ...t.expected, status: EventStatus.Rejected, finalReject: false };
+            if (t.expected.status !== EventStatus.Verified)
+                t.expected = { ...t.expected, status: EventStatus.Rejected, finalReject: false };
             return;
         }
         await this.confirmOutcome(t, false);
@@ -646,7 +678,9 @@ export class BridgeModel {
         });
         const cfg = this.pair.route(this.side(t.from), decodeTvmTvmEvent(t.found.eventBody));
         await this.forger[t.to].send({ to: cfg.address, value: this.pair.deployValue, body });
-        if (this.takesProof(t)) t.expected = { ...t.expected, status: EventStatus.Rejected, finalReject: false };
+        // refused by the LiteClient: Rejected, but a Verified Event (an earlier check proved it) stays Verified
+        if (this.takesProof(t) && t.expected.status !== EventStatus.Verified)
+            t.expected = { ...t.expected, status: EventStatus.Rejected, finalReject: false };
     }
 
     /** Validator rotation of a network; the sync service of the direction from it may follow at once. */
@@ -865,6 +899,15 @@ export class BridgeModel {
         return { status, lastErrorCode, repaid };
     }
 
+    /**
+     * What of `lane` is outside the two TVM networks: held on a third network attached to one of
+     * them, or in flight to or from it (harness/model/evm.ts: the EVM network), read from that
+     * network. Conservation (a) and the balance sums (b) count it; nothing here.
+     */
+    protected async outside(_lane: Lane): Promise<bigint> {
+        return 0n;
+    }
+
     /** Every invariant of the file comment; an empty list when all hold. */
     async checkInvariants(): Promise<Violation[]> {
         const out: Violation[] = [];
@@ -971,10 +1014,11 @@ export class BridgeModel {
             const l = await locked(native, 'token');
             const supply = await this.supply(alienNet, await this.minterOf(alienNet, 'alien'));
             const owner = this.ownerNetOf(native, 'token');
-            if (l !== supply + inFlight[lane] + owner)
+            const away = await this.outside(lane);
+            if (l !== supply + inFlight[lane] + owner + away)
                 out.push({
                     invariant: 'conservation',
-                    message: `${lane}: locked on ${native} ${l} != alien supply on ${alienNet} ${supply} + in flight ${inFlight[lane]}${owner ? ` + owner ${owner}` : ''}`,
+                    message: `${lane}: locked on ${native} ${l} != alien supply on ${alienNet} ${supply} + in flight ${inFlight[lane]}${owner ? ` + owner ${owner}` : ''}${away ? ` + outside ${away}` : ''}`,
                 });
         }
         const held = (await locked('A', 'shared')) + (await locked('B', 'shared'));
@@ -1021,12 +1065,14 @@ export class BridgeModel {
         }
         for (const lane of ['A.token', 'B.token', 'shared'] as Lane[]) {
             const given = this.given[lane] + this.providerGiven[lane];
-            if (inWallets[lane] + inFlight[lane] !== given)
+            const away = await this.outside(lane);
+            if (inWallets[lane] + inFlight[lane] + away !== given)
                 out.push({
                     invariant: 'balance',
-                    message: `${lane}: users' and providers' wallets ${inWallets[lane]} + in flight ${inFlight[lane]} != given ${given}`,
+                    message: `${lane}: users' and providers' wallets ${inWallets[lane]} + in flight ${inFlight[lane]}${away ? ` + outside ${away}` : ''} != given ${given}`,
                 });
         }
+        for (const e of this.extensions) out.push(...(await e.check()));
         return out;
     }
 
@@ -1052,7 +1098,7 @@ export class BridgeModel {
         const paused = (['A', 'B'] as Net[]).flatMap((n) =>
             (['native', 'alien'] as const).filter((p) => this.paused[n][p]).map((p) => [n, p] as const),
         );
-        const ops: [number, string, () => Promise<void>][] = [
+        const ops: ModelOp[] = [
             [6, 'lock-token', () => this.randomLock('token')],
             [3, 'lock-shared', () => this.randomLock('shared')],
             [4, 'burn', () => this.randomBurn()],
@@ -1087,6 +1133,7 @@ export class BridgeModel {
                 if (this.cancelOn()) ops.push([1.5, 'cancel', () => this.cancel(t, r.pick(USERS[t.from]))]);
             }
         }
+        for (const e of this.extensions) e.ops(ops);
         const [, kind, run] = r.weighted(ops.map((o) => [drawn.has(o[1]) ? o[0] : o[0] * 4, o] as const));
         drawn.set(kind, (drawn.get(kind) ?? 0) + 1);
         await run();
@@ -1161,11 +1208,11 @@ export class BridgeModel {
     // provider repaid amount (no fee in the model's bridge) when the proxy has it, else later by a
     // retry). A predeployed token's confirmation the native proxy cannot pay: Verified, 2714.
 
-    private liquidityOf(n: Net, h: 'token' | 'shared'): bigint {
+    protected liquidityOf(n: Net, h: 'token' | 'shared'): bigint {
         return this.liquidity.get(`${n}.${h}`) ?? 0n;
     }
 
-    private addLiquidity(n: Net, h: 'token' | 'shared', d: bigint) {
+    protected addLiquidity(n: Net, h: 'token' | 'shared', d: bigint) {
         this.liquidity.set(`${n}.${h}`, this.liquidityOf(n, h) + d);
     }
 
@@ -1325,7 +1372,7 @@ export class BridgeModel {
     }
 
     /** The liquidity operations the state allows, with their weights. */
-    private liquidityOps(ops: [number, string, () => Promise<void>][]): void {
+    private liquidityOps(ops: ModelOp[]): void {
         const r = this.rng;
         const requested = this.transfers.filter((t) => t.expected.status === EventStatus.LiquidityRequested);
         const unpaid = this.transfers.filter((t) => t.provided && !t.repaid);

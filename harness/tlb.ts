@@ -13,9 +13,9 @@ import {
     Slice,
     storeCurrencyCollection,
 } from '@ton/core';
-import { isPruned, lenBits, loadLabel } from '../lib/blockProofs';
+import { forEachHashmapEEntry, forEachHashmapEntry, isPruned, lenBits, loadLabel } from '../lib/blockProofs';
 
-export { isPruned, lenBits, loadLabel };
+export { forEachHashmapEEntry, forEachHashmapEntry, isPruned, lenBits, loadLabel };
 
 /** Writes the shortest of hml_short / hml_long / hml_same for `label` (max length n). */
 export function storeLabel(b: Builder, label: string, n: number): void {
@@ -38,48 +38,6 @@ export function storeLabel(b: Builder, label: string, n: number): void {
         b.storeUint(2, 2).storeUint(len, k);
         for (const c of label) b.storeBit(c === '1');
     }
-}
-
-/**
- * Walks a (non-empty) Hashmap n X or HashmapAug n X Y whose root edge starts at `root`
- * (a cell, or a slice positioned at the label). `onLeaf` gets the key and a slice positioned
- * just after the label (for HashmapAug: at the extra, then the value). Pruned subtrees are skipped.
- * For HashmapAug forks the extra after the two references is not read (not needed to descend).
- */
-export function forEachHashmapEntry(
-    root: Cell | Slice,
-    n: number,
-    onLeaf: (key: bigint, leaf: Slice, keyBits: string) => void,
-): void {
-    const walk = (s: Slice, m: number, prefix: string) => {
-        const label = loadLabel(s, m);
-        const rest = m - label.length;
-        const p = prefix + label;
-        if (rest === 0) {
-            onLeaf(p.length === 0 ? 0n : BigInt('0b' + p), s, p);
-            return;
-        }
-        const l = s.loadRef();
-        const r = s.loadRef();
-        if (!isPruned(l)) walk(l.beginParse(), rest - 1, p + '0');
-        if (!isPruned(r)) walk(r.beginParse(), rest - 1, p + '1');
-    };
-    if (root instanceof Cell) {
-        if (isPruned(root)) return;
-        walk(root.beginParse(), n, '');
-    } else {
-        walk(root, n, '');
-    }
-}
-
-/** Entries of a HashmapE n whose `hme_root$1 root:^(Hashmap n X)` / `hme_empty$0` starts at `s`. */
-export function forEachHashmapEEntry(
-    s: Slice,
-    n: number,
-    onLeaf: (key: bigint, leaf: Slice, keyBits: string) => void,
-): void {
-    if (!s.loadBit()) return;
-    forEachHashmapEntry(s.loadRef(), n, onLeaf);
 }
 
 /**

@@ -386,3 +386,139 @@ export function transactionInBlock(block: BlockLike, tx: { account: Buffer; lt: 
     if (isPruned(c)) throw new Error(`the transaction at lt ${tx.lt} is pruned in this block`);
     return c;
 }
+
+/**
+ * Walks a (non-empty) Hashmap n X or HashmapAug n X Y whose root edge starts at `root`
+ * (a cell, or a slice positioned at the label). `onLeaf` gets the key and a slice positioned
+ * just after the label (for HashmapAug: at the extra, then the value). Pruned subtrees are skipped.
+ * For HashmapAug forks the extra after the two references is not read (not needed to descend).
+ */
+export function forEachHashmapEntry(
+    root: Cell | Slice,
+    n: number,
+    onLeaf: (key: bigint, leaf: Slice, keyBits: string) => void,
+): void {
+    const walk = (s: Slice, m: number, prefix: string) => {
+        const label = loadLabel(s, m);
+        const rest = m - label.length;
+        const p = prefix + label;
+        if (rest === 0) {
+            onLeaf(p.length === 0 ? 0n : BigInt('0b' + p), s, p);
+            return;
+        }
+        const l = s.loadRef();
+        const r = s.loadRef();
+        if (!isPruned(l)) walk(l.beginParse(), rest - 1, p + '0');
+        if (!isPruned(r)) walk(r.beginParse(), rest - 1, p + '1');
+    };
+    if (root instanceof Cell) {
+        if (isPruned(root)) return;
+        walk(root.beginParse(), n, '');
+    } else {
+        walk(root, n, '');
+    }
+}
+
+/** Entries of a HashmapE n whose `hme_root$1 root:^(Hashmap n X)` / `hme_empty$0` starts at `s`. */
+export function forEachHashmapEEntry(
+    s: Slice,
+    n: number,
+    onLeaf: (key: bigint, leaf: Slice, keyBits: string) => void,
+): void {
+    if (!s.loadBit()) return;
+    forEachHashmapEntry(s.loadRef(), n, onLeaf);
+}
+
+// ---------------------------------------------------------------- proofs served by others
+
+/** The proven cell of a Merkle proof (its virtual root), or the cell itself. */
+export function virtualRoot(c: Cell): Cell {
+    return c.isExotic && c.type === CellType.MerkleProof ? c.refs[0] : c;
+}
+
+/**
+ * One tree out of several Merkle proofs of the same cell (a lite server's header proof and its
+ * proof of a transaction, say): a cell pruned in one proof and present in another is taken where
+ * it is present, and a pruned branch standing for one of `graft` (a transaction served beside its
+ * proof) is replaced by it. Every proof must prove the same hash; the result is the virtual root.
+ */
+export function mergeProofs(proofs: Cell[], graft: Cell[] = []): Cell {
+    if (proofs.length === 0) throw new Error('no proofs to merge');
+    const roots = proofs.map(virtualRoot);
+    const h0 = (c: Cell) => c.hash(0).toString('hex');
+    for (const r of roots)
+        if (h0(r) !== h0(roots[0])) throw new Error('the proofs prove different cells: they cannot be merged');
+    const grafted = new Map(graft.map((g) => [h0(g), g]));
+    const memo = new Map<string, Cell>();
+    const merge = (cs: Cell[]): Cell => {
+        const k = h0(cs[0]);
+        const known = memo.get(k);
+        if (known) return known;
+        const present = cs.filter((c) => !isPruned(c));
+        let out: Cell;
+        if (present.length === 0) out = grafted.get(k) ?? cs[0];
+        // exotic cells (a block's state_update) are kept as served
+        else if (present[0].isExotic) out = present[0];
+        else {
+            // the same hash: the same data and as many references in every present copy
+            const b = beginCell().storeBits(present[0].bits);
+            for (let i = 0; i < present[0].refs.length; i++) b.storeRef(merge(present.map((p) => p.refs[i])));
+            out = b.endCell();
+        }
+        memo.set(k, out);
+        return out;
+    };
+    const root = merge(roots);
+    if (h0(root) !== h0(roots[0])) throw new Error('internal: the merged tree proves another hash');
+    return root;
+}
+
+/**
+ * The new_hash of a block's state_update (`MERKLE_UPDATE ShardState`): the hash of the state after
+ * the block, which a backward link's state proof must prove.
+ */
+export function stateHashAfter(block: BlockLike): Buffer {
+    const u = need(blockRoot(block).refs[2], 'state_update');
+    if (!u.isExotic || u.type !== CellType.MerkleUpdate) throw new Error('state_update is not a Merkle update');
+    const s = u.beginParse(true);
+    s.skip(8 + 256);
+    return s.loadBuffer(32);
+}
+
+/** The root hash McStateExtra.prev_blocks gives for masterchain block `seqno` (a state or a proof of it). */
+export function prevBlockRootHash(state: Cell, seqno: number): Buffer {
+    const root = virtualRoot(prevBlocksProof(state, seqno));
+    const custom = root.refs[3];
+    const cs = custom.beginParse(true);
+    cs.skip(16);
+    const other = custom.refs[cs.loadBit() ? 2 : 1];
+    const path = hashmapPathCells(other.refs[0], 32, BigInt(seqno));
+    // leaf: extra KeyMaxLt (key:Bool max_end_lt:uint64), key:Bool, blk_ref ExtBlkRef (end_lt seq_no root_hash file_hash)
+    const s = path.leafSlice!;
+    s.skip(65 + 1 + 64);
+    if (s.loadUint(32) !== seqno) throw new Error(`prev_blocks entry ${seqno} names another seqno`);
+    return s.loadBuffer(32);
+}
+
+/** One block of a BlockPath: its Merkle proof, and the Merkle proof of its state when it links a masterchain block below. */
+export interface PathBlock {
+    block: Cell;
+    state?: Cell;
+}
+
+/**
+ * `block_path$_ block:^Cell state:(Maybe ^Cell) up:(Maybe ^BlockPath) = BlockPath` (contracts/verifier.tlb),
+ * from the first block above the transaction's block up to the signed block.
+ */
+export function blockPathCell(blocks: PathBlock[]): Cell {
+    if (blocks.length === 0) throw new Error('an empty block path');
+    let up: Cell | null = null;
+    for (let i = blocks.length - 1; i >= 0; i--) {
+        up = beginCell()
+            .storeRef(blocks[i].block)
+            .storeMaybeRef(blocks[i].state ?? null)
+            .storeMaybeRef(up)
+            .endCell();
+    }
+    return up!;
+}

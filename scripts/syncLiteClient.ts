@@ -10,7 +10,7 @@ import { LiteClient } from '../wrappers/LiteClient';
  *
  * <key-block-proof.boc>: Merkle proof of the key block keeping BlockInfo and ConfigParam 34;
  * <signatures.boc>: block_signatures (contracts/verifier.tlb) by the LiteClient's current set,
- * ordered by validator index (harness/signatures.ts converts a lite server's signature set).
+ * ordered by validator index (lib/signatures.ts converts a lite server's signature set).
  */
 export async function run(provider: NetworkProvider, argv: string[]) {
     const args = argv.filter((a) => a !== '--');

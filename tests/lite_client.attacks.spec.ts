@@ -243,3 +243,71 @@ describe('LiteClient: the gas bound check_block asks value for holds', () => {
             }
         });
 });
+
+describe('LiteClient: the gas bound new_key_block asks value for holds', () => {
+    // contracts/lite_client.fc: lc::key_block_base + the signature list's part (as check_block's,
+    // with the current set) + lc::gas_per_new_entry for each main validator of the new set
+    const signatureGas = (n: number, sure: number, main: number) =>
+        n * 4000 + 4000 * Math.max(0, n - 10) + 500 * Math.max(0, n - sure) + main * 300;
+    const bound = (n: number, sure: number, main: number, newMain: number) =>
+        40_000 + signatureGas(n, sure, main) + newMain * 4000;
+    for (const size of [100, 370, 1000])
+        it(`a new set of ${size} validators (100 main), signed by the lightest of 100 until the cutoff`, async () => {
+            const set = makeValidatorSet({
+                size: 100,
+                main: 100,
+                weights: 'mainnet',
+                seed: 'kbound',
+                utimeSince: T0,
+                utimeUntil: T0 + 1_000_000,
+            });
+            const bc = await Blockchain.create();
+            bc.now = T0 + 100;
+            const s = await bc.treasury('s');
+            const chain = new SyntheticChain({ globalId: GLOBAL_ID, validators: set, startUtime: T0 + 10 });
+            const lc = bc.openContract(
+                LiteClient.createFromKeyBlock(chain.genesisKeyBlock().proof, compiledCode('LiteClient')),
+            );
+            await lc.sendDeploy(s.getSender(), toNano('1'));
+            const next = makeValidatorSet({
+                size,
+                main: 100,
+                weights: 'mainnet',
+                seed: `kbound-${size}`,
+                utimeSince: T0 + 500_000,
+                utimeUntil: T0 + 2_000_000,
+            });
+            // the lightest signers first: the most nodes read before the cutoff
+            const w = set.validators.slice(0, 100).map((v) => v.weight);
+            const total = w.reduce((a, b) => a + b, 0n);
+            const cutoff = (total * 2n) / 3n + 1n;
+            let first = 0;
+            for (let rest = total; rest - w[first] >= cutoff; first++) rest -= w[first];
+            const signers = Array.from({ length: 100 - first }, (_, i) => first + i);
+            const kb = chain.nextKeyBlock(next, { signers });
+            // less than the fee of the bound (plus 0.01 TON for the answer): 206 before a signature is read
+            const low = await lc.sendNewKeyBlock(s.getSender(), {
+                value: toNano('0.05'),
+                block: kb.proof,
+                signatures: kb.signatures,
+            });
+            expect(low.transactions).toHaveTransaction({
+                to: lc.address,
+                aborted: true,
+                exitCode: Errors.liteClient.notEnoughValue,
+            });
+            const r = await lc.sendNewKeyBlock(s.getSender(), {
+                value: toNano('1'),
+                block: kb.proof,
+                signatures: kb.signatures,
+            });
+            const t = r.transactions.find((x) => x.inMessage?.info.dest?.toString() === lc.address.toString())!;
+            const d = t.description;
+            if (d.type !== 'generic' || d.computePhase.type !== 'vm') throw new Error('no compute phase');
+            expect(d.computePhase.exitCode).toBe(0);
+            const gas = Number(d.computePhase.gasUsed);
+            const b = bound(signers.length, liteClientSure(set.validators.slice(0, 100)), 100, 100);
+            console.log(`new_key_block bound: ${size} validators, ${signers.length} signers: gas ${gas}, bound ${b}`);
+            expect(gas).toBeLessThanOrEqual(b);
+        });
+});

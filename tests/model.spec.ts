@@ -16,12 +16,17 @@
  *   MODEL_LIQUIDITY  0 to leave out the liquidity operations (withdraw / add liquidity, set_bounty,
  *                    provide, retry from LiquidityRequested and of a provider's repayment)
  *   MODEL_CANCEL     0 to leave out cancel (default on)
+ *   MODEL_ATTACKS    0 to leave out the strangers' moves (harness/model/attacker.ts: deploy_tvm_event
+ *                    for others' transfers, check_transaction straight to the checker; default on)
  * These shape the random sequences only: the scripted sequences always run.
  * A failure prints the seed, the sequence index and the steps to replay it:
  *   MODEL_SEED=<seed> MODEL_FIRST=<i> MODEL_SEQUENCES=1 MODEL_STEPS=<n> npx jest tests/model.spec.ts
  */
 import { createHash } from 'crypto';
 import '@ton/test-utils';
+import { Cell, toNano } from '@ton/core';
+import { internal } from '@ton/sandbox';
+import { TransactionChecker } from '../wrappers/TransactionChecker';
 import { TvmNetwork } from '../harness/network';
 import { BridgePair, deployBridgePair, PairSnapshot } from '../harness/bridge';
 import {
@@ -34,6 +39,7 @@ import {
     Violation,
 } from '../harness/model';
 import { EventStatus } from '../wrappers/eventStatus';
+import { Attacker, cpuSince } from '../harness/model/attacker';
 
 const envInt = (name: string, dflt: number) => {
     const v = process.env[name];
@@ -55,6 +61,8 @@ const LIMITS = process.env.MODEL_LIMITS !== '0';
 const LIQUIDITY = process.env.MODEL_LIQUIDITY !== '0';
 /** cancel (MODEL_CANCEL=0 leaves it out of the random steps) */
 const CANCEL = process.env.MODEL_CANCEL !== '0';
+/** the strangers' moves (MODEL_ATTACKS=0 leaves them out of the random steps) */
+const ATTACKS = process.env.MODEL_ATTACKS !== '0';
 
 describe('Bridge model: random sequences over two networks', () => {
     let pair: BridgePair;
@@ -71,7 +79,7 @@ describe('Bridge model: random sequences over two networks', () => {
         [
             `${what}`,
             `seed ${SEED}, sequence ${seq} (sequence seed "${m.rng.seed}"), after ${m.steps.length} steps; replay with`,
-            `  MODEL_SEED=${SEED} MODEL_FIRST=${seq} MODEL_SEQUENCES=1 MODEL_STEPS=${STEPS}${LIMITS ? '' : ' MODEL_LIMITS=0'}${LIQUIDITY ? '' : ' MODEL_LIQUIDITY=0'}${CANCEL ? '' : ' MODEL_CANCEL=0'} npx jest tests/model.spec.ts`,
+            `  MODEL_SEED=${SEED} MODEL_FIRST=${seq} MODEL_SEQUENCES=1 MODEL_STEPS=${STEPS}${LIMITS ? '' : ' MODEL_LIMITS=0'}${LIQUIDITY ? '' : ' MODEL_LIQUIDITY=0'}${CANCEL ? '' : ' MODEL_CANCEL=0'}${ATTACKS ? '' : ' MODEL_ATTACKS=0'} npx jest tests/model.spec.ts`,
             'steps:',
             m.describe(),
         ].join('\n');
@@ -84,7 +92,10 @@ describe('Bridge model: random sequences over two networks', () => {
             );
     }
 
-    async function fresh(seq: number): Promise<BridgeModel> {
+    /** the strangers of the last fresh() (their invariants always run; their moves when ATTACKS) */
+    let attacker: Attacker;
+
+    async function fresh(seq: number, attacks = ATTACKS): Promise<BridgeModel> {
         await pair.loadFrom(base);
         const m = new BridgeModel(pair, new Rng(`${SEED}/${seq}`), {
             limits: LIMITS,
@@ -92,6 +103,14 @@ describe('Bridge model: random sequences over two networks', () => {
             cancel: CANCEL,
         });
         await m.start();
+        attacker = new Attacker(m);
+        await attacker.start();
+        m.extensions.push({
+            ops: (ops) => {
+                if (attacks) attacker.ops(ops);
+            },
+            check: () => attacker.check(),
+        });
         return m;
     }
 
@@ -142,6 +161,43 @@ describe('Bridge model: random sequences over two networks', () => {
         const [k, l] = [...m.limits.entries()][0];
         m.limits.set(k, { ...l, day: Math.floor(pair.A.network.now / 86400), used: 1n });
         expect(kinds(await m.checkInvariants())).toEqual(['daily-limit']);
+    });
+
+    it("the attacker's invariants flag a stranger given an honest party's value and a request the checker neither answers nor bounces", async () => {
+        const m = await fresh(-8);
+        await m.lock('A', 'token', 'alice', 'carol', 5_000n);
+        await m.deliver(m.transfers[0], 'credit');
+        expect(await m.checkInvariants()).toEqual([]);
+        const snap = pair.snapshot();
+
+        // an honest user's TON reaching a stranger (a trace alice started)
+        await m.user('A', 'alice').send({ to: attacker.stranger.A.address, value: toNano('1') });
+        const v1 = await m.checkInvariants();
+        expect(v1.map((x) => x.invariant)).toEqual(['honest-value']);
+        expect(v1[0].message).toBe('A: a trace alice started brought the strangers 1000000000');
+
+        // a check_transaction sent non-bounceable and refused (206): neither answered nor bounced, its
+        // value kept by the checker (a sender that does not ask for a bounce loses it: every Event
+        // and every stranger of the model asks for one)
+        await pair.loadFrom(snap);
+        const c = pair.B.transactionChecker.address;
+        await pair.B.network.blockchain.sendMessage(
+            internal({
+                from: attacker.stranger.B.address,
+                to: c,
+                value: toNano('0.3'),
+                bounce: false,
+                body: TransactionChecker.checkTransactionMessage(new Cell(), new Cell(), new Cell(), 9n),
+            }),
+        );
+        const v2 = await m.checkInvariants();
+        expect(v2.map((x) => x.invariant)).toEqual(['checker-answer', 'checker-answer']);
+        expect(v2.map((x) => x.message)).toEqual([
+            'B: check_transaction of stranger (query 9) neither answered nor bounced',
+            expect.stringMatching(
+                /^B: the TransactionChecker holds \d+, more than its \d+ at the start \(value kept\)$/,
+            ),
+        ]);
     });
 
     it('scripted: a predeployed token under a daily limit while the native proxy is paused (rarely drawn at random)', async () => {
@@ -325,6 +381,55 @@ describe('Bridge model: random sequences over two networks', () => {
         await check(m, -5);
     });
 
+    it('scripted: strangers (deploy_tvm_event for others before and after the honest delivery, too little value and plenty, genuine and forged; check_transaction of each kind straight to the checker)', async () => {
+        const m = await fresh(-7);
+        const last = () => m.transfers[m.transfers.length - 1];
+        const script: (() => Promise<void>)[] = [
+            () => m.lock('A', 'token', 'alice', 'carol', 5_000n),
+            () => attacker.deploy(m.transfers[0], 'forged', 'plenty'), // Rejected: the stranger paid for it
+            () => attacker.deploy(m.transfers[0], 'genuine', 'below-initial'), // 2213: bounced, nothing changes
+            () => m.deliver(m.transfers[0], 'credit'), // Confirmed
+            () => attacker.deploy(m.transfers[0], 'genuine', 'plenty'), // 2321: the value back
+            () => attacker.deploy(m.transfers[0], 'forged', 'plenty'), // 2321
+            () => m.burn('B', 'carol', 'alice', 1_000n),
+            () => attacker.deploy(last(), 'genuine', 'padded'), // the Event deployed, the proof refused (2317): Initializing
+            () => m.deliver(last(), 'credit'), // the credit backend still delivers it
+            () => m.lock('B', 'token', 'dave', 'bob', 3_000n),
+            () => attacker.deploy(last(), 'genuine', 'plenty'), // the stranger pays for bob's delivery
+            () => m.setPaused('B', 'alien', true),
+            () => m.lock('A', 'token', 'bob', 'dave', 2_000n),
+            () => m.deliver(last(), 'credit'), // Verified (2702)
+            () => attacker.deploy(last(), 'forged', 'plenty'), // a failed re-proof leaves it Verified
+            () => m.forge(last()), // the model's forger: the same
+            () => m.setPaused('B', 'alien', false),
+            () => m.deliver(last(), 'credit'), // Confirmed
+            () => attacker.checkTransaction('B', 'valid', true), // transaction_checked to the stranger
+            () => attacker.checkTransaction('B', 'duplicate', true), // the same again: answered again
+            () => attacker.checkTransaction('B', 'forged', true), // transaction_check_failed
+            () => attacker.checkTransaction('A', 'oversized', true), // hundreds of junk cells: 114, answered
+            () => attacker.checkTransaction('A', 'oversized', false), // 206: bounced
+            () => attacker.checkTransaction('A', 'valid', false), // 206: bounced
+            () => m.rotate('A', false), // B's LiteClient behind A's set
+            () => m.lock('A', 'token', 'alice', 'dave', 700n),
+            () => attacker.deploy(last(), 'genuine', 'plenty'), // not checkable yet: Rejected
+            () => attacker.checkTransaction('B', 'valid', true), // transaction_check_failed
+            () => m.drain(),
+        ];
+        for (const step of script) {
+            await step();
+            await check(m, -7);
+        }
+        expect(m.transfers.map((x) => x.expected.status)).toEqual(m.transfers.map(() => EventStatus.Confirmed));
+        // on B: the valid request and its duplicate checked, the forged one failed, the last valid
+        // one checked or failed (its transfer drawn at random: sealed before the rotation or after)
+        const b = attacker.checks.get('B.stranger')!;
+        expect([b.requests, b.bounced, b.checked + b.failed]).toEqual([4, 0, 4]);
+        expect(b.checked).toBeGreaterThanOrEqual(2);
+        expect(b.failed).toBeGreaterThanOrEqual(1);
+        expect(attacker.checks.get('A.stranger')).toEqual({ requests: 3, checked: 0, failed: 1, bounced: 2 });
+        console.log(`model, scripted strangers:\n  ${attacker.report().join('\n  ')}`);
+    });
+
     it(
         `random sequences (seed ${SEED}, ${SEQUENCES} x ${STEPS} steps${LIMITS ? ', with daily limits' : ''})`,
         async () => {
@@ -333,6 +438,11 @@ describe('Bridge model: random sequences over two networks', () => {
             const ops = new Map<string, number>();
             /** per sequence: a hash of its steps (a replay with MODEL_FIRST shows the same) */
             const prints: string[] = [];
+            /** the strangers' moves, and every check_transaction the checkers received with its answer */
+            const attackMoves = new Map<string, number>();
+            const checkerRequests = { requests: 0, answered: 0, bounced: 0 };
+            const strangersCpu = { moves: 0, checks: 0 };
+            const cpu0 = process.cpuUsage();
             for (let seq = FIRST; seq < FIRST + SEQUENCES; seq++) {
                 const m = await fresh(seq);
                 await check(m, seq);
@@ -358,6 +468,14 @@ describe('Bridge model: random sequences over two networks', () => {
                 await check(m, seq);
                 if (process.env.MODEL_PRINT) console.log(`sequence ${seq}:\n${m.describe()}`);
                 prints.push(`${seq}:${createHash('sha256').update(m.steps.join('\n')).digest('hex').slice(0, 8)}`);
+                for (const [k, v] of attacker.moves) attackMoves.set(k, (attackMoves.get(k) ?? 0) + v);
+                strangersCpu.moves += attacker.cpu.moves;
+                strangersCpu.checks += attacker.cpu.checks;
+                for (const c of attacker.checks.values()) {
+                    checkerRequests.requests += c.requests;
+                    checkerRequests.answered += c.checked + c.failed;
+                    checkerRequests.bounced += c.bounced;
+                }
                 for (const t of m.transfers) {
                     const { status } = await m.eventStatus(t);
                     if (t.expected.finalReject) expect(status).toBe(EventStatus.Rejected);
@@ -371,7 +489,12 @@ describe('Bridge model: random sequences over two networks', () => {
                 .map(([k, v]) => `${k} ${v}`)
                 .join(', ');
             console.log(
-                `model: seed ${SEED}, sequences ${FIRST}..${FIRST + SEQUENCES - 1} (${SEQUENCES}), ${steps} random steps + drains, daily limits ${LIMITS ? 'on' : 'off'}, liquidity ${LIQUIDITY ? 'on' : 'off'}, cancel ${CANCEL ? 'on' : 'off'}, ${((Date.now() - t0) / 1000).toFixed(1)} s\n  operations: ${summary}\n  step hashes: ${prints.join(' ')}`,
+                `model: seed ${SEED}, sequences ${FIRST}..${FIRST + SEQUENCES - 1} (${SEQUENCES}), ${steps} random steps + drains, daily limits ${LIMITS ? 'on' : 'off'}, liquidity ${LIQUIDITY ? 'on' : 'off'}, cancel ${CANCEL ? 'on' : 'off'}, strangers ${ATTACKS ? 'on' : 'off'}, ${((Date.now() - t0) / 1000).toFixed(1)} s (CPU ${cpuSince(cpu0).toFixed(1)} s; the strangers' moves ${strangersCpu.moves.toFixed(1)} s, their invariants ${strangersCpu.checks.toFixed(1)} s)\n  operations: ${summary}\n  strangers: ${
+                    [...attackMoves.entries()]
+                        .sort()
+                        .map(([k, v]) => `${k} ${v}`)
+                        .join(', ') || 'none'
+                }\n  check_transaction received ${checkerRequests.requests}: answered ${checkerRequests.answered}, bounced ${checkerRequests.bounced}\n  step hashes: ${prints.join(' ')}`,
             );
         },
         120_000 + SEQUENCES * (STEPS + 10) * 5_000,

@@ -373,7 +373,11 @@ describe('ProxyMultiVaultAlien', () => {
             );
             await local.sendMint(tokenOwner.getSender(), { to: alice.address, amount: 10_000n });
             const native = blockchain.openContract(
-                await ProxyMultiVaultNative.createFromConfig({ owner: owner.address, alienProxy: proxy.address }),
+                await ProxyMultiVaultNative.createFromConfig({
+                    owner: owner.address,
+                    alienProxy: proxy.address,
+                    tvmChains: [OTHER_CHAIN],
+                }),
             );
             await native.sendDeploy(owner.getSender());
             await native.sendRegisterNativeToken(owner.getSender(), {
@@ -425,7 +429,11 @@ describe('ProxyMultiVaultAlien', () => {
 
         it("should pass the native proxy's refusal on to the Event (native_delivery_failed -> tvm_event_delivery_failed)", async () => {
             const native = blockchain.openContract(
-                await ProxyMultiVaultNative.createFromConfig({ owner: owner.address, alienProxy: proxy.address }),
+                await ProxyMultiVaultNative.createFromConfig({
+                    owner: owner.address,
+                    alienProxy: proxy.address,
+                    tvmChains: [OTHER_CHAIN],
+                }),
             );
             await native.sendDeploy(owner.getSender());
             await proxy.sendSetNativeProxy(owner.getSender(), native.address);

@@ -19,82 +19,43 @@ import path from 'path';
 import { Blockchain, internal, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import { Address, Cell, toNano } from '@ton/core';
 import '@ton/test-utils';
-import { compiledCode } from '../wrappers/compiled';
-import { makeValidatorSet, sha256, ValidatorSet } from '../harness/validators';
+import { ValidatorSet } from '../harness/validators';
 import { SyntheticChain } from '../harness/chain';
-import { buildMasterchainBlock } from '../harness/blocks';
-import { buildMerkleProof } from '../harness/proofs';
-import { buildSignaturesCell, SignatureEntry } from '../harness/signatures';
+import { CheckRequest, fakeBlockRequest } from '../harness/checkerRequests';
 import { LiteClient } from '../wrappers/LiteClient';
+import {
+    checkerValidatorSet,
+    deployCheckerWorld,
+    GLOBAL_ID,
+    sandboxTransactions,
+    T0,
+} from './transaction_checker.fixture';
 import { TC_FWD_FACTOR, TC_MIN_VALUE, TransactionChecker, tcRequiredValue } from '../wrappers/TransactionChecker';
 import { Errors, Op } from '../wrappers/constants';
 import {
     contractDataHex,
     fwdFeeOfBody,
     junkTree,
-    keepTxCells,
     remainingFwdFee,
-    replaceAt,
     requestFwdFee,
     tcSeenFwdFee,
 } from './transaction_checker.util';
 
-const GLOBAL_ID = 42;
-const T0 = 1_700_000_000;
-
-/** Real Transaction cells from a sandbox. */
-async function sandboxTransactions(count: number): Promise<Cell[]> {
-    const bc = await Blockchain.create();
-    const out: Cell[] = [];
-    const a = await bc.treasury('tx-a');
-    for (let i = 0; out.length < count; i++) {
-        const b = await bc.treasury(`tx-b${i}`);
-        const r = await a.send({ to: b.address, value: toNano('0.5'), bounce: false });
-        for (const t of r.transactions) out.push(t.raw);
-    }
-    return out.slice(0, count);
-}
-
-/** `n` signature entries of index 65535 (beyond the main validators): the LiteClient refuses the first it reads (114). */
-function skippedEntries(n: number, seed: string): SignatureEntry[] {
-    return Array.from({ length: n }, (_, i) => ({
-        index: 0xffff,
-        signature: Buffer.concat([sha256(Buffer.from(`${seed}:${i}:a`)), sha256(Buffer.from(`${seed}:${i}:b`))]),
-    }));
-}
-
-interface Fake {
-    transaction: Cell;
-    txProof: Cell;
-    currentBlock: Cell;
-}
-
 /**
  * The attacker's request: an unsigned masterchain block of its own holding `tx`, whose proof keeps
- * `junkCells` junk cells (in place of the block's value_flow, which nobody reads), with `skipped`
- * signature entries of index 65535 (refused as soon as read: 114).
+ * `junkCells` junk cells, with `skipped` signature entries of index 65535 (harness/checkerRequests.ts).
  */
-function fakeRequest(tx: Cell, seqno: number, junkCells: number, skipped: number, seed: string): Fake {
-    const block = buildMasterchainBlock({ globalId: GLOBAL_ID, seqno, genUtime: T0 + 50, transactions: [tx] });
-    const junk = junkTree(junkCells, seed);
-    const root = replaceAt(block.cell, [1], () => junk);
-    const txProof = buildMerkleProof(root, { cells: [root, ...keepTxCells(root, tx)], full: [root.refs[0]] });
-    const blockProof = buildMerkleProof(root, { full: [root.refs[0], junk] });
-    const signatures = buildSignaturesCell(sha256(Buffer.from(seed)), skippedEntries(skipped, seed));
-    return { transaction: tx, txProof, currentBlock: TransactionChecker.currentBlockCell(blockProof, signatures) };
+function fakeRequest(tx: Cell, seqno: number, junkCells: number, skipped: number, seed: string): CheckRequest {
+    return fakeBlockRequest(tx, { globalId: GLOBAL_ID, seqno, genUtime: T0 + 50, junkCells, skipped, seed });
 }
 
 describe('TransactionChecker under attack: nothing stored per request, value in proportion, always answered', () => {
-    let tcCode: Cell;
-    let lcCode: Cell;
     let txs: Cell[];
     let set: ValidatorSet;
 
     beforeAll(async () => {
-        tcCode = compiledCode('TransactionChecker');
-        lcCode = compiledCode('LiteClient');
         txs = await sandboxTransactions(3);
-        set = makeValidatorSet({ size: 9, main: 7, seed: 'attack', utimeSince: T0, utimeUntil: T0 + 1_000_000 });
+        set = checkerValidatorSet('attack');
     });
 
     let blockchain: Blockchain;
@@ -106,32 +67,23 @@ describe('TransactionChecker under attack: nothing stored per request, value in 
     let initialData: string;
 
     beforeEach(async () => {
-        blockchain = await Blockchain.create();
-        const deployer = await blockchain.treasury('deployer');
+        ({ blockchain, chain, liteClient, checker, initialData } = await deployCheckerWorld(set));
         attacker = await blockchain.treasury('attacker', { balance: toNano('1000') });
         honest = await blockchain.treasury('honest');
-        chain = new SyntheticChain({ globalId: GLOBAL_ID, validators: set, startUtime: T0 + 10 });
-        liteClient = blockchain.openContract(LiteClient.createFromKeyBlock(chain.genesisKeyBlock().proof, lcCode));
-        await liteClient.sendDeploy(deployer.getSender(), toNano('1'));
-        checker = blockchain.openContract(
-            TransactionChecker.createFromConfig({ liteClient: liteClient.address }, tcCode),
-        );
-        await checker.sendDeploy(deployer.getSender(), toNano('1'));
-        initialData = await contractDataHex(blockchain, checker.address);
     });
 
-    const bodyOf = (req: Fake, queryId = 0n) =>
+    const bodyOf = (req: CheckRequest, queryId = 0n) =>
         TransactionChecker.checkTransactionMessage(req.transaction, req.txProof, req.currentBlock, queryId);
 
     /** The request's full forward fee, as the checker recovers it from the fwd_fee field. */
-    const feeOf = (req: Fake) => tcSeenFwdFee(fwdFeeOfBody(bodyOf(req)));
+    const feeOf = (req: CheckRequest) => tcSeenFwdFee(fwdFeeOfBody(bodyOf(req)));
 
     /**
      * `who` sends the request as an internal message with its real forward fee (fwd_fee field). A
      * wallet's external message could not carry a body this large in one piece (an attacker builds
      * it in a contract of its own); the sandbox takes the internal message as sent.
      */
-    async function send(who: SandboxContract<TreasuryContract>, req: Fake, value: bigint, queryId = 0n) {
+    async function send(who: SandboxContract<TreasuryContract>, req: CheckRequest, value: bigint, queryId = 0n) {
         return blockchain.sendMessage(
             internal({
                 from: who.address,

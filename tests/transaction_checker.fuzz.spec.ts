@@ -1,8 +1,9 @@
 /**
  * Issue 9 §5: every exit is a documented code. A seeded fuzz test mutates valid requests (blocks,
  * proofs, proof paths, signature sets, transactions and the message bodies themselves) and sends
- * them to check_transaction, and sends check_block (with and without a context) straight to the
- * LiteClient. Every run must end in success or in a code of the tables
+ * them to check_transaction; sends check_block (with and without a context) and new_key_block straight
+ * to the LiteClient, and the LiteClient's answers to the checker from a stranger. Every run must end
+ * in success or in a code of the tables
  * (contracts/transaction_checker.tlb, contracts/lite_client.fc), and the sender must get its value
  * back with the code: a bounce, or an answer carrying it, with at least the value minus what the
  * checker asks for (tc::min_value + 3 forward fees of the request). Nothing is stored.
@@ -24,11 +25,10 @@ import { LiteClient } from '../wrappers/LiteClient';
 import { TransactionChecker, tcRequiredValue } from '../wrappers/TransactionChecker';
 import { Errors, Op } from '../wrappers/constants';
 import { contractDataHex, fwdFeeOfBody, remainingFwdFee, tcSeenFwdFee } from './transaction_checker.util';
+import { checkerValidatorSet, deployCheckerWorld, GLOBAL_ID, T0 } from './transaction_checker.fixture';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 1);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 60);
-const GLOBAL_ID = 42;
-const T0 = 1_700_000_000;
 
 const E = Errors.transactionChecker;
 const M = Errors.merkle;
@@ -59,6 +59,22 @@ const LC_CODES = new Set<number>([
     L.blockAfterEpoch,
     L.blockNotMasterchain,
     L.notEnoughValue,
+]);
+
+/** new_key_block's refusals (contracts/lite_client.fc): check_block's and the key block's own */
+const NK_CODES = new Set<number>([
+    M.notExotic,
+    M.notMerkleProof,
+    L.blockNotMasterchain,
+    L.wrongGlobalId,
+    L.notKeyBlock,
+    L.keyBlockSameEpoch,
+    L.keyBlockOldEpoch,
+    L.invalidSignature,
+    L.weightBelowCutoff,
+    L.invalidEpoch,
+    L.notEnoughValue,
+    Errors.common.wrongOp,
 ]);
 
 /** mulberry32 */
@@ -244,6 +260,25 @@ function mutateSignatures(sigs: Cell, rng: Rng): Cell {
     return buildSignaturesCell(fileHash, entries);
 }
 
+/** A message body cut short, stripped of references, or damaged somewhere in its tree. */
+function mutateBody(good: Cell, rng: Rng): Cell {
+    switch (rng.int(4)) {
+        case 0:
+            // cut anywhere after the op (a query_id, an error code or a hash cut short)
+            return withBits(good, (bs) => bs.substring(0, 32 + rng.int(Math.max(1, bs.length - 31))));
+        case 1: {
+            // references dropped from the end
+            const b = beginCell().storeBits(good.bits);
+            good.refs.slice(0, rng.int(good.refs.length + 1)).forEach((r) => b.storeRef(r));
+            return b.endCell();
+        }
+        case 2:
+            return mutateCell(good, rng, false);
+        default:
+            return mutateTree(good, rng, false);
+    }
+}
+
 /** The check_transaction body of a request (with its query_id), then mutated as a message body. */
 function body(req: Request, queryId: bigint, rng: Rng | null): Cell {
     const good = TransactionChecker.checkTransactionMessage(
@@ -288,25 +323,14 @@ describe(`TransactionChecker and LiteClient fuzz (FUZZ_SEED=${SEED}, FUZZ_RUNS=$
     const bases: Request[] = [];
 
     beforeAll(async () => {
-        const set = makeValidatorSet({ size: 9, main: 7, seed: 'fuzz', utimeSince: T0, utimeUntil: T0 + 1_000_000 });
-        blockchain = await Blockchain.create();
-        const deployer = await blockchain.treasury('deployer');
+        let chain: SyntheticChain;
+        ({ blockchain, chain, liteClient, checker, initialData } = await deployCheckerWorld(
+            checkerValidatorSet('fuzz'),
+            {
+                shardBlocksPerMc: 3,
+            },
+        ));
         user = await blockchain.treasury('user', { balance: toNano('100000') });
-        const chain = new SyntheticChain({
-            globalId: GLOBAL_ID,
-            validators: set,
-            startUtime: T0 + 10,
-            shardBlocksPerMc: 3,
-        });
-        liteClient = blockchain.openContract(
-            LiteClient.createFromKeyBlock(chain.genesisKeyBlock().proof, compiledCode('LiteClient')),
-        );
-        await liteClient.sendDeploy(deployer.getSender(), toNano('1'));
-        checker = blockchain.openContract(
-            TransactionChecker.createFromConfig({ liteClient: liteClient.address }, compiledCode('TransactionChecker')),
-        );
-        await checker.sendDeploy(deployer.getSender(), toNano('1'));
-        initialData = await contractDataHex(blockchain, checker.address);
 
         // real transactions of a sandbox, sealed into the synthetic chain
         const src = await Blockchain.create();
@@ -528,5 +552,140 @@ describe(`TransactionChecker and LiteClient fuzz (FUZZ_SEED=${SEED}, FUZZ_RUNS=$
                 }
             }
         }
+    });
+
+    it(`${RUNS} mutated new_key_block messages (key blocks, signature sets, bodies, values): documented codes only, the value back`, async () => {
+        const rng = prng(SEED ^ 0x3c3c3c3c);
+        // a LiteClient of its own, restored after every key block it accepts
+        const setA = makeValidatorSet({ size: 9, main: 7, seed: 'fuzz-k', utimeSince: T0, utimeUntil: T0 + 1_000_000 });
+        const kchain = new SyntheticChain({ globalId: GLOBAL_ID, validators: setA, startUtime: T0 + 10 });
+        const deployer = await blockchain.treasury('fuzz-k-deployer');
+        const lc = blockchain.openContract(
+            LiteClient.createFromKeyBlock(kchain.genesisKeyBlock().proof, compiledCode('LiteClient')),
+        );
+        await lc.sendDeploy(deployer.getSender(), toNano('1'));
+        const setB = makeValidatorSet({
+            size: 12,
+            main: 10,
+            seed: 'fuzz-k2',
+            utimeSince: T0 + 500_000,
+            utimeUntil: T0 + 2_000_000,
+        });
+        const announce = kchain.announceKeyBlock(setB); // ConfigParam 34 unchanged: 112
+        const next = kchain.nextKeyBlock(setB); // accepted
+        const keyBlocks = [announce, next, next, next];
+        const snapshot = blockchain.snapshot();
+        const outcomes = new Map<string, number>();
+        const count = (k: string) => outcomes.set(k, (outcomes.get(k) ?? 0) + 1);
+        for (let run = 0; run < RUNS; run++) {
+            const ctx = `FUZZ_SEED=${SEED} new_key_block run ${run}`;
+            const base = rng.pick(keyBlocks);
+            let block = base.proof;
+            let sigs = base.signatures;
+            if (rng.chance(0.5)) block = mutateProof(block, rng);
+            if (rng.chance(0.5)) sigs = mutateSignatures(sigs, rng);
+            let msg = LiteClient.newKeyBlockMessage(run, block, sigs);
+            if (rng.chance(0.3)) msg = mutateBody(msg, rng);
+            // mostly enough value; sometimes less than the signatures and the new set may cost (206)
+            const value = rng.chance(0.15) ? toNano('0.01') + BigInt(rng.int(5e7)) : toNano('1');
+            const r = await blockchain.sendMessage(
+                internal({ from: user.address, to: lc.address, value, bounce: true, body: msg }),
+            );
+            const [t] = transactionsOf(r.transactions, lc.address);
+            const back = transactionsOf(r.transactions, user.address);
+            if (msg.bits.length < 32) {
+                expect({ ctx, aborted: aborted(t), out: t.outMessagesCount }).toEqual({ ctx, aborted: false, out: 0 });
+                count('top-up');
+                continue;
+            }
+            if (aborted(t)) {
+                const code = exitCode(t);
+                expect({ ctx, code, documented: NK_CODES.has(code) }).toEqual({ ctx, code, documented: true });
+                const bounce = back.find((x) => x.inMessage?.info.type === 'internal' && x.inMessage.info.bounced);
+                expect({ ctx, bounced: bounce !== undefined }).toEqual({ ctx, bounced: true });
+                // the value back, less the gas spent and the bounce's fee
+                expect({ ctx, back: valueOf(bounce!) > 0n && valueOf(bounce!) > value - toNano('0.45') }).toEqual({
+                    ctx,
+                    back: true,
+                });
+                count(`bounce ${code}`);
+            } else {
+                // accepted: ok with the rest of the value; then the LiteClient is restored
+                const ans = back[0];
+                expect({ ctx, answered: ans !== undefined }).toEqual({ ctx, answered: true });
+                expect({ ctx, op: ans.inMessage!.body.beginParse().loadUint(32) }).toEqual({
+                    ctx,
+                    op: Op.liteClient.ok,
+                });
+                // the rest of the value: less the gas (at most 1,000,000 gas, 0.4 TON) and the answer's fee
+                expect({ ctx, back: valueOf(ans) > 0n && valueOf(ans) > value - toNano('0.45') }).toEqual({
+                    ctx,
+                    back: true,
+                });
+                count('ok');
+                await blockchain.loadFrom(snapshot);
+            }
+        }
+        console.log(
+            `new_key_block fuzz outcomes (seed ${SEED}, ${RUNS} runs): ${JSON.stringify(Object.fromEntries(outcomes))}`,
+        );
+    });
+
+    it(`${RUNS} LiteClient answers (correct, check_block_failed) and bounces from anyone else: 203 or an unknown op, the value back`, async () => {
+        const rng = prng(SEED ^ 0x0f0f0f0f);
+        const context = beginCell().storeAddress(user.address).storeRef(bases[0].transaction).endCell();
+        const answers = [
+            beginCell()
+                .storeUint(Op.liteClient.correct, 32)
+                .storeUint(7, 64)
+                .storeUint(1n, 256)
+                .storeRef(context)
+                .endCell(),
+            beginCell()
+                .storeUint(Op.liteClient.checkBlockFailed, 32)
+                .storeUint(7, 64)
+                .storeUint(L.invalidSignature, 16)
+                .storeRef(context)
+                .endCell(),
+        ];
+        for (let run = 0; run < RUNS; run++) {
+            const ctx = `FUZZ_SEED=${SEED} answer run ${run}`;
+            let msg = rng.pick(answers);
+            if (rng.chance(0.7)) msg = mutateBody(msg, rng);
+            const bounced = rng.chance(0.15);
+            const r = await blockchain.sendMessage(
+                internal({
+                    from: user.address,
+                    to: checker.address,
+                    value: toNano('1'),
+                    bounce: !bounced,
+                    bounced,
+                    body: msg,
+                }),
+            );
+            const [t] = transactionsOf(r.transactions, checker.address);
+            const back = transactionsOf(r.transactions, user.address);
+            if (bounced || msg.bits.length < 32) {
+                // a bounce (its value stays: it cannot name a sender) or a top-up: nothing sent, nothing thrown
+                expect({ ctx, aborted: aborted(t), out: t.outMessagesCount }).toEqual({ ctx, aborted: false, out: 0 });
+                continue;
+            }
+            const code = exitCode(t);
+            const op = msg.beginParse().loadUint(32);
+            const expected =
+                op === Op.liteClient.correct || op === Op.liteClient.checkBlockFailed
+                    ? E.senderNotLiteClient
+                    : op === Op.transactionChecker.checkTransaction
+                      ? code
+                      : Errors.common.wrongOp;
+            expect({ ctx, aborted: aborted(t), code }).toEqual({ ctx, aborted: true, code: expected });
+            expect({ ctx, documented: TC_CODES.has(code) || code === E.senderNotLiteClient }).toEqual({
+                ctx,
+                documented: true,
+            });
+            const bounce = back.find((x) => x.inMessage?.info.type === 'internal' && x.inMessage.info.bounced);
+            expect({ ctx, back: bounce !== undefined && valueOf(bounce) > toNano('0.9') }).toEqual({ ctx, back: true });
+        }
+        expect(await contractDataHex(blockchain, checker.address)).toEqual(initialData);
     });
 });

@@ -20,6 +20,13 @@ import { blockHeaderProof, buildMerkleProof, masterchainProofWithShard, transact
 import { buildSignaturesCell, signBlock } from '../harness/signatures';
 import { sha256 } from '../harness/validators';
 import { LiteClient } from '../wrappers/LiteClient';
+import {
+    checkerValidatorSet,
+    deployCheckerWorld,
+    GLOBAL_ID,
+    sandboxTransactions,
+    T0,
+} from './transaction_checker.fixture';
 import { TransactionChecker, tcRequiredValue } from '../wrappers/TransactionChecker';
 import { Errors, Op } from '../wrappers/constants';
 import {
@@ -31,60 +38,30 @@ import {
     tcSeenFwdFee,
 } from './transaction_checker.util';
 
-const GLOBAL_ID = 42;
-const T0 = 1_700_000_000;
-
-/** Real Transaction cells from a sandbox: transfers between a few treasuries. */
-async function sandboxTransactions(count: number): Promise<Cell[]> {
-    const bc = await Blockchain.create();
-    const out: Cell[] = [];
-    const a = await bc.treasury('tx-a');
-    for (let i = 0; out.length < count; i++) {
-        const b = await bc.treasury(`tx-b${i}`);
-        const r = await a.send({ to: b.address, value: toNano('0.5'), bounce: false });
-        for (const t of r.transactions) out.push(t.raw);
-    }
-    return out.slice(0, count);
-}
-
 function currentBlock(proof: Cell, signatures: Cell): Cell {
     return TransactionChecker.currentBlockCell(proof, signatures);
 }
 
 describe('TransactionChecker (synthetic chain)', () => {
     let tcCode: Cell;
-    let lcCode: Cell;
     let txs: Cell[];
     let set: ValidatorSet;
 
     beforeAll(async () => {
         tcCode = compiledCode('TransactionChecker');
-        lcCode = compiledCode('LiteClient');
         txs = await sandboxTransactions(6);
-        set = makeValidatorSet({ size: 9, main: 7, seed: 'tc', utimeSince: T0, utimeUntil: T0 + 1_000_000 });
+        set = checkerValidatorSet('tc');
     });
 
     let blockchain: Blockchain;
     let chain: SyntheticChain;
-    let deployer: SandboxContract<TreasuryContract>;
     let user: SandboxContract<TreasuryContract>;
     let liteClient: SandboxContract<LiteClient>;
     let checker: SandboxContract<TransactionChecker>;
 
     beforeEach(async () => {
-        blockchain = await Blockchain.create();
-        deployer = await blockchain.treasury('deployer');
+        ({ blockchain, chain, liteClient, checker, initialData } = await deployCheckerWorld(set));
         user = await blockchain.treasury('user');
-        chain = new SyntheticChain({ globalId: GLOBAL_ID, validators: set, startUtime: T0 + 10 });
-        const genesis = chain.genesisKeyBlock();
-        liteClient = blockchain.openContract(LiteClient.createFromKeyBlock(genesis.proof, lcCode));
-        await liteClient.sendDeploy(deployer.getSender(), toNano('1'));
-        checker = blockchain.openContract(
-            TransactionChecker.createFromConfig({ liteClient: liteClient.address }, tcCode),
-        );
-        const r = await checker.sendDeploy(deployer.getSender(), toNano('1'));
-        expect(r.transactions).toHaveTransaction({ to: checker.address, deploy: true, success: true });
-        initialData = await checkerData();
     });
 
     let initialData: string;

@@ -65,7 +65,7 @@ export interface EvmTvmEventConfigurationConfig {
     /** the Bridge (roundDeployer) */
     bridge: Address;
     eventType: EvmEventType;
-    /** EvmFlags (harness/evm/eventData.ts) */
+    /** EvmFlags (lib/evmEventData.ts) */
     flags: number;
     /** base64 JSON of the EVM event ABI */
     eventABI: string;

@@ -11,7 +11,7 @@ import {
     SendMode,
     Slice,
 } from '@ton/core';
-import { parseValidatorSet } from '../harness/validators';
+import { parseValidatorSet } from '../lib/validatorSet';
 import { Op } from './constants';
 
 /** A main validator as the LiteClient stores it (index = position in the list). */
@@ -45,27 +45,26 @@ export function liteClientCutoff(validators: LiteClientValidator[]): bigint {
     return (total * 2n) / 3n + 1n;
 }
 
-/** Bits of a field of a chunk's weight cell (contracts/lite_client.tlb). */
+/** Bits of a field of a chunk's weight cell and of its tail (contracts/lite_client.tlb). */
 export const WEIGHT_BITS = 68;
 
+/** Bits of a chunk's tail: marker b{111}, then w3 w2 w1 (contracts/lite_client.tlb). */
+export const TAIL_BITS = 3 + 3 * WEIGHT_BITS;
+
 /**
- * validator_chunk$_ entries:(1..3 x index:uint16 pubkey:bits256) next:^Cell weights:^ChunkWeights
- * (contracts/lite_client.tlb): weights = after:uint68 w1:uint68 w2:uint68 w3:uint68 s0..s3:uint68,
- * `after` the weight of all later chunks, w_r the weight of the entry with r entries left in the
- * chunk (itself included; 0 when the chunk holds fewer than r entries), s_r = after + w1 + .. + w_r.
- * The last chunk is followed by the chain end: a single 0 bit, an empty cell and a weight cell of zeros.
+ * validator_chunk$_ entries:(1..3 x index:uint16 pubkey:bits256) b{111} w3:uint68 w2:uint68 w1:uint68
+ * next:^Cell weights:^ChunkWeights (contracts/lite_client.tlb): weights = after:uint68 w1:uint68
+ * w2:uint68 w3:uint68 s0..s3:uint68, `after` the weight of all later chunks, w_r the weight of the
+ * entry with r entries left in the chunk (itself included; 0 when the chunk holds fewer than r
+ * entries), s_r = after + w1 + .. + w_r. The last chunk is followed by the chain end: a tail of
+ * zero weights and no reference.
  */
 export function validatorChain(validators: LiteClientValidator[]): Cell {
     if (validators.length === 0) throw new Error('empty validator set');
-    // chain end: one data bit, an empty cell and a weight cell of zeros
+    // chain end: a tail of zero weights, no next chunk
     let next: Cell = beginCell()
-        .storeUint(0, 1)
-        .storeRef(beginCell().endCell())
-        .storeRef(
-            beginCell()
-                .storeUint(0, WEIGHT_BITS * 5)
-                .endCell(),
-        )
+        .storeUint(7, 3)
+        .storeUint(0, TAIL_BITS - 3)
         .endCell();
     let after = 0n;
     const last = Math.floor((validators.length - 1) / ENTRIES_PER_CHUNK) * ENTRIES_PER_CHUNK;
@@ -84,6 +83,9 @@ export function validatorChain(validators: LiteClientValidator[]): Cell {
         let sum = 0n;
         for (const x of w) q.storeUint((sum += x), WEIGHT_BITS); // suffix sums: after + w1 + .. + w_r
         for (let i = start; i < end; i++) after += validators[i].weight;
+        // the chunk's tail: marker b{111}, then w3 w2 w1
+        b.storeUint(7, 3);
+        for (let r = ENTRIES_PER_CHUNK; r >= 1; r--) b.storeUint(w[r], WEIGHT_BITS);
         next = b.storeRef(next).storeRef(q.endCell()).endCell();
     }
     return next;

@@ -171,7 +171,6 @@ export class EvmIndexer {
                     linkKey: `evm:${txHash.slice(2)}:${d.logIndex}`,
                     expectedGas: f.expected_gas.toString(),
                     sourceLt: String(d.blockNumber),
-                    sourceTx: null,
                     outMsgIndex: d.logIndex,
                     proofPayload: null,
                 });

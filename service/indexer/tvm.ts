@@ -17,7 +17,7 @@
  * batch and the cursor after it are committed in one transaction, so an indexer killed at any
  * point resumes where its last commit left it, with nothing lost and nothing twice.
  */
-import { Address, Cell, loadTransaction, Transaction } from '@ton/core';
+import { Address, Cell, Transaction } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { Op, OpEvm } from '../../wrappers/constants';
 import { EvmTvmEventConfiguration, loadVoteData } from '../../wrappers/EvmTvmEventConfiguration';
@@ -35,7 +35,7 @@ import {
     insertTransfers,
     openEvents,
     setCursor,
-    insertDelivery,
+    insertDeliveries,
     setEventStatus,
     setProofPayload,
     transfersWantingProof,
@@ -141,7 +141,6 @@ export function effectsOf(tx: Transaction, stream: Stream, chainId: number): TxE
                 linkKey: `tvm:${messageHash}`,
                 expectedGas: e.expectedGas.toString(),
                 sourceLt: tx.lt.toString(),
-                sourceTx: tx.raw.toBoc().toString('base64'),
                 outMsgIndex: found.outMessageIndex,
                 proofPayload: null,
             });
@@ -303,9 +302,12 @@ export class TvmIndexer {
                         q,
                         effects.flatMap((e) => e.events),
                     );
-                    for (const [j, e] of effects.entries())
-                        for (const d of e.deliveries)
-                            await insertDelivery(q, d.eventAddress, this.chainId, d.delivery, chunk[j].now);
+                    await insertDeliveries(
+                        q,
+                        effects.flatMap((e, j) =>
+                            e.deliveries.map((d) => ({ ...d, chainId: this.chainId, at: chunk[j].now })),
+                        ),
+                    );
                     await setCursor(q, name, `${last.lt}:${hex(last.hash())}`);
                 });
                 handled += chunk.length;
@@ -358,7 +360,13 @@ export class TvmIndexer {
             if (r.status !== 200) continue;
             const body = (await r.json()) as { result?: { boc?: string } };
             if (!body.result?.boc) continue;
-            const tx = loadTransaction(Cell.fromBase64(t.sourceTx).beginParse());
+            // the source transaction, read again from the network (storage keeps only what it meant)
+            const tx = await this.client.getTransaction(
+                Address.parse(t.proxy),
+                t.sourceLt,
+                Buffer.from(t.transferId, 'hex').toString('base64'),
+            );
+            if (!tx) continue;
             const found = transferFromProxyTransaction(tx);
             if (!found) continue;
             const dest = Object.values(this.o.deployment.tvm).find((n) => n.globalId === t.toChainId);

@@ -241,7 +241,13 @@ export class CreditWorker {
         const id = t.seen.id;
         const configuration = Address.parse(t.seen.configuration);
         const ev = await eventOf(destination, configuration, Buffer.from(t.seen.messageHash, 'hex'));
-        const deployed = ev.status !== null && ev.status !== EventStatus.Rejected && ev.status !== EventStatus.Verified;
+        // Initializing: deployed by someone whose proof the Event refused (2317: e.g. a stranger's
+        // padded proof at the configuration's flat eventInitialBalance), no proof processed: deliver
+        const deployed =
+            ev.status !== null &&
+            ev.status !== EventStatus.Initializing &&
+            ev.status !== EventStatus.Rejected &&
+            ev.status !== EventStatus.Verified;
         const now = Math.floor(Date.now() / 1000);
         if (deployed) {
             const ours = t.signed !== undefined && (await wallet.seqno()) > t.signed.seqno;

@@ -3,6 +3,7 @@
  * PostgreSQL in WASM, a data directory and nothing to install: the default) and a PostgreSQL server
  * (`DATABASE_URL`). Both run the same SQL (migrations.ts), with `$1` parameters.
  */
+import crypto from 'crypto';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Pool, PoolClient } from 'pg';
 import { MIGRATIONS } from './migrations';
@@ -48,6 +49,25 @@ export function isUnavailable(e: unknown): boolean {
     );
 }
 
+const PREPARED = new Map<string, string>();
+
+/**
+ * Marks a statement of fixed text to be prepared once per connection (PostgreSQL) or database
+ * (PGlite) and then only bound and executed: no parse and plan per call (the status lookup's plan
+ * costs more than its execution). Returns the text: `const SQL = prepared(`...`)`. Its rows may
+ * come back as text (PGlite), so readers convert what they read.
+ */
+export function prepared(sql: string): string {
+    if (!PREPARED.has(sql)) PREPARED.set(sql, `p${crypto.createHash('sha1').update(sql).digest('hex').slice(0, 16)}`);
+    return sql;
+}
+
+type PgQueryable = Pool | PoolClient;
+const pgQuery = (c: PgQueryable, sql: string, params: unknown[]) => {
+    const name = PREPARED.get(sql);
+    return name ? c.query({ name, text: sql, values: params }) : c.query(sql, params);
+};
+
 function wrap(e: unknown): never {
     if (e instanceof StorageError) throw e;
     if (isUnavailable(e)) throw new StorageError(`storage: ${(e as Error)?.message ?? String(e)}`, e);
@@ -70,7 +90,7 @@ class PgDb implements Db {
     constructor(private pool: Pool) {}
     async query<R extends Row = Row>(sql: string, params: unknown[] = []): Promise<R[]> {
         try {
-            return (await this.pool.query(sql, params)).rows as R[];
+            return (await pgQuery(this.pool, sql, params)).rows as R[];
         } catch (e) {
             return wrap(e);
         }
@@ -85,7 +105,7 @@ class PgDb implements Db {
         const q: Queryable = {
             query: async <R extends Row = Row>(sql: string, params: unknown[] = []) => {
                 try {
-                    return (await c.query(sql, params)).rows as R[];
+                    return (await pgQuery(c, sql, params)).rows as R[];
                 } catch (e) {
                     return wrap(e);
                 }
@@ -108,21 +128,91 @@ class PgDb implements Db {
     }
 }
 
+/** a bind parameter as text (PostgreSQL's text format; arrays as array literals) */
+function textParam(v: unknown): string | null {
+    if (v === null || v === undefined) return null;
+    if (Array.isArray(v))
+        return `{${v
+            .map((x) =>
+                x === null || x === undefined ? 'NULL' : `"${String(x).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`,
+            )
+            .join(',')}}`;
+    if (typeof v === 'boolean') return v ? 't' : 'f';
+    return String(v);
+}
+
+/** PGlite's internals this module drives: its two locks (public `query` takes both) */
+interface PgliteLocks {
+    _runExclusiveTransaction<T>(f: () => Promise<T>): Promise<T>;
+    _runExclusiveQuery<T>(f: () => Promise<T>): Promise<T>;
+}
+
 class PgliteDb implements Db {
     readonly kind = 'pglite' as const;
+    /** prepared statement name -> its result columns (once described) */
+    private statements = new Map<string, string[] | null>();
+    private serialize = (require('@electric-sql/pglite') as typeof import('@electric-sql/pglite')).protocol.serialize;
     constructor(private db: PGlite) {}
+
+    /**
+     * A prepared statement over PGlite's wire protocol: Parse once, then Bind / Execute (PGlite's
+     * `query` parses and plans every call, which for the status lookup costs most of its time).
+     * Values come back as text, as the store's readers take them.
+     */
+    private async execPrepared<R extends Row>(name: string, sql: string, params: unknown[]): Promise<R[]> {
+        const s = this.serialize;
+        if (!this.statements.has(name)) {
+            await this.db.execProtocol(Buffer.concat([s.parse({ name, text: sql, types: [] }), s.sync()]));
+            this.statements.set(name, null);
+        }
+        let columns = this.statements.get(name) ?? null;
+        const r = await this.db.execProtocol(
+            Buffer.concat([
+                s.bind({ statement: name, values: params.map(textParam) }),
+                ...(columns ? [] : [s.describe({ type: 'P' })]),
+                s.execute({}),
+                s.sync(),
+            ]),
+        );
+        const rows: R[] = [];
+        for (const m of r.messages as unknown as { name: string; fields: unknown[] }[]) {
+            if (m.name === 'rowDescription') {
+                columns = (m.fields as { name: string }[]).map((f) => f.name);
+                this.statements.set(name, columns);
+            } else if (m.name === 'noData') this.statements.set(name, (columns = []));
+            else if (m.name === 'dataRow') {
+                const row: Row = {};
+                columns!.forEach((c, i) => (row[c] = m.fields[i]));
+                rows.push(row as R);
+            }
+        }
+        return rows;
+    }
+
     async query<R extends Row = Row>(sql: string, params: unknown[] = []): Promise<R[]> {
         try {
+            const name = PREPARED.get(sql);
+            if (name) {
+                const locks = this.db as unknown as PgliteLocks;
+                return await locks._runExclusiveTransaction(() =>
+                    locks._runExclusiveQuery(() => this.execPrepared<R>(name, sql, params)),
+                );
+            }
             return (await this.db.query<R>(sql, params)).rows;
         } catch (e) {
             return wrap(e);
         }
     }
     async transaction<T>(f: (q: Queryable) => Promise<T>): Promise<T> {
+        const locks = this.db as unknown as PgliteLocks;
         return this.db.transaction(async (tx) =>
             f({
-                query: async <R extends Row = Row>(sql: string, params: unknown[] = []) =>
-                    (await tx.query<R>(sql, params)).rows,
+                query: async <R extends Row = Row>(sql: string, params: unknown[] = []) => {
+                    const name = PREPARED.get(sql);
+                    // inside the transaction's lock: only the query lock, as PGlite's own tx.query
+                    if (name) return locks._runExclusiveQuery(() => this.execPrepared<R>(name, sql, params));
+                    return (await tx.query<R>(sql, params)).rows;
+                },
             }),
         );
     }

@@ -13,6 +13,10 @@
  *   the proxy's stream, which may run ahead of the configuration's stream: so a table of its own,
  *   joined on the Event's address, never an update of a row that may not exist yet).
  * cursors: where each indexer stream stands; committed in the same transaction as the rows it read.
+ *
+ * Migration 2 drops `transfers.source_tx` (the source proxy's whole Transaction, about 1 kB a
+ * transfer, read once to build the proof payload): the indexer reads that transaction again from its
+ * network when it builds the proof, so a row is the transfer's facts only.
  */
 export interface Migration {
     version: number;
@@ -93,5 +97,10 @@ export const MIGRATIONS: Migration[] = [
                 updated_at bigint NOT NULL
             )`,
         ],
+    },
+    {
+        version: 2,
+        name: 'no source transaction stored per transfer',
+        sql: ['ALTER TABLE transfers DROP COLUMN source_tx'],
     },
 ];

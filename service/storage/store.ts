@@ -2,7 +2,7 @@
  * What the indexers write and the API reads: plain SQL over `Queryable`, the same on PGlite and
  * PostgreSQL. Writes are idempotent (a re-read stream inserts nothing twice).
  */
-import { Queryable, Row } from './db';
+import { prepared, Queryable, Row } from './db';
 
 export type TransferKind = 'TvmToTvm' | 'EvmToTvm';
 export type TokenTypeName = 'Native' | 'Alien';
@@ -25,9 +25,8 @@ export interface TransferRow {
     messageHash: string;
     linkKey: string;
     expectedGas: string;
+    /** TVM: the lt of the source proxy's transaction (EVM: the block number) */
     sourceLt: string;
-    /** TVM: the source proxy's Transaction cell, BOC base64 */
-    sourceTx: string | null;
     outMsgIndex: number | null;
     proofPayload: string | null;
 }
@@ -55,75 +54,83 @@ export interface DeliveryRow {
 
 const now = () => Math.floor(Date.now() / 1000);
 
-/** Inserts transfers not known yet (by transfer_id); returns how many were new. */
+/** rows per statement of the batched inserts */
+const CHUNK = 1000;
+
+// Batched inserts: one statement of fixed text per chunk, its columns as arrays (unnest), so it is
+// prepared once and takes any number of rows.
+const INSERT_TRANSFERS = prepared(
+    `INSERT INTO transfers (transfer_id, kind, created_at, from_chain_id, to_chain_id, token_type, sender,
+        recipient, token, proxy, amount, decimals, symbol, message_hash, link_key, expected_gas, source_lt,
+        out_msg_index, proof_payload, indexed_at)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::integer[], $5::integer[], $6::text[],
+        $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::integer[], $13::text[], $14::text[],
+        $15::text[], $16::text[], $17::text[], $18::integer[], $19::text[], $20::bigint[])
+     ON CONFLICT DO NOTHING RETURNING transfer_id`,
+);
+
+/** Inserts transfers not known yet (by transfer_id, link_key); returns how many were new. */
 export async function insertTransfers(q: Queryable, rows: TransferRow[]): Promise<number> {
     let n = 0;
-    // one statement per 500 rows (PostgreSQL takes at most 65535 parameters)
-    for (let i = 0; i < rows.length; i += 500) {
-        const chunk = rows.slice(i, i + 500);
-        const params: unknown[] = [];
-        const values = chunk.map((r) => {
-            const v = [
-                r.transferId,
-                r.kind,
-                r.createdAt,
-                r.fromChainId,
-                r.toChainId,
-                r.tokenType,
-                r.sender,
-                r.recipient,
-                r.token,
-                r.proxy,
-                r.amount,
-                r.decimals,
-                r.symbol,
-                r.messageHash,
-                r.linkKey,
-                r.expectedGas,
-                r.sourceLt,
-                r.sourceTx,
-                r.outMsgIndex,
-                r.proofPayload,
-                now(),
-            ];
-            const start = params.length;
-            params.push(...v);
-            return `(${v.map((_, j) => `$${start + j + 1}`).join(',')})`;
-        });
-        const out = await q.query(
-            `INSERT INTO transfers (transfer_id, kind, created_at, from_chain_id, to_chain_id, token_type, sender,
-                recipient, token, proxy, amount, decimals, symbol, message_hash, link_key, expected_gas, source_lt,
-                source_tx, out_msg_index, proof_payload, indexed_at)
-             VALUES ${values.join(',')} ON CONFLICT DO NOTHING RETURNING transfer_id`,
-            params,
-        );
+    for (let i = 0; i < rows.length; i += CHUNK) {
+        const chunk = rows.slice(i, i + CHUNK);
+        const col = <T>(f: (r: TransferRow) => T) => chunk.map(f);
+        const at = now();
+        const out = await q.query(INSERT_TRANSFERS, [
+            col((r) => r.transferId),
+            col((r) => r.kind),
+            col((r) => r.createdAt),
+            col((r) => r.fromChainId),
+            col((r) => r.toChainId),
+            col((r) => r.tokenType),
+            col((r) => r.sender),
+            col((r) => r.recipient),
+            col((r) => r.token),
+            col((r) => r.proxy),
+            col((r) => r.amount),
+            col((r) => r.decimals),
+            col((r) => r.symbol),
+            col((r) => r.messageHash),
+            col((r) => r.linkKey),
+            col((r) => r.expectedGas),
+            col((r) => r.sourceLt),
+            col((r) => r.outMsgIndex),
+            col((r) => r.proofPayload),
+            col(() => at),
+        ]);
         n += out.length;
     }
     return n;
 }
 
+const INSERT_EVENTS = prepared(
+    `INSERT INTO events (link_key, chain_id, address, event_kind, token_type, configuration, status,
+        last_error_code, deployed_at, deploy_tx, updated_at)
+     SELECT * FROM unnest($1::text[], $2::integer[], $3::text[], $4::text[], $5::text[], $6::text[],
+        $7::integer[], $8::integer[], $9::bigint[], $10::text[], $11::bigint[])
+     ON CONFLICT DO NOTHING RETURNING link_key`,
+);
+
 /** Records Event deploys not known yet (by link_key). */
 export async function insertEvents(q: Queryable, rows: EventRow[]): Promise<number> {
     let n = 0;
-    for (const r of rows) {
-        const out = await q.query(
-            `INSERT INTO events (link_key, chain_id, address, event_kind, token_type, configuration, status,
-                last_error_code, deployed_at, deploy_tx, updated_at)
-             VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) ON CONFLICT DO NOTHING RETURNING link_key`,
-            [
-                r.linkKey,
-                r.chainId,
-                r.address,
-                r.eventKind,
-                r.tokenType,
-                r.configuration,
-                r.status,
-                r.lastErrorCode,
-                r.deployedAt,
-                r.deployTx,
-                now(),
-            ],
-        );
+    for (let i = 0; i < rows.length; i += CHUNK) {
+        const chunk = rows.slice(i, i + CHUNK);
+        const col = <T>(f: (r: EventRow) => T) => chunk.map(f);
+        const at = now();
+        const out = await q.query(INSERT_EVENTS, [
+            col((r) => r.linkKey),
+            col((r) => r.chainId),
+            col((r) => r.address),
+            col((r) => r.eventKind),
+            col((r) => r.tokenType),
+            col((r) => r.configuration),
+            col((r) => r.status),
+            col((r) => r.lastErrorCode),
+            col((r) => r.deployedAt),
+            col((r) => r.deployTx),
+            col(() => at),
+        ]);
         n += out.length;
     }
     return n;
@@ -137,22 +144,47 @@ export async function setEventStatus(q: Queryable, address: string, status: numb
     );
 }
 
+const INSERT_DELIVERIES = prepared(
+    `INSERT INTO deliveries (event_address, chain_id, delivery_tx, delivery_msg_hash, delivered_amount,
+        delivered_token, delivered_proxy, delivered_at)
+     SELECT * FROM unnest($1::text[], $2::integer[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+        $8::bigint[])
+     ON CONFLICT DO NOTHING`,
+);
+
+export interface DeliveryOf {
+    eventAddress: string;
+    chainId: number;
+    delivery: DeliveryRow;
+    at: number;
+}
+
+/**
+ * Records deliveries of Events (once each: the first delivery that minted or unlocked; of two for
+ * one Event in a batch, the first).
+ */
+export async function insertDeliveries(q: Queryable, rows: DeliveryOf[]) {
+    const seen = new Set<string>();
+    const first = rows.filter((r) => !seen.has(r.eventAddress) && !!seen.add(r.eventAddress));
+    for (let i = 0; i < first.length; i += CHUNK) {
+        const chunk = first.slice(i, i + CHUNK);
+        const col = <T>(f: (r: DeliveryOf) => T) => chunk.map(f);
+        await q.query(INSERT_DELIVERIES, [
+            col((r) => r.eventAddress),
+            col((r) => r.chainId),
+            col((r) => r.delivery.deliveryTx),
+            col((r) => r.delivery.deliveryMsgHash),
+            col((r) => r.delivery.deliveredAmount),
+            col((r) => r.delivery.deliveredToken),
+            col((r) => r.delivery.deliveredProxy),
+            col((r) => r.at),
+        ]);
+    }
+}
+
 /** Records the delivery of an Event (once: the first delivery that minted or unlocked). */
 export async function insertDelivery(q: Queryable, eventAddress: string, chainId: number, d: DeliveryRow, at: number) {
-    await q.query(
-        `INSERT INTO deliveries (event_address, chain_id, delivery_tx, delivery_msg_hash, delivered_amount, delivered_token,
-            delivered_proxy, delivered_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8) ON CONFLICT DO NOTHING`,
-        [
-            eventAddress,
-            chainId,
-            d.deliveryTx,
-            d.deliveryMsgHash,
-            d.deliveredAmount,
-            d.deliveredToken,
-            d.deliveredProxy,
-            at,
-        ],
-    );
+    await insertDeliveries(q, [{ eventAddress, chainId, delivery: d, at }]);
 }
 
 /**
@@ -178,11 +210,9 @@ export async function transfersWantingProof(
     q: Queryable,
     chainId: number,
     limit = 50,
-): Promise<
-    { transferId: string; proxy: string; sourceLt: string; sourceTx: string; toChainId: number; tokenType: string }[]
-> {
+): Promise<{ transferId: string; proxy: string; sourceLt: string; toChainId: number; tokenType: string }[]> {
     const rows = await q.query<Row>(
-        `SELECT transfer_id, proxy, source_lt, source_tx, to_chain_id, token_type FROM transfers
+        `SELECT transfer_id, proxy, source_lt, to_chain_id, token_type FROM transfers
          WHERE from_chain_id = $1 AND kind = 'TvmToTvm' AND proof_payload IS NULL ORDER BY created_at LIMIT $2`,
         [chainId, limit],
     );
@@ -190,7 +220,6 @@ export async function transfersWantingProof(
         transferId: String(r.transfer_id),
         proxy: String(r.proxy),
         sourceLt: String(r.source_lt),
-        sourceTx: String(r.source_tx),
         toChainId: Number(r.to_chain_id),
         tokenType: String(r.token_type),
     }));
@@ -203,17 +232,19 @@ export async function setProofPayload(q: Queryable, transferId: string, payload:
     ]);
 }
 
+const GET_CURSOR = prepared('SELECT value FROM cursors WHERE name = $1');
+const SET_CURSOR = prepared(
+    `INSERT INTO cursors (name, value, updated_at) VALUES ($1, $2, $3)
+     ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at`,
+);
+
 export async function getCursor(q: Queryable, name: string): Promise<string | undefined> {
-    const r = await q.query<{ value: string }>('SELECT value FROM cursors WHERE name = $1', [name]);
+    const r = await q.query<{ value: string }>(GET_CURSOR, [name]);
     return r[0]?.value;
 }
 
 export async function setCursor(q: Queryable, name: string, value: string) {
-    await q.query(
-        `INSERT INTO cursors (name, value, updated_at) VALUES ($1, $2, $3)
-         ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at`,
-        [name, value, now()],
-    );
+    await q.query(SET_CURSOR, [name, value, now()]);
 }
 
 // ------------------------------------------------------------------ reads (the API)
@@ -233,14 +264,14 @@ export interface TransferView extends TransferRow {
  */
 export const STATUS_SQL = `CASE WHEN (e.status = 2 AND d.delivery_tx IS NOT NULL) OR e.status = 7 THEN 'Completed' WHEN e.status IN (3, 4) THEN 'Failed' ELSE 'Pending' END`;
 
-const SELECT = `SELECT t.*, ${STATUS_SQL} AS status_name, e.chain_id AS e_chain_id, e.address AS e_address,
+const COLUMNS = `t.*, ${STATUS_SQL} AS status_name, e.chain_id AS e_chain_id, e.address AS e_address,
     e.event_kind AS e_event_kind, e.token_type AS e_token_type, e.configuration AS e_configuration,
     e.status AS e_status, e.last_error_code AS e_last_error_code, e.deployed_at AS e_deployed_at,
     e.deploy_tx AS e_deploy_tx, d.delivery_tx AS e_delivery_tx, d.delivery_msg_hash AS e_delivery_msg_hash,
     d.delivered_amount AS e_delivered_amount, d.delivered_token AS e_delivered_token,
     d.delivered_proxy AS e_delivered_proxy, d.delivered_at AS e_delivered_at,
-    GREATEST(e.updated_at, d.delivered_at) AS e_updated_at
-    FROM transfers t`;
+    GREATEST(e.updated_at, d.delivered_at) AS e_updated_at`;
+const SELECT = `SELECT ${COLUMNS} FROM transfers t`;
 const JOIN_EVENTS =
     'LEFT JOIN events e ON e.link_key = t.link_key LEFT JOIN deliveries d ON d.event_address = e.address';
 
@@ -265,7 +296,6 @@ function view(r: Row): TransferView {
         linkKey: String(r.link_key),
         expectedGas: String(r.expected_gas),
         sourceLt: String(r.source_lt),
-        sourceTx: (r.source_tx as string | null) ?? null,
         outMsgIndex: r.out_msg_index === null ? null : Number(r.out_msg_index),
         proofPayload: (r.proof_payload as string | null) ?? null,
         status: r.status_name as StatusName,
@@ -298,12 +328,14 @@ function view(r: Row): TransferView {
     };
 }
 
+export const GET_TRANSFER_SQL = prepared(`${SELECT} ${JOIN_EVENTS} WHERE t.transfer_id = $1 AND t.kind = $2`);
+
 export async function getTransfer(
     q: Queryable,
     kind: TransferKind,
     transferId: string,
 ): Promise<TransferView | undefined> {
-    const rows = await q.query(`${SELECT} ${JOIN_EVENTS} WHERE t.transfer_id = $1 AND t.kind = $2`, [transferId, kind]);
+    const rows = await q.query(GET_TRANSFER_SQL, [transferId, kind]);
     return rows[0] ? view(rows[0]) : undefined;
 }
 
@@ -324,6 +356,12 @@ export interface SearchFilter {
     totalCount: boolean;
 }
 
+/**
+ * The page and the total of a search. Without a status filter the transfers are chosen, ordered and
+ * counted from the transfers table alone (an EVM to TVM transfer's Event only checked to exist), and
+ * only the page's rows are joined with their Events and deliveries; a status filter needs the join
+ * for every candidate.
+ */
 export async function searchTransfers(
     q: Queryable,
     f: SearchFilter,
@@ -334,26 +372,33 @@ export async function searchTransfers(
         params.push(v);
         return `$${params.length}`;
     };
+    const byStatus = !!f.statuses?.length;
     where.push(`t.kind = ANY(${p(f.kinds)})`);
     // EVM to TVM transfers exist for the API once their Event exists on the TVM side (spec, status rule 6)
-    if (!f.kinds.includes('TvmToTvm')) where.push('e.link_key IS NOT NULL');
-    else if (f.kinds.includes('EvmToTvm')) where.push(`(t.kind = 'TvmToTvm' OR e.link_key IS NOT NULL)`);
+    const eventExists = byStatus
+        ? 'e.link_key IS NOT NULL'
+        : 'EXISTS (SELECT 1 FROM events x WHERE x.link_key = t.link_key)';
+    if (!f.kinds.includes('TvmToTvm')) where.push(eventExists);
+    else if (f.kinds.includes('EvmToTvm')) where.push(`(t.kind = 'TvmToTvm' OR ${eventExists})`);
     if (f.userAddresses?.length) {
         const a = p(f.userAddresses);
         where.push(`(t.sender = ANY(${a}) OR t.recipient = ANY(${a}))`);
     }
     if (f.senders?.length) where.push(`t.sender = ANY(${p(f.senders)})`);
     if (f.recipients?.length) where.push(`t.recipient = ANY(${p(f.recipients)})`);
-    if (f.statuses?.length) where.push(`${STATUS_SQL} = ANY(${p(f.statuses)})`);
+    if (byStatus) where.push(`${STATUS_SQL} = ANY(${p(f.statuses)})`);
     if (f.fromChainId !== undefined) where.push(`t.from_chain_id = ${p(f.fromChainId)}`);
     if (f.toChainId !== undefined) where.push(`t.to_chain_id = ${p(f.toChainId)}`);
     if (f.createdAtGe !== undefined) where.push(`t.created_at >= ${p(f.createdAtGe)}`);
     if (f.createdAtLe !== undefined) where.push(`t.created_at <= ${p(f.createdAtLe)}`);
-    const from = `transfers t ${JOIN_EVENTS} WHERE ${where.join(' AND ')}`;
+    const from = `transfers t ${byStatus ? JOIN_EVENTS : ''} WHERE ${where.join(' AND ')}`;
     const dir = f.ordering === 'CreatedAtAscending' ? 'ASC' : 'DESC';
+    const order = `ORDER BY t.created_at ${dir}, t.transfer_id ${dir}`;
+    const page = `LIMIT ${p(f.limit)} OFFSET ${p(f.offset)}`;
     const rows = await q.query(
-        `${SELECT} ${JOIN_EVENTS} WHERE ${where.join(' AND ')}
-         ORDER BY t.created_at ${dir}, t.transfer_id ${dir} LIMIT ${p(f.limit)} OFFSET ${p(f.offset)}`,
+        byStatus
+            ? `SELECT ${COLUMNS} FROM ${from} ${order} ${page}`
+            : `SELECT ${COLUMNS} FROM (SELECT t.* FROM ${from} ${order} ${page}) t ${JOIN_EVENTS} ${order}`,
         params,
     );
     let totalCount: number | null = null;

@@ -1,7 +1,7 @@
 import hre from 'hardhat';
 import { time } from '@nomicfoundation/hardhat-network-helpers';
 import { Contract, TransactionReceipt } from 'ethers';
-import { GasSection } from '../../harness/bench';
+import { benchEvm, GasSection } from '../../harness/bench';
 import {
     as,
     depositNativeTokenParams,
@@ -27,6 +27,9 @@ async function gasOf(tx: Promise<{ wait(): Promise<TransactionReceipt | null> }>
     const receipt = await (await tx).wait();
     return receipt!.gasUsed;
 }
+
+// a Hardhat network of this spec's own, on a fixed clock: the report does not move from run to run
+beforeAll(() => benchEvm(hre));
 
 describe('bench: MultiVault deposits', () => {
     let vault: Contract;

@@ -2,7 +2,7 @@ import hre from 'hardhat';
 import { Address, toNano, Transaction } from '@ton/core';
 import { SendMessageResult } from '@ton/sandbox';
 import { Contract, TransactionReceipt } from 'ethers';
-import { benchBlockchain, GasSection } from '../../harness/bench';
+import { benchBlockchain, benchEvm, GasSection } from '../../harness/bench';
 import { EvmTvmSetup, evmTvmSetup, tvmRecipient } from '../../harness/evm/fixture';
 import { EvmRelayService, readConfiguration, RelaySet } from '../../harness/evm/relay';
 import { evmTvmProxySetup } from '../../harness/evm/proxyFixture';
@@ -80,6 +80,9 @@ async function deposit(s: EvmTvmSetup): Promise<void> {
     );
     await s.evm.mine(2);
 }
+
+// a Hardhat network of this spec's own, on a fixed clock: the report does not move from run to run
+beforeAll(() => benchEvm(hre));
 
 describe('bench: EVM to TVM', () => {
     afterAll(() => section.write());

@@ -1,6 +1,6 @@
 import hre from 'hardhat';
 import { TransactionReceipt, computeAddress, id } from 'ethers';
-import { GasSection } from '../../harness/bench';
+import { benchEvm, GasSection } from '../../harness/bench';
 import { as, depositNativeTokenParams, depositParams } from '../../wrappers/evm/MultiVault';
 import { RECIPIENT } from '../evm/fixtures';
 import { withdrawalsFixture } from '../evm/withdrawals.fixture';
@@ -19,6 +19,9 @@ async function gasOf(tx: Promise<{ wait(): Promise<TransactionReceipt | null> }>
     const receipt = await (await tx).wait();
     return Number(receipt!.gasUsed);
 }
+
+// a Hardhat network of this spec's own, on a fixed clock: the report does not move from run to run
+beforeAll(() => benchEvm(hre));
 
 describe('bench: MultiVault withdrawals', () => {
     afterAll(() => section.write());

@@ -1,6 +1,7 @@
+import hre from 'hardhat';
 import { Transaction } from '@ton/core';
 import { SendMessageResult } from '@ton/sandbox';
-import { GasSection } from '../../harness/bench';
+import { benchEvm, GasSection } from '../../harness/bench';
 import { EvmRelayService } from '../../harness/evm/relay';
 import { sendWithdrawal } from '../../harness/evm/tvmEvmRelay';
 import { as } from '../../wrappers/evm/MultiVault';
@@ -23,6 +24,9 @@ function gasOf(tx: Transaction): number {
 }
 
 const totalFees = (r: SendMessageResult) => r.transactions.reduce((a, t) => a + t.totalFees.coins, 0n);
+
+// a Hardhat network of this spec's own, on a fixed clock: the report does not move from run to run
+beforeAll(() => benchEvm(hre));
 
 describe('bench: TVM to EVM', () => {
     afterAll(() => section.write());

@@ -2,23 +2,27 @@
  * The Proof API over a real network's lite servers (lib/liteServerSource.ts through ton-lite-client),
  * fed the real testnet fixtures: the proofs it assembles pass the real TransactionChecker and
  * LiteClient; a tampered block, a lying server with a consistent forged block, and a changed
- * signature are each refused (by the source, or by the contracts). The same source follows the key
- * blocks a sync service sends.
+ * signature are each refused (by the source, or by the contracts). Backward links on real blocks
+ * (27683263's state lists 27683262) are built from getBlockProof and accepted, a wrong one refused.
+ * The same source follows the key blocks a sync service sends. The fixtures hold masterchain
+ * blocks only: shard paths are tested on a simulated network (proof_api.shards.spec.ts).
  */
 import { Blockchain, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import { Address, Cell, toNano } from '@ton/core';
 import Fastify from 'fastify';
 import { LiteClient as LiteServerClient } from 'ton-lite-client';
+import { liteServer_partialBlockProof } from 'ton-lite-client/dist/schema';
 import '@ton/test-utils';
 import { describeWithFixtures, readFixture, readFixtureJson } from '../../harness/fixtures';
-import { keyBlockProof } from '../../lib/blockProofs';
+import { blockPathCell, keyBlockProof, prevBlocksProof } from '../../lib/blockProofs';
+import { parseBlock } from '../../harness/blocks';
 import {
     LiteServerProofSource,
     SignatureProvider,
     signaturesFromTonlib,
     TonlibBlockSignatures,
 } from '../../lib/liteServerSource';
-import { packSignatures, verifierView } from '../../lib/proofSource';
+import { currentBlockOf, packSignatures, verifierView } from '../../lib/proofSource';
 import { provenFromProofData } from '../../lib/proofPayload';
 import { LiteClient } from '../../wrappers/LiteClient';
 import { TransactionChecker } from '../../wrappers/TransactionChecker';
@@ -210,16 +214,104 @@ describeWithFixtures('Proof API: lite-server source on real testnet blocks', () 
         expect(r.transactions).toHaveTransaction({ op: Op.transactionChecker.transactionChecked });
     });
 
-    it('refuses a lite server of another network (global id), and names what it does not build (basechain)', async () => {
+    it('refuses a lite server of another network (global id); a basechain transaction the server holds no shard block of is in no block (404)', async () => {
         const engine = server([27678205, 27683262, 27683263]);
         const wrongNet = new LiteServerProofSource(new LiteServerClient({ engine }), fixtureSignatures, -239);
         await expect(
             wrongNet.locate({ account: Address.parse(txIds[0].address), lt: BigInt(txIds[0].lt) }),
         ).rejects.toThrow(/belongs to network -3, not -239/);
+        // the fixtures hold masterchain blocks only (their shard_hashes name basechain blocks that are not here)
         const source = new LiteServerProofSource(new LiteServerClient({ engine }), fixtureSignatures, TESTNET);
-        await expect(source.locate({ account: Address.parse('0:' + '11'.repeat(32)), lt: 1n })).rejects.toThrow(
-            /masterchain transactions only/,
-        );
+        const basechain = '0:' + '11'.repeat(32);
+        expect(await source.locate({ account: Address.parse(basechain), lt: 30863769000001n })).toBeNull();
+        expect(engine.requests).toContain('lookupBlock mode 2 workchain 0');
+        await expect(
+            proofChainAnswer({ source, verifier: () => verifierView(lc) }, basechain, '30863769000001'),
+        ).rejects.toMatchObject({ code: 404 });
+    });
+
+    describe('backward links on real blocks: 27683263 lists 27683262 in the state after it (its state_update)', () => {
+        /** the masterchain transactions of key block 27683262, read from the real block */
+        const txs62 = () =>
+            parseBlock(Cell.fromBoc(raw(27683262))[0]).transactions!.map((t) => ({
+                address: '-1:' + t.account.toString('hex'),
+                lt: t.lt.toString(),
+                hash: t.hash,
+            }));
+
+        it('through the block the LiteClient recorded (no signatures), and through 27683263 with its signatures: the real TransactionChecker accepts both', async () => {
+            const engine = server([27678205, 27683262, 27683263]);
+            const source = new LiteServerProofSource(new LiteServerClient({ engine }), fixtureSignatures, TESTNET);
+            const t62 = txs62();
+            expect(t62.length).toBeGreaterThan(0);
+            // with signatures: the proof of 27683262's transaction anchored at 27683263
+            const ref = { account: Address.parse(t62[0].address), lt: BigInt(t62[0].lt) };
+            const chain = await source.proofChain(ref, 27683263);
+            expect(chain.listedIn.seqno).toBe(27683262);
+            expect(chain.anchor.seqno).toBe(27683263);
+            expect(engine.requests).toContain('getBlockProof 27683263 -> 27683262');
+            const view = await verifierView(lc);
+            const sigs = packSignatures(chain.anchor.fileHash, await source.signatures(chain.anchor), view);
+            let r = await checker.sendCheckTransaction(user.getSender(), {
+                transaction: chain.transaction,
+                proof: chain.txProof,
+                currentBlock: currentBlockOf(chain.blockProof, sigs, chain.path),
+            });
+            expect(r.transactions).toHaveTransaction({
+                from: checker.address,
+                to: user.address,
+                op: Op.transactionChecker.transactionChecked,
+                body: TransactionChecker.transactionCheckedMessage(chain.transaction),
+            });
+            expect(chain.transaction.hash().equals(t62[0].hash)).toBe(true);
+            // the LiteClient recorded 27683263: the Proof API anchors the others there, with no signatures
+            expect((await lc.getVerifiedBlocks()).has(27683263)).toBe(true);
+            for (const t of t62.slice(1)) {
+                const a = await proofChainAnswer({ source, verifier: () => verifierView(lc) }, t.address, t.lt);
+                expect(a.listedIn.seqno).toBe(27683262);
+                expect(a.anchor).toEqual({ seqno: 27683263, signatures: false });
+                r = await check(a.boc);
+                expect(r.transactions).toHaveTransaction({ op: Op.transactionChecker.transactionChecked });
+            }
+        });
+
+        it('a lying server whose state proof gives another entry is refused by the source; the same path sent anyway is refused by the TransactionChecker (204)', async () => {
+            const engine = server([27678205, 27683262, 27683263]);
+            const t62 = txs62();
+            const ref = { account: Address.parse(t62[0].address), lt: BigInt(t62[0].lt) };
+            // 27683263's state lists 27683261 too: a proof of that entry is a genuine proof of the wrong block
+            const other = prevBlocksProof(engine.stateOf(27683263)!, 27683261);
+            engine.tamper = (request, a) => {
+                if (request !== 'getBlockProof') return a;
+                const p = a as liteServer_partialBlockProof;
+                return { ...p, steps: [{ ...p.steps[0], stateProof: other.toBoc() }] };
+            };
+            const lying = new LiteServerProofSource(new LiteServerClient({ engine }), fixtureSignatures, TESTNET);
+            await expect(lying.proofChain(ref, 27683263)).rejects.toThrow(/does not list block 27683262/);
+
+            engine.tamper = undefined;
+            const source = new LiteServerProofSource(new LiteServerClient({ engine }), fixtureSignatures, TESTNET);
+            const chain = await source.proofChain(ref, 27683263);
+            const link = chain.path!.beginParse();
+            const wrongPath = blockPathCell([{ block: link.loadRef(), state: other }]);
+            const sigs = packSignatures(
+                chain.anchor.fileHash,
+                await source.signatures(chain.anchor),
+                await verifierView(lc),
+            );
+            const r = await checker.sendCheckTransaction(user.getSender(), {
+                transaction: chain.transaction,
+                proof: chain.txProof,
+                currentBlock: currentBlockOf(chain.blockProof, sigs, wrongPath),
+            });
+            expect(r.transactions).toHaveTransaction({
+                from: user.address,
+                to: checker.address,
+                success: false,
+                exitCode: Errors.transactionChecker.blockNotLinked,
+            });
+            expect(r.transactions).not.toHaveTransaction({ op: Op.transactionChecker.transactionChecked });
+        });
     });
 
     it('answers over HTTP: 200 with the proof, 400 naming the parameter, 404 for a transaction in no block', async () => {
