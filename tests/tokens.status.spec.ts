@@ -162,7 +162,12 @@ describe('Native proxy with a USDT-style jetton (frozen and blacklisted wallets)
         // the wallet refused with 45 and bounced; the proxy took the bounce
         expect(exitCode(txOf(r.transactions, proxyWallet, Op.jetton.transfer))).toBe(45);
         const q = transferQueryId(r);
-        expect(r.transactions).toHaveTransaction({ from: proxyWallet, to: proxy.address, inMessageBounced: true, success: true });
+        expect(r.transactions).toHaveTransaction({
+            from: proxyWallet,
+            to: proxy.address,
+            inMessageBounced: true,
+            success: true,
+        });
         // the Event is told, with what is left of the value
         const told = r.transactions.find(
             (t) =>
@@ -206,7 +211,12 @@ describe('Native proxy with a USDT-style jetton (frozen and blacklisted wallets)
         await jetton.setStatus(proxy.address, WALLET_STATUS.sendLocked);
         const r = await lock(300n);
         expect(exitCode(txOf(r.transactions, proxyWallet, Op.jetton.transfer))).toBe(45);
-        expect(r.transactions).toHaveTransaction({ from: proxyWallet, to: proxy.address, inMessageBounced: true, success: true });
+        expect(r.transactions).toHaveTransaction({
+            from: proxyWallet,
+            to: proxy.address,
+            inMessageBounced: true,
+            success: true,
+        });
         expect(await jetton.balanceOf(alice.address)).toBe(MINTED - 10_000n - 300n);
         expect(await proxy.getRefundOf(proxyWallet, alice.address)).toBe(300n);
         await expectBooksMatch();
@@ -227,7 +237,7 @@ describe('Native proxy with a USDT-style jetton (frozen and blacklisted wallets)
         await expectConserved();
     });
 
-    it("withdraw_fees and withdraw_liquidity the frozen wallet refuses: back to the fees and the liquidity; paid once free", async () => {
+    it('withdraw_fees and withdraw_liquidity the frozen wallet refuses: back to the fees and the liquidity; paid once free', async () => {
         await confirm(unlockEvent(1000n, bob.address));
         expect(await proxy.getAccumulatedFees(jetton.minter)).toBe(100n);
         await jetton.setStatus(proxy.address, WALLET_STATUS.sendLocked);
