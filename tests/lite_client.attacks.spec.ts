@@ -183,6 +183,20 @@ describe('LiteClient under attack: bounded reading, value in proportion, always 
     });
 });
 
+/** A LiteClient deployed from the genesis key block of a 100-validator set (all main). */
+async function liteClientOf100(weights: 'mainnet' | bigint[], seed: string) {
+    const set = makeValidatorSet({ size: 100, main: 100, weights, seed, utimeSince: T0, utimeUntil: T0 + 1_000_000 });
+    const bc = await Blockchain.create();
+    bc.now = T0 + 100;
+    const s = await bc.treasury('s');
+    const chain = new SyntheticChain({ globalId: GLOBAL_ID, validators: set, startUtime: T0 + 10 });
+    const lc = bc.openContract(
+        LiteClient.createFromKeyBlock(chain.genesisKeyBlock().proof, compiledCode('LiteClient')),
+    );
+    await lc.sendDeploy(s.getSender(), toNano('1'));
+    return { set, s, lc, chain };
+}
+
 describe('LiteClient: the gas bound check_block asks value for holds', () => {
     const weightSets: [string, 'mainnet' | bigint[]][] = [
         ['mainnet-like weights', 'mainnet'],
@@ -191,22 +205,7 @@ describe('LiteClient: the gas bound check_block asks value for holds', () => {
     ];
     for (const [setName, weights] of weightSets)
         it(`for the costliest shapes of a 100-validator set (${setName})`, async () => {
-            const set = makeValidatorSet({
-                size: 100,
-                main: 100,
-                weights,
-                seed: 'bound',
-                utimeSince: T0,
-                utimeUntil: T0 + 1_000_000,
-            });
-            const bc = await Blockchain.create();
-            bc.now = T0 + 100;
-            const s = await bc.treasury('s');
-            const chain = new SyntheticChain({ globalId: GLOBAL_ID, validators: set, startUtime: T0 + 10 });
-            const lc = bc.openContract(
-                LiteClient.createFromKeyBlock(chain.genesisKeyBlock().proof, compiledCode('LiteClient')),
-            );
-            await lc.sendDeploy(s.getSender(), toNano('1'));
+            const { set, s, lc } = await liteClientOf100(weights, 'bound');
             // contracts/lite_client.fc lc::gas_base, lc::gas_per_node, lc::gas_per_check, lc::gas_per_entry
             const sure = liteClientSure(set.validators.slice(0, 100));
             const bound = (n: number) =>
@@ -253,22 +252,7 @@ describe('LiteClient: the gas bound new_key_block asks value for holds', () => {
         40_000 + signatureGas(n, sure, main) + newMain * 4000;
     for (const size of [100, 370, 1000])
         it(`a new set of ${size} validators (100 main), signed by the lightest of 100 until the cutoff`, async () => {
-            const set = makeValidatorSet({
-                size: 100,
-                main: 100,
-                weights: 'mainnet',
-                seed: 'kbound',
-                utimeSince: T0,
-                utimeUntil: T0 + 1_000_000,
-            });
-            const bc = await Blockchain.create();
-            bc.now = T0 + 100;
-            const s = await bc.treasury('s');
-            const chain = new SyntheticChain({ globalId: GLOBAL_ID, validators: set, startUtime: T0 + 10 });
-            const lc = bc.openContract(
-                LiteClient.createFromKeyBlock(chain.genesisKeyBlock().proof, compiledCode('LiteClient')),
-            );
-            await lc.sendDeploy(s.getSender(), toNano('1'));
+            const { set, s, lc, chain } = await liteClientOf100('mainnet', 'kbound');
             const next = makeValidatorSet({
                 size,
                 main: 100,

@@ -435,6 +435,14 @@ describe('TransactionChecker (synthetic chain)', () => {
             currentBlock(masterchainProofWithShard(mc, b.shardBlock!), sigs),
         );
         expectAccepted(ok, b.transaction);
+        // the same signed block proven down to workchain 1 only: the basechain's entry of
+        // shard_hashes is a pruned branch of the proof, so the lookup cannot show it (204)
+        const r2 = await check(
+            b.transaction,
+            transactionProof(b.shardBlock!, b.transaction),
+            currentBlock(masterchainProofWithShard(mc, wc1), sigs),
+        );
+        expectRejected(r2, Errors.transactionChecker.blockNotLinked);
     });
 
     it('209: a request that does not parse as its layout says (a missing reference, a short cell)', async () => {

@@ -9,7 +9,7 @@ import { findDepositEvents } from '../../wrappers/evm/depositEvents';
 import { Deployment } from '../../lib/deploy/deployment';
 import { multiVaultInterface } from '../../lib/deploy/tvm';
 import { Db } from '../storage/db';
-import { getCursor, insertTransfers, setCursor, TransferRow } from '../storage/store';
+import { getCursor, insertTransfers, relaxedCommit, setCursor, TransferRow } from '../storage/store';
 import { Logger } from '../log';
 import { PollLoop } from './pollLoop';
 
@@ -191,6 +191,7 @@ export class EvmIndexer {
             const rows = await this.transfersIn(next, to);
             let inserted = 0;
             await this.o.db.transaction(async (q) => {
+                await relaxedCommit(q);
                 inserted = await insertTransfers(q, rows);
                 await setCursor(q, this.cursorName, String(to));
             });

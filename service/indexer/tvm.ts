@@ -34,6 +34,7 @@ import {
     insertEvents,
     insertTransfers,
     openEvents,
+    relaxedCommit,
     setCursor,
     insertDeliveries,
     setEventStatus,
@@ -294,6 +295,7 @@ export class TvmIndexer {
                 const last = chunk[chunk.length - 1];
                 let rows = 0;
                 await this.o.db.transaction(async (q) => {
+                    await relaxedCommit(q);
                     rows += await insertTransfers(
                         q,
                         effects.flatMap((e) => e.transfers),

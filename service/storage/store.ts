@@ -232,6 +232,16 @@ export async function setProofPayload(q: Queryable, transferId: string, payload:
     ]);
 }
 
+/**
+ * An indexer's batch commits without waiting for its WAL to reach the disk (synchronous_commit off,
+ * for this transaction only). Safe because the batch's cursor commits in the same transaction: a
+ * server crash that loses the last commits loses their cursor too, and the indexer reads those
+ * transactions again from the chain (nothing lost, nothing twice; the database stays consistent).
+ */
+export async function relaxedCommit(q: Queryable) {
+    await q.query('SET LOCAL synchronous_commit = off');
+}
+
 const GET_CURSOR = prepared('SELECT value FROM cursors WHERE name = $1');
 const SET_CURSOR = prepared(
     `INSERT INTO cursors (name, value, updated_at) VALUES ($1, $2, $3)
@@ -360,7 +370,7 @@ export interface SearchFilter {
  * The page and the total of a search. Without a status filter the transfers are chosen, ordered and
  * counted from the transfers table alone (an EVM to TVM transfer's Event only checked to exist), and
  * only the page's rows are joined with their Events and deliveries; a status filter needs the join
- * for every candidate.
+ * for every candidate. The total comes with the page (a window count).
  */
 export async function searchTransfers(
     q: Queryable,
@@ -395,14 +405,18 @@ export async function searchTransfers(
     const dir = f.ordering === 'CreatedAtAscending' ? 'ASC' : 'DESC';
     const order = `ORDER BY t.created_at ${dir}, t.transfer_id ${dir}`;
     const page = `LIMIT ${p(f.limit)} OFFSET ${p(f.offset)}`;
+    // the total rides on the page's rows (a window count over every match, before LIMIT): one
+    // statement, one plan, one scan; only a page past the end asks for it separately
+    const total = f.totalCount ? ', count(*) OVER () AS total_count' : '';
     const rows = await q.query(
         byStatus
-            ? `SELECT ${COLUMNS} FROM ${from} ${order} ${page}`
-            : `SELECT ${COLUMNS} FROM (SELECT t.* FROM ${from} ${order} ${page}) t ${JOIN_EVENTS} ${order}`,
+            ? `SELECT ${COLUMNS}${total} FROM ${from} ${order} ${page}`
+            : `SELECT ${COLUMNS} FROM (SELECT t.*${total} FROM ${from} ${order} ${page}) t ${JOIN_EVENTS} ${order}`,
         params,
     );
     let totalCount: number | null = null;
-    if (f.totalCount) {
+    if (f.totalCount && rows.length) totalCount = Number(rows[0].total_count);
+    else if (f.totalCount) {
         const c = await q.query<{ n: unknown }>(
             `SELECT count(*) AS n FROM ${from}`,
             params.slice(0, params.length - 2),

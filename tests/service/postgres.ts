@@ -44,13 +44,19 @@ async function freePort(): Promise<number> {
     });
 }
 
-export async function startPostgres(): Promise<PgServer> {
+/**
+ * `settings`: server settings over the specs' defaults (fsync off, 50 connections); the API bench
+ * (bench/api.ts) turns fsync back on. `keepDir`: the server's directory, created (initdb) when it
+ * has no database yet and started on what it holds otherwise; `stop()` then keeps it.
+ */
+export async function startPostgres(settings: Record<string, string> = {}, keepDir?: string): Promise<PgServer> {
     const initdb = findBin('initdb');
     const pgCtl = findBin('pg_ctl');
     if (!initdb || !pgCtl)
         throw new Error('PostgreSQL binaries (initdb, pg_ctl) not found on PATH or in /usr/lib/postgresql/*/bin');
     const root = process.getuid?.() === 0;
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bridge-pg-'));
+    const dir = keepDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bridge-pg-'));
+    fs.mkdirSync(dir, { recursive: true });
     fs.chmodSync(dir, 0o755);
     const run = (bin: string, args: string[]) => {
         const cmd = root ? 'runuser' : bin;
@@ -59,9 +65,13 @@ export async function startPostgres(): Promise<PgServer> {
     };
     if (root) execFileSync('chown', ['postgres', dir]);
     const data = path.join(dir, 'data');
-    run(initdb, ['-D', data, '-A', 'trust', '-U', 'bridge', '--no-sync', '-E', 'UTF8']);
+    if (!fs.existsSync(path.join(data, 'PG_VERSION')))
+        run(initdb, ['-D', data, '-A', 'trust', '-U', 'bridge', '--no-sync', '-E', 'UTF8']);
     const port = await freePort();
-    const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50`;
+    const all = { fsync: 'off', max_connections: '50', ...settings };
+    const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 ${Object.entries(all)
+        .map(([k, v]) => `-c ${k}=${v}`)
+        .join(' ')}`;
     const start = () => run(pgCtl, ['-D', data, '-o', opts, '-l', path.join(dir, 'log'), '-w', 'start']);
     const stopNow = () => run(pgCtl, ['-D', data, '-m', 'immediate', '-w', 'stop']);
     start();
@@ -73,11 +83,12 @@ export async function startPostgres(): Promise<PgServer> {
         resume: () => start(),
         stop: async () => {
             try {
-                stopNow();
+                if (keepDir) run(pgCtl, ['-D', data, '-m', 'fast', '-w', 'stop']);
+                else stopNow();
             } catch {
                 // already stopped
             }
-            fs.rmSync(dir, { recursive: true, force: true });
+            if (!keepDir) fs.rmSync(dir, { recursive: true, force: true });
         },
     };
 }

@@ -6,7 +6,13 @@
  */
 import { Db, migrate, openDb } from '../../service/storage/db';
 import { MIGRATIONS } from '../../service/storage/migrations';
-import { getTransfer, insertDeliveries, insertEvents, insertTransfers } from '../../service/storage/store';
+import {
+    getTransfer,
+    insertDeliveries,
+    insertEvents,
+    insertTransfers,
+    relaxedCommit,
+} from '../../service/storage/store';
 import { eventFor, hash, tvmTransfer } from './fixtures';
 import { PgServer, requirePostgres, startPostgres } from './postgres';
 
@@ -91,6 +97,26 @@ describe.each(backends)('storage on $name', (backend) => {
         expect(v!.event!.deliveryTx).toBe(hash('firsttx'));
         expect(v!.event!.deliveredToken).toBe(AWKWARD);
         expect(v!.status).toBe('Completed');
+    });
+});
+
+describe.each(backends)('indexer commits on $name', (backend) => {
+    it('relaxedCommit turns synchronous_commit off for its own transaction only', async () => {
+        const { db, server } = await backend.open();
+        try {
+            const show = async (q: Pick<Db, 'query'>) =>
+                (await q.query<{ synchronous_commit: string }>('SHOW synchronous_commit'))[0].synchronous_commit;
+            expect(await show(db)).toBe('on');
+            const inside = await db.transaction(async (q) => {
+                await relaxedCommit(q);
+                return show(q);
+            });
+            expect(inside).toBe('off');
+            expect(await show(db)).toBe('on');
+        } finally {
+            await db.close();
+            await server?.stop();
+        }
     });
 });
 
