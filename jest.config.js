@@ -7,8 +7,16 @@ module.exports = {
     // a line per spec file, the failures and a summary; a passing spec's console.log stays quiet
     reporters: ['<rootDir>/tools/jest/reporter.js', 'summary'],
     // fast-sha256: Node's SHA-256 for @ton/core's cell hashes (the same digests, a third of the CPU time less);
-    // edr-context: the specs of one worker share one Hardhat (EDR) context, as EDR requires
-    setupFiles: ['<rootDir>/tools/jest/fast-sha256.js', '<rootDir>/tools/jest/edr-context.js'],
+    // sandbox-fast: @ton/sandbox without repeated work (get methods of unchanged accounts answered
+    // from a memo, accounts parsed when read, snapshots restored as kept): the same results, less CPU;
+    // edr-context: the specs of one worker share one Hardhat (EDR) context, as EDR requires;
+    // child-processes: the processes specs start with ts-node transpile with swc (tools/jest/ts-node.tsconfig.json)
+    setupFiles: [
+        '<rootDir>/tools/jest/fast-sha256.js',
+        '<rootDir>/tools/jest/sandbox-fast.js',
+        '<rootDir>/tools/jest/edr-context.js',
+        '<rootDir>/tools/jest/child-processes.js',
+    ],
     // addresses and cells in toEqual / toBe failures printed as EQ... and x{...}
     setupFilesAfterEnv: ['<rootDir>/tools/jest/readable-failures.js'],
     transform: { '^.+\\.(t|j)sx?$': '@swc/jest', '^.+\\.cjs$': '@swc/jest' },
@@ -18,6 +26,8 @@ module.exports = {
     testMatch: ['<rootDir>/tests/**/*.spec.ts'],
     testPathIgnorePatterns: process.env.BENCH ? [] : ['<rootDir>/tests/bench/'],
     testTimeout: 120000,
+    // the longest spec files first (jest's timings of this machine, else tools/jest/durations.json)
+    testSequencer: '<rootDir>/tools/jest/sequencer.js',
     // two cores: jest's default (cores - 1) would run the specs one at a time
     maxWorkers: 2,
 };

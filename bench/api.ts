@@ -448,6 +448,8 @@ async function main() {
         }
     } finally {
         await stopChild(tc);
+        for (const f of ['deployment', 'load'])
+            fs.rmSync(path.join(os.tmpdir(), `bench-${f}-${process.pid}.json`), { force: true });
     }
     if (PHASE === 'prepare') return say(`seeded into ${KEEP}`);
     const lines = [

@@ -704,9 +704,18 @@ export class BridgeModel {
     }
 
     async advance(seconds: number): Promise<void> {
-        this.log(`advance ${seconds}s`);
-        this.net('A').advanceTime(seconds);
-        this.net('B').advanceTime(seconds);
+        const ended: Net[] = [];
+        for (const n of ['A', 'B'] as Net[]) {
+            const net = this.net(n);
+            net.advanceTime(seconds);
+            // an epoch that has ended is followed by the next set's (as on the real network): no
+            // LiteClient takes a block its set signed after its utime_until (118)
+            if (net.now > net.chain.current.utimeUntil) {
+                net.rotateValidators();
+                ended.push(n);
+            }
+        }
+        this.log(`advance ${seconds}s${ended.length ? ` (a new epoch on ${ended.join(' and ')})` : ''}`);
     }
 
     /** The owner sets the daily limit of the destination token of lane `t`'s kind (limit 0 removes it). */

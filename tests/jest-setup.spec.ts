@@ -1,12 +1,22 @@
 /**
  * What tools/jest (jest.config.js) changes in every spec's world, checked: @ton/crypto's
  * sha256_sync runs on Node's SHA-256 (tools/jest/fast-sha256.js) and gives the pure-JavaScript
- * implementation's digests, so cell hashes are the ones the library computes without the setup.
+ * implementation's digests, so cell hashes are the ones the library computes without the setup;
+ * @ton/sandbox does less repeated work with the same results (tools/jest/sandbox-fast.js): a
+ * repeated get method on an unchanged account is answered from a memo with what the emulator
+ * answers, and any changed one runs again; the account after a transaction, a restored snapshot,
+ * a kept BOC and the configuration's cell are what the library gives without the setup; the
+ * processes specs start with ts-node transpile with swc (tools/jest/child-processes.js).
  */
+import { spawnSync } from 'child_process';
 import { randomBytes } from 'crypto';
+import path from 'path';
 import { sha256_sync } from '@ton/crypto';
-import { beginCell, Cell } from '@ton/core';
+import { Address, beginCell, Cell, loadShardAccount, storeShardAccount, toNano } from '@ton/core';
+import { Blockchain } from '@ton/sandbox';
+import { Executor } from '@ton/sandbox/dist/executor/Executor';
 import { compiledCode } from '../wrappers/compiled';
+import { JettonMinter } from '../wrappers/JettonMinter';
 
 /** The library's own sha256_sync, from a module registry the setup has not touched. */
 function librarySha256(): (data: Buffer | string) => Buffer {
@@ -41,5 +51,167 @@ describe('the test setup (tools/jest)', () => {
         // a real contract's code survives a round trip with the same hash
         const code = compiledCode('LiteClient');
         expect(Cell.fromBoc(code.toBoc())[0].hash().equals(code.hash())).toBe(true);
+    });
+
+    it("get methods should be answered from the memo only for the same inputs, with the emulator's answer", async () => {
+        type Memoized = Executor['runGetMethod'] & {
+            memoized?: boolean;
+            stats: { hits: number; misses: number };
+            original: Executor['runGetMethod'];
+        };
+        const memoized = Executor.prototype.runGetMethod as Memoized;
+        expect(memoized.memoized).toBe(true);
+        const { stats } = memoized;
+        const blockchain = await Blockchain.create();
+        blockchain.now = 1_800_000_000;
+        const owner = await blockchain.treasury('owner');
+        const minter = blockchain.openContract(
+            await JettonMinter.createFromConfig({
+                owner: owner.address,
+                content: { name: 'Memo', symbol: 'M', decimals: 9 },
+            }),
+        );
+        await minter.sendDeploy(owner.getSender());
+
+        // every call runs with exactly these arguments; the original runs them in the emulator
+        const calls: Parameters<Executor['runGetMethod']>[0][] = [];
+        const spy = jest.spyOn(blockchain.executor, 'runGetMethod').mockImplementation(function (this: Executor, a) {
+            calls.push(a);
+            return memoized.call(this, a);
+        });
+        const supply = async () => {
+            const before = { ...stats };
+            const v = await minter.getTotalSupply();
+            return { v, hit: stats.hits - before.hits, miss: stats.misses - before.misses };
+        };
+        try {
+            expect(await supply()).toEqual({ v: 0n, hit: 0, miss: 1 });
+            expect(await supply()).toEqual({ v: 0n, hit: 1, miss: 0 });
+            // the memo's answer is the emulator's (its log lines carry the wall-clock time they were written)
+            const last = calls[calls.length - 1];
+            expect((await memoized.call(blockchain.executor, last)).output).toEqual(
+                (await memoized.original.call(blockchain.executor, last)).output,
+            );
+            // a transaction changes the data: run again
+            await minter.sendMint(owner.getSender(), { to: owner.address, amount: 5n });
+            expect(await supply()).toEqual({ v: 5n, hit: 0, miss: 1 });
+            expect(await supply()).toEqual({ v: 5n, hit: 1, miss: 0 });
+            // another time, another argument, another method: run again
+            blockchain.now += 1;
+            expect(await supply()).toEqual({ v: 5n, hit: 0, miss: 1 });
+            const before = { ...stats };
+            const w1 = await minter.getWalletAddress(owner.address);
+            const w2 = await minter.getWalletAddress(minter.address);
+            expect(w1.equals(w2)).toBe(false);
+            expect(w1.equals(await minter.getWalletAddress(owner.address))).toBe(true);
+            expect([stats.misses - before.misses, stats.hits - before.hits]).toEqual([2, 1]);
+        } finally {
+            spy.mockRestore();
+        }
+    });
+
+    it("the account after a transaction should be the one the emulator's BOC holds, read when asked", async () => {
+        const blockchain = await Blockchain.create();
+        const owner = await blockchain.treasury('owner');
+        const minter = blockchain.openContract(
+            await JettonMinter.createFromConfig({
+                owner: owner.address,
+                content: { name: 'Lazy', symbol: 'L', decimals: 9 },
+            }),
+        );
+        await minter.sendDeploy(owner.getSender());
+        const contract = await blockchain.getContract(minter.address);
+        const boc = (contract as unknown as { _account: string })._account;
+        const fromBoc = loadShardAccount(Cell.fromBase64(boc).beginParse());
+        // every field as the library reads it from the BOC
+        const account = contract.account;
+        expect(account.account!.addr.equals(minter.address)).toBe(true);
+        expect(account.lastTransactionLt).toBe(fromBoc.lastTransactionLt);
+        expect(account.lastTransactionHash).toBe(fromBoc.lastTransactionHash);
+        expect(account.account!.storageStats).toEqual(fromBoc.account!.storageStats);
+        const state = account.account!.storage.state;
+        const want = fromBoc.account!.storage.state;
+        if (state.type !== 'active' || want.type !== 'active') throw new Error('the minter is not active');
+        expect(state.state.code!.hash()).toEqual(want.state.code!.hash());
+        expect(state.state.data!.hash()).toEqual(want.state.data!.hash());
+        expect(contract.balance).toBe(fromBoc.account!.storage.balance.coins);
+        expect(beginCell().store(storeShardAccount(account)).endCell().hash()).toEqual(Cell.fromBase64(boc).hash());
+        // a change through the sandbox's setters is kept
+        contract.balance = toNano('7');
+        expect((await minter.getTotalSupply()) >= 0n).toBe(true);
+        expect((await blockchain.getContract(minter.address)).balance).toBe(toNano('7'));
+        // a message that leaves no account (bounced from an address with no state): no account
+        const nowhere = new Address(0, Buffer.alloc(32, 7));
+        const r = await owner.send({ to: nowhere, value: toNano('0.1'), bounce: true });
+        expect(r.transactions.some((t) => t.endStatus === 'non-existing')).toBe(true);
+        expect((await blockchain.getContract(nowhere)).account.account).toBeUndefined();
+    });
+
+    it("a restored snapshot should hold each account's own BOC; kept BOCs and the configuration's cell should be the library's", async () => {
+        const blockchain = await Blockchain.create();
+        const owner = await blockchain.treasury('owner');
+        const minter = blockchain.openContract(
+            await JettonMinter.createFromConfig({
+                owner: owner.address,
+                content: { name: 'S', symbol: 'S', decimals: 9 },
+            }),
+        );
+        await minter.sendDeploy(owner.getSender());
+        const snapshot = blockchain.snapshot();
+        await minter.sendMint(owner.getSender(), { to: owner.address, amount: 9n });
+        expect(await minter.getTotalSupply()).toBe(9n);
+        await blockchain.loadFrom(snapshot);
+        expect(await minter.getTotalSupply()).toBe(0n);
+        for (const c of snapshot.contracts) {
+            const restored = await blockchain.getContract(c.address);
+            const boc = (restored as unknown as { _account: string })._account;
+            expect(Cell.fromBase64(boc).hash()).toEqual(
+                beginCell().store(storeShardAccount(c.account)).endCell().hash(),
+            );
+        }
+
+        // BOCs: the same bytes as the library's serializer, for every option; the caller's copy is its own
+        const code = compiledCode('LiteClient');
+        for (const opts of [undefined, { idx: true }, { crc32: false }, { idx: true, crc32: false }]) {
+            const a = code.toBoc(opts);
+            a[0] ^= 0xff;
+            const b = code.toBoc(opts);
+            expect(b[0]).not.toBe(a[0]);
+            expect(Cell.fromBoc(b)[0].hash()).toEqual(code.hash());
+            let library: Buffer | undefined;
+            jest.isolateModules(() => {
+                const { Cell: LibraryCell } = require('@ton/core');
+                library = LibraryCell.fromBoc(b)[0].toBoc(opts);
+            });
+            expect(b.equals(library!)).toBe(true);
+        }
+
+        // the configuration's cell follows setConfig
+        expect(blockchain.config.hash()).toEqual(Cell.fromBase64(blockchain.configBase64).hash());
+        const other = beginCell().storeUint(1, 1).endCell();
+        const before = blockchain.config;
+        blockchain.setConfig(before);
+        expect(blockchain.config.hash()).toEqual(before.hash());
+        expect(other.hash()).not.toEqual(before.hash());
+    });
+
+    it('a process a spec starts with ts-node should transpile with swc and run TypeScript', () => {
+        expect(process.env.TS_NODE_PROJECT).toBe(
+            path.resolve(__dirname, '..', 'tools', 'jest', 'ts-node.tsconfig.json'),
+        );
+        const r = spawnSync(
+            process.execPath,
+            [
+                '-r',
+                'ts-node/register',
+                '-e',
+                "const s = process[Symbol.for('ts-node.register.instance')];" +
+                    "const { until } = require('./tests/until.util.ts');" +
+                    "until('now', async () => 'ok').then((v) => console.log(JSON.stringify({ swc: s.options.swc, v })));",
+            ],
+            { cwd: path.resolve(__dirname, '..'), env: { ...process.env }, encoding: 'utf8' },
+        );
+        expect(r.stderr).toBe('');
+        expect(JSON.parse(r.stdout)).toEqual({ swc: true, v: 'ok' });
     });
 });

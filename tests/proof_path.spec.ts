@@ -5,22 +5,20 @@
  * set the LiteClient holds (a backward link through McStateExtra.prev_blocks). Layout:
  * contracts/verifier.tlb (BlockPath); codes: contracts/transaction_checker.tlb.
  */
-import { beginCell, Cell, toNano } from '@ton/core';
-import { BlockchainTransaction, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
-import { compiledCode } from '../wrappers/compiled';
+import { beginCell, Cell } from '@ton/core';
+import { BlockchainTransaction, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import '@ton/test-utils';
 import { TvmNetwork } from '../harness/network';
 import { blockPathCell, currentBlockCell } from '../harness/chain';
 import { blockHeaderProof, blockWithStateProof, masterchainProofWithShard, prevBlocksProof } from '../harness/proofs';
 import { SyncService } from '../harness/actors';
 import { SealedProofSource } from '../harness/proofSource';
-import { childShard, shardContains } from '../harness/blocks';
+import { childShard } from '../harness/blocks';
+import { ProofPathNetworks, proofPathNetworks, transfers, WHOLE } from './proof_path.util';
 import { proveFor } from '../lib/proofSource';
 import { LiteClient } from '../wrappers/LiteClient';
 import { TransactionChecker } from '../wrappers/TransactionChecker';
 import { Errors, Op } from '../wrappers/constants';
-
-const WHOLE = 1n << 63n;
 
 describe('TransactionChecker: proof paths from sealed blocks', () => {
     let A: TvmNetwork;
@@ -29,78 +27,22 @@ describe('TransactionChecker: proof paths from sealed blocks', () => {
     let liteClient: SandboxContract<LiteClient>;
     let checker: SandboxContract<TransactionChecker>;
     let sync: SyncService;
-    /** treasuries of A whose accounts are in the left / right half of the basechain */
     let left: SandboxContract<TreasuryContract>[];
     let right: SandboxContract<TreasuryContract>[];
-    let base: [ReturnType<TvmNetwork['snapshot']>, ReturnType<TvmNetwork['snapshot']>];
+    let reset: () => Promise<void>;
+    let check: ProofPathNetworks['check'];
+    let expectChecked: ProofPathNetworks['expectChecked'];
+    let expectRefused: ProofPathNetworks['expectRefused'];
 
     beforeAll(async () => {
-        const [lcCode, tcCode] = [compiledCode('LiteClient'), compiledCode('TransactionChecker')];
-        A = await TvmNetwork.create({ globalId: -239, name: 'A', validators: 20, weights: 'equal' });
-        B = await TvmNetwork.create({ globalId: 2000, name: 'B', validators: 20 });
-        payer = await B.treasury('payer');
-        liteClient = B.blockchain.openContract(LiteClient.createFromKeyBlock(A.chain.genesisKeyBlock().proof, lcCode));
-        await liteClient.sendDeploy(payer.getSender(), toNano('1'));
-        checker = B.blockchain.openContract(
-            TransactionChecker.createFromConfig({ liteClient: liteClient.address }, tcCode),
-        );
-        await checker.sendDeploy(payer.getSender(), toNano('1'));
-        sync = new SyncService(A, B, liteClient.address, payer);
-        left = [];
-        right = [];
-        for (let i = 0; left.length < 2 || right.length < 2; i++) {
-            const t = await A.treasury(`t${i}`);
-            (shardContains(childShard(WHOLE, 0), t.address.hash) ? left : right).push(t);
-        }
-        A.seal();
-        base = [A.snapshot(), B.snapshot()];
+        ({ A, B, payer, liteClient, checker, left, right, reset, check, expectChecked, expectRefused } =
+            await proofPathNetworks());
     });
 
     beforeEach(async () => {
-        await A.loadFrom(base[0]);
-        await B.loadFrom(base[1]);
-        A.chain.shardBlocksPerMc = 1;
+        await reset();
         sync = new SyncService(A, B, liteClient.address, payer);
     });
-
-    /** n transfers between the given treasuries; returns every transaction they made on A. */
-    async function transfers(from: SandboxContract<TreasuryContract>[], n: number): Promise<BlockchainTransaction[]> {
-        const out: BlockchainTransaction[] = [];
-        for (let i = 0; i < n; i++) {
-            const a = from[i % from.length];
-            const b = from[(i + 1) % from.length];
-            const r = await a.send({ to: b.address, value: toNano('0.1') });
-            out.push(...r.transactions.filter((t) => t.inMessage?.info.type === 'internal'));
-        }
-        return out;
-    }
-
-    async function check(transaction: Cell, proof: Cell, currentBlock: Cell): Promise<SendMessageResult> {
-        return checker.sendCheckTransaction(payer.getSender(), {
-            transaction,
-            proof,
-            currentBlock,
-            value: toNano('1'),
-        });
-    }
-
-    function expectChecked(r: SendMessageResult) {
-        expect(r.transactions).toHaveTransaction({
-            from: checker.address,
-            to: payer.address,
-            op: Op.transactionChecker.transactionChecked,
-        });
-    }
-
-    function expectRefused(r: SendMessageResult, exitCode: number) {
-        expect(r.transactions).toHaveTransaction({
-            from: payer.address,
-            to: checker.address,
-            success: false,
-            exitCode,
-        });
-        expect(r.transactions).not.toHaveTransaction({ from: checker.address, to: liteClient.address });
-    }
 
     async function proveAndCheck(tx: BlockchainTransaction, anchor?: number) {
         const p = A.proofOf(tx, { anchor });
@@ -157,8 +99,7 @@ describe('TransactionChecker: proof paths from sealed blocks', () => {
         const oldMc = A.seal();
         const mcTx = old[0];
         for (const n of [1, 3]) {
-            await A.loadFrom(base[0]);
-            await B.loadFrom(base[1]);
+            await reset();
             A.chain.shardBlocksPerMc = 3;
             sync = new SyncService(A, B, liteClient.address, payer);
             const again = await transfers([...left, ...right], 3);

@@ -21,14 +21,13 @@ import { Address, Cell, toNano } from '@ton/core';
 import '@ton/test-utils';
 import { ValidatorSet } from '../harness/validators';
 import { SyntheticChain } from '../harness/chain';
-import { CheckRequest, fakeBlockRequest } from '../harness/checkerRequests';
+import { CheckRequest } from '../harness/checkerRequests';
 import { LiteClient } from '../wrappers/LiteClient';
 import {
     checkerValidatorSet,
     deployCheckerWorld,
-    GLOBAL_ID,
+    fakeRequest,
     sandboxTransactions,
-    T0,
 } from './transaction_checker.fixture';
 import { TC_FWD_FACTOR, TC_MIN_VALUE, TransactionChecker, tcRequiredValue } from '../wrappers/TransactionChecker';
 import { Errors, Op } from '../wrappers/constants';
@@ -40,14 +39,6 @@ import {
     requestFwdFee,
     tcSeenFwdFee,
 } from './transaction_checker.util';
-
-/**
- * The attacker's request: an unsigned masterchain block of its own holding `tx`, whose proof keeps
- * `junkCells` junk cells, with `skipped` signature entries of index 65535 (harness/checkerRequests.ts).
- */
-function fakeRequest(tx: Cell, seqno: number, junkCells: number, skipped: number, seed: string): CheckRequest {
-    return fakeBlockRequest(tx, { globalId: GLOBAL_ID, seqno, genUtime: T0 + 50, junkCells, skipped, seed });
-}
 
 describe('TransactionChecker under attack: nothing stored per request, value in proportion, always answered', () => {
     let txs: Cell[];

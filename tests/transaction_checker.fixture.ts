@@ -11,6 +11,7 @@ import { SyntheticChain } from '../harness/chain';
 import { LiteClient } from '../wrappers/LiteClient';
 import { TransactionChecker } from '../wrappers/TransactionChecker';
 import { contractDataHex } from './transaction_checker.util';
+import { CheckRequest, fakeBlockRequest } from '../harness/checkerRequests';
 
 /** the synthetic chain's global_id */
 export const GLOBAL_ID = 42;
@@ -85,4 +86,13 @@ export async function deployCheckerWorld(
         checker,
         initialData: await contractDataHex(blockchain, checker.address),
     };
+}
+
+/**
+ * An attacker's request on the synthetic chain: an unsigned masterchain block of its own (GLOBAL_ID,
+ * T0 + 50) holding `tx`, whose proof keeps `junkCells` junk cells, with `skipped` signature entries
+ * of index 65535 (harness/checkerRequests.ts fakeBlockRequest).
+ */
+export function fakeRequest(tx: Cell, seqno: number, junkCells: number, skipped: number, seed: string): CheckRequest {
+    return fakeBlockRequest(tx, { globalId: GLOBAL_ID, seqno, genUtime: T0 + 50, junkCells, skipped, seed });
 }

@@ -19,6 +19,7 @@ import {
 import { blockHeaderProof, buildMerkleProof, masterchainProofWithShard, transactionProof } from '../harness/proofs';
 import { buildSignaturesCell, signBlock } from '../harness/signatures';
 import { sha256 } from '../harness/validators';
+import { keepTxCells } from '../harness/checkerRequests';
 import { LiteClient } from '../wrappers/LiteClient';
 import {
     checkerValidatorSet,
@@ -163,7 +164,7 @@ describe('TransactionChecker (synthetic chain)', () => {
         const b = chain.blockWithTransactions([txs[0]]);
         const root = b.mcBlock.cell;
         const txProof = buildMerkleProof(root, {
-            cells: [root, ...keepTxOf(root, b.transaction).cells],
+            cells: [root, ...keepTxCells(root, b.transaction)],
             full: [root.refs[0], root.refs[2]],
         });
         const blockProof = buildMerkleProof(root, { full: [root.refs[0], root.refs[2]] });
@@ -230,7 +231,7 @@ describe('TransactionChecker (synthetic chain)', () => {
         // the same in the transaction proof
         const root3 = replaceAt(b.mcBlock.cell, [2], () => ordinary);
         const txProof = buildMerkleProof(root3, {
-            cells: [root3, ...keepTxOf(root3, b.transaction).cells],
+            cells: [root3, ...keepTxCells(root3, b.transaction)],
             full: [root3.refs[0], ordinary],
         });
         r = await check(b.transaction, txProof, b.currentBlock);
@@ -400,7 +401,7 @@ describe('TransactionChecker (synthetic chain)', () => {
     it('rejects a shard transaction proof whose BlockInfo is pruned: 204', async () => {
         const b = chain.blockWithTransactions([txs[0]], { shard: true });
         const root = b.shardBlock!.cell;
-        const noInfo = buildMerkleProof(root, { cells: [root, ...keepTxOf(root, b.transaction).cells] });
+        const noInfo = buildMerkleProof(root, { cells: [root, ...keepTxCells(root, b.transaction)] });
         const r = await check(b.transaction, noInfo, b.currentBlock);
         expectRejected(r, Errors.transactionChecker.blockNotLinked);
     });
@@ -637,24 +638,6 @@ describe('TransactionChecker (synthetic chain)', () => {
 });
 
 // ---------------------------------------------------------------- helpers
-
-/** KeepSpec cells from `root` (an unpruned block) down to the transaction `tx`. */
-function keepTxOf(root: Cell, tx: Cell): { cells: Cell[] } {
-    const want = tx.hash();
-    const path: Cell[] = [];
-    const walk = (c: Cell): boolean => {
-        if (c.hash().equals(want)) return true;
-        for (const r of c.refs) {
-            if (walk(r)) {
-                path.push(c);
-                return true;
-            }
-        }
-        return false;
-    };
-    walk(root.refs[3]);
-    return { cells: path };
-}
 
 /**
  * A masterchain block whose shard_hashes split workchain 0 in two shards (prefix 0 / prefix 1),

@@ -13,6 +13,7 @@ import {
 import {
     ProxyMultiVaultNative as ProxyMultiVaultNativeBase,
     Fee,
+    RecordedRefund,
     loadTokenMeta,
     loadTransferMeta,
     storeClaimRefund,
@@ -252,7 +253,8 @@ export async function sendBody(provider: ContractProvider, via: Sender, body: Ce
 
 /**
  * The first init arguments both proxies take (proxy_common.tact, in order): owner, paused,
- * tvmConfigurations, evmConfigurations (none), defaultFee, tokenFees, accumulatedFees, refunds (none).
+ * tvmConfigurations, evmConfigurations (none), defaultFee, tokenFees, accumulatedFees, refunds (none;
+ * recorded_refund values: proxy.tlb).
  */
 export function commonProxyInit(c: Pick<ProxyNativeConfig, 'owner' | 'paused' | 'tvmConfigurations' | 'defaultFee'>) {
     const configs = Dictionary.empty(Dictionary.Keys.Address(), Dictionary.Values.Bool());
@@ -270,7 +272,7 @@ export function commonProxyInit(c: Pick<ProxyNativeConfig, 'owner' | 'paused' | 
         fee,
         Dictionary.empty<Address, Fee>(),
         Dictionary.empty<Address, bigint>(),
-        Dictionary.empty<bigint, bigint>(),
+        Dictionary.empty<bigint, RecordedRefund>(),
     ] as const;
 }
 

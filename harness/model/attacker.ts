@@ -9,6 +9,9 @@
  *     junk cells, whose forward fees it does not cover: the configuration deploys the Event, which
  *     refuses the proof, 2317, and stays Initializing), or plenty; before the honest delivery or
  *     after it (2321);
+ *   - a transfer's genuine proof replayed where it does not belong: on the source network's
+ *     configuration of the same kind (2221) or the destination's configuration of the other kind
+ *     (2220), bounced;
  *   - check_transaction straight to the TransactionChecker: a valid proof of a transfer's
  *     transaction, a forged one, an oversized one (a fake block of its own with hundreds of junk
  *     cells and skipped signature entries), or the same request again (duplicate); with the value
@@ -42,7 +45,7 @@ import { fakeBlockRequest, fwdFeeOfBody, remainingFwdFee, tcSeenFwdFee } from '.
 import { TC_MIN_VALUE, TransactionChecker, tcRequiredValue } from '../../wrappers/TransactionChecker';
 import { TvmTvmEventConfiguration } from '../../wrappers/TvmTvmEventConfiguration';
 import { EventStatus } from '../../wrappers/eventStatus';
-import { Op } from '../../wrappers/constants';
+import { Errors, Op } from '../../wrappers/constants';
 
 const other = (n: Net): Net => (n === 'A' ? 'B' : 'A');
 
@@ -225,6 +228,60 @@ export class Attacker implements ModelExtension {
     }
 
     /**
+     * A stranger takes the genuine proof of `t` (the one that delivers it) to where it does not
+     * belong: to the configuration of the same kind on the SOURCE network (which takes the other
+     * network's events: the proven block is of its own network, 2221), or to the destination's
+     * configuration of the other kind (which takes the other proxy's events: 2220). Refused by the
+     * configuration, bounced to the stranger: no Event, nothing changes.
+     */
+    async replay(t: ModelTransfer, where: 'other-network' | 'other-configuration'): Promise<void> {
+        const c0 = process.cpuUsage();
+        try {
+            const m = this.m;
+            m.log(`stranger-replay #${t.id} ${where}`);
+            this.count(`replay ${where}`);
+            const src = m.net(t.from);
+            const ev = decodeTvmTvmEvent(t.found.eventBody);
+            const proven = src.proofFor(t.found.transaction, await verifierView(m.side(t.to).liteClient));
+            const right = m.pair.route(m.side(t.from), ev);
+            const net: Net = where === 'other-network' ? t.from : t.to;
+            const cfg =
+                where === 'other-network'
+                    ? m.pair.route(m.side(t.to), ev)
+                    : right === m.side(t.to).alienConfig
+                      ? m.side(t.to).nativeConfig
+                      : m.side(t.to).alienConfig;
+            const s = this.stranger[net];
+            const body = deployTvmEventBody({
+                msgHash: t.found.messageHash,
+                outMsgIndex: t.found.outMessageIndex,
+                remainingGasTo: s.address,
+                proofData: proven.proofData,
+            });
+            const r = await s.send({ to: cfg.address, value: PLENTY, body });
+            const want =
+                where === 'other-network'
+                    ? Errors.eventConfiguration.wrongDispatchChainId
+                    : Errors.eventConfiguration.senderIsNotEventEmitter;
+            const atCfg = r.transactions.find((x) => x.inMessage?.info.dest?.toString() === cfg.address.toString());
+            const code =
+                atCfg?.description.type === 'generic' && atCfg.description.computePhase.type === 'vm'
+                    ? atCfg.description.computePhase.exitCode
+                    : undefined;
+            const bounced = r.transactions.some((x) => {
+                const i = x.inMessage?.info;
+                return i?.type === 'internal' && i.bounced && i.src.equals(cfg.address) && i.dest.equals(s.address);
+            });
+            if (code !== want || !bounced)
+                throw new Error(
+                    `replay #${t.id} ${where}: the configuration exited ${code}${bounced ? '' : ' without a bounce'}, expected ${want}`,
+                );
+        } finally {
+            this.cpu.moves += cpuSince(c0);
+        }
+    }
+
+    /**
      * A stranger sends check_transaction straight to the TransactionChecker of `net` (which checks
      * `other(net)`'s blocks), as an internal message with its real forward fee. `enough`: the value
      * the request's size asks for (tcRequiredValue) and a little more; else the bare TC_MIN_VALUE,
@@ -345,6 +402,11 @@ export class Attacker implements ModelExtension {
                         ] as const),
                     );
                 },
+            ]);
+            ops.push([
+                1,
+                'stranger-replay',
+                () => this.replay(r.pick(m.transfers), r.chance(0.5) ? 'other-network' : 'other-configuration'),
             ]);
         }
         ops.push([

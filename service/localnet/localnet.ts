@@ -6,7 +6,8 @@
  *
  * With `deploy: false` it writes only the plan (networks, endpoints, owners, trusted key blocks,
  * relay keys) and waits: a deployer (the end-to-end test, or a developer trying the scripts) deploys
- * with `npx blueprint run deployBridge ...` and Ignition, then `startOperators()` starts the actors.
+ * with `npx blueprint run deployBridge ...` and Ignition, then `startOperators()` starts the
+ * operators: by default the operator services as child processes (processOperators.ts).
  */
 import net from 'net';
 import path from 'path';
@@ -24,6 +25,7 @@ import { serveTonCenter, TonCenterServer } from './toncenter';
 import { EvmNode, HARDHAT_ACCOUNTS, ignitionDeploy, ROOT, startEvmNode } from './evmNode';
 import { TvmAccount, tvmAccount, walletAddresses } from './accounts';
 import { InProcessOperators, Log, Operators } from './operators';
+import { ProcessOperators } from './processOperators';
 
 export const TVM_NETWORKS = [
     { key: 'A', globalId: -239 },
@@ -46,14 +48,18 @@ export interface LocalNetworkOptions {
     /** deploy the bridge and start the actors (default true) */
     deploy?: boolean;
     /**
-     * start the in-process actors after deploying (default true); false leaves the network to
-     * operators running as their own processes (service/localnet/README.md, "The operator seam")
+     * start the operators after deploying (default true); false leaves the network to operators
+     * started elsewhere (service/localnet/README.md, "The operator seam")
      */
     startOperators?: boolean;
     /** start the EVM node (default true) */
     evm?: boolean;
-    /** the actors (default: the in-process ones) */
-    operators?: (n: LocalNetwork) => Operators;
+    /**
+     * the operators: `processes` (default) runs the operator services of service/operators/ as
+     * child processes (`ProcessOperators`), as an operator runs them; `in-process` the harness's
+     * actors on a timer in this process (quicker to start); or any `Operators` of the network
+     */
+    operators?: 'processes' | 'in-process' | ((n: LocalNetwork) => Operators);
     log?: Log;
 }
 
@@ -224,13 +230,20 @@ export async function startLocalNetwork(o: LocalNetworkOptions = {}): Promise<Lo
                 save(d);
             },
             startOperators: async () => {
-                const ops = o.operators
-                    ? o.operators(handle)
-                    : new InProcessOperators(
-                          Object.fromEntries(Object.entries(tvm).map(([k, v]) => [k, v.node])),
-                          readDeployment(file),
-                          { evm: evm ? { provider: evm.provider, chainId: evm.chainId } : undefined, relays, log },
-                      );
+                const ops =
+                    typeof o.operators === 'function'
+                        ? o.operators(handle)
+                        : o.operators === 'in-process'
+                          ? new InProcessOperators(
+                                Object.fromEntries(Object.entries(tvm).map(([k, v]) => [k, v.node])),
+                                readDeployment(file),
+                                {
+                                    evm: evm ? { provider: evm.provider, chainId: evm.chainId } : undefined,
+                                    relays,
+                                    log,
+                                },
+                            )
+                          : new ProcessOperators(handle, { log });
                 await ops.start();
                 stops.push(() => ops.stop());
                 handle.operators = ops;

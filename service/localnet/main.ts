@@ -4,13 +4,12 @@
  * Environment: LOCALNET_TVM_A_PORT, LOCALNET_TVM_B_PORT, LOCALNET_EVM_PORT (defaults 8081, 8082,
  * 8545; 0 takes a free port), LOCALNET_BLOCK_SECONDS (2), LOCALNET_EPOCH_SECONDS (600),
  * LOCALNET_NAME (deployment name, "local"), LOCALNET_LOG=json for structured logs on stdout,
- * LOCALNET_OPERATORS (in-process, the default; processes: the operator services of
- * service/operators/ as child processes; none: deploy but leave the transfers to operators run
- * as their own processes, see service/localnet/README.md).
+ * LOCALNET_OPERATORS (processes, the default: the operator services of service/operators/ as
+ * child processes; in-process: the harness's actors in this process; none: deploy but leave the
+ * transfers to operators started elsewhere, see service/localnet/README.md).
  */
 import { startLocalNetwork } from './localnet';
 import { HARDHAT_ACCOUNTS } from './evmNode';
-import { ProcessOperators } from './processOperators';
 
 const env = (k: string, d: number) => {
     const v = process.env[k];
@@ -32,9 +31,9 @@ async function main() {
                     .join(' ')}`,
             );
     };
-    const operators = process.env.LOCALNET_OPERATORS || 'in-process';
+    const operators = process.env.LOCALNET_OPERATORS || 'processes';
     if (operators !== 'in-process' && operators !== 'none' && operators !== 'processes')
-        throw new Error(`LOCALNET_OPERATORS=${operators}: in-process, processes or none`);
+        throw new Error(`LOCALNET_OPERATORS=${operators}: processes, in-process or none`);
     process.env.LOCALNET_EVM_BLOCK_MS ??= '1000';
     console.log('Starting the local bridge network...');
     const net = await startLocalNetwork({
@@ -47,7 +46,7 @@ async function main() {
         blockSeconds: env('LOCALNET_BLOCK_SECONDS', 2),
         epochSeconds: env('LOCALNET_EPOCH_SECONDS', 600),
         startOperators: operators !== 'none',
-        operators: operators === 'processes' ? (n) => new ProcessOperators(n, { log }) : undefined,
+        operators: operators === 'in-process' ? 'in-process' : 'processes',
         log,
     });
     let stopping = false;

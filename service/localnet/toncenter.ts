@@ -557,12 +557,25 @@ async function handle(node: TvmNode, calls: Map<string, number>, req: http.Incom
     }
 }
 
+/**
+ * How long a kept-alive connection may sit idle before the server closes it. Node's default (5 s)
+ * is shorter than what clients keep sockets for (axios and TonClient with a keep-alive agent,
+ * undici's 4 s plus a loaded machine's delays): a client then sends on a socket the server is
+ * closing and gets ECONNRESET / "socket hang up". The server keeps them longer than any client does,
+ * so the client is the one that closes an idle connection.
+ */
+export const KEEP_ALIVE_MS = 65_000;
+/** how long a client may take to send the headers of a request: above KEEP_ALIVE_MS, as Node requires */
+export const HEADERS_TIMEOUT_MS = KEEP_ALIVE_MS + 5_000;
+
 /** Serves `node` on 127.0.0.1:`port` (0: a free port). */
 export function serveTonCenter(node: TvmNode, port = 0, host = '127.0.0.1'): Promise<TonCenterServer> {
     const calls = new Map<string, number>();
     const server = http.createServer((req, res) => {
         handle(node, calls, req, res).catch((e) => send(res, 500, errorBody(e, null).body));
     });
+    server.keepAliveTimeout = KEEP_ALIVE_MS;
+    server.headersTimeout = HEADERS_TIMEOUT_MS;
     server.on('clientError', (_e, socket) => socket.destroy());
     return new Promise((resolve, reject) => {
         server.once('error', reject);

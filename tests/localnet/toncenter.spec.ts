@@ -191,6 +191,45 @@ describe('local TVM network: toncenter v2 endpoint', () => {
         expect(gone.json.error).toMatch(/not kept/);
     });
 
+    it('should keep an idle kept-alive connection open longer than clients do (no reset of a reused socket)', async () => {
+        // Node's default server keep-alive is 5 s: a socket idle past it is closed by the server, and a
+        // client sending on it at that moment gets ECONNRESET. Idle for 6 s, the next request still
+        // goes on the same socket.
+        const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+        const get = () =>
+            new Promise<{ reused: boolean; status: number }>((resolve, reject) => {
+                const req = http.get(`${server.url}/health`, { agent }, (res) => {
+                    res.resume();
+                    res.on('end', () => resolve({ reused: req.reusedSocket, status: res.statusCode ?? 0 }));
+                });
+                req.on('error', reject);
+            });
+        try {
+            expect(await get()).toEqual({ reused: false, status: 200 });
+            await new Promise((r) => setTimeout(r, 6_000));
+            expect(await get()).toEqual({ reused: true, status: 200 });
+            // and under a burst of parallel kept-alive requests, none is reset
+            const burst = new http.Agent({ keepAlive: true, maxSockets: 16 });
+            const statuses = await Promise.all(
+                Array.from(
+                    { length: 200 },
+                    () =>
+                        new Promise<number>((resolve, reject) => {
+                            const req = http.get(`${server.url}/health`, { agent: burst }, (res) => {
+                                res.resume();
+                                res.on('end', () => resolve(res.statusCode ?? 0));
+                            });
+                            req.on('error', reject);
+                        }),
+                ),
+            );
+            expect(statuses.every((s) => s === 200)).toBe(true);
+            burst.destroy();
+        } finally {
+            agent.destroy();
+        }
+    });
+
     it('should answer garbage with JSON-RPC errors naming the problem, and keep serving', async () => {
         const cases: [string, string, string | undefined, number, RegExp][] = [
             ['POST', '/jsonRPC', 'not json', 400, /not valid JSON/],

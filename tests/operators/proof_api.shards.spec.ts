@@ -9,23 +9,21 @@
  * proof_api.liteserver.spec.ts proves their transactions and backward links.)
  */
 import { BlockchainTransaction, SandboxContract, TreasuryContract } from '@ton/sandbox';
-import { Cell, toNano } from '@ton/core';
+import { Cell } from '@ton/core';
 import { LiteClient as LiteServerClient } from 'ton-lite-client';
 import { liteServer_partialBlockProof, liteServer_shardBlockProof } from 'ton-lite-client/dist/schema';
 import '@ton/test-utils';
 import { TvmNetwork } from '../../harness/network';
 import { SyncService } from '../../harness/actors';
-import { childShard, shardContains } from '../../harness/blocks';
+import { childShard } from '../../harness/blocks';
+import { ProofPathNetworks, proofPathNetworks, transfers, WHOLE } from '../proof_path.util';
 import { blockPathCell, prevBlocksProof } from '../../lib/blockProofs';
 import { LiteServerProofSource } from '../../lib/liteServerSource';
 import { currentBlockOf, packFewestSignatures, proveFor, TransactionRef, verifierView } from '../../lib/proofSource';
 import { LiteClient } from '../../wrappers/LiteClient';
 import { TransactionChecker } from '../../wrappers/TransactionChecker';
-import { compiledCode } from '../../wrappers/compiled';
 import { Errors, Op } from '../../wrappers/constants';
 import { ChainLiteServer, chainSignatures } from './chainLiteServer';
-
-const WHOLE = 1n << 63n;
 
 describe('Proof API: the lite-server source on shard chains and past epochs', () => {
     let A: TvmNetwork;
@@ -35,62 +33,23 @@ describe('Proof API: the lite-server source on shard chains and past epochs', ()
     let checker: SandboxContract<TransactionChecker>;
     let left: SandboxContract<TreasuryContract>[];
     let right: SandboxContract<TreasuryContract>[];
-    let base: [ReturnType<TvmNetwork['snapshot']>, ReturnType<TvmNetwork['snapshot']>];
+    let reset: () => Promise<void>;
+    let check: ProofPathNetworks['check'];
+    let expectRefused: ProofPathNetworks['expectRefused'];
 
     beforeAll(async () => {
-        A = await TvmNetwork.create({ globalId: -239, name: 'A', validators: 12, weights: 'equal' });
-        B = await TvmNetwork.create({ globalId: 2000, name: 'B', validators: 12 });
-        payer = await B.treasury('payer');
-        liteClient = B.blockchain.openContract(
-            LiteClient.createFromKeyBlock(A.chain.genesisKeyBlock().proof, compiledCode('LiteClient')),
-        );
-        await liteClient.sendDeploy(payer.getSender(), toNano('1'));
-        checker = B.blockchain.openContract(
-            TransactionChecker.createFromConfig({ liteClient: liteClient.address }, compiledCode('TransactionChecker')),
-        );
-        await checker.sendDeploy(payer.getSender(), toNano('1'));
-        left = [];
-        right = [];
-        for (let i = 0; left.length < 2 || right.length < 2; i++) {
-            const t = await A.treasury(`t${i}`);
-            (shardContains(childShard(WHOLE, 0), t.address.hash) ? left : right).push(t);
-        }
-        A.seal();
-        base = [A.snapshot(), B.snapshot()];
+        ({ A, B, payer, liteClient, checker, left, right, reset, check, expectRefused } = await proofPathNetworks(12));
     });
 
     let server: ChainLiteServer;
     let source: LiteServerProofSource;
     beforeEach(async () => {
-        await A.loadFrom(base[0]);
-        await B.loadFrom(base[1]);
-        A.chain.shardBlocksPerMc = 1;
+        await reset();
         server = new ChainLiteServer(A);
         source = new LiteServerProofSource(new LiteServerClient({ engine: server }), chainSignatures(A), A.globalId);
     });
 
-    async function transfers(from: SandboxContract<TreasuryContract>[], n: number): Promise<BlockchainTransaction[]> {
-        const out: BlockchainTransaction[] = [];
-        for (let i = 0; i < n; i++) {
-            const r = await from[i % from.length].send({
-                to: from[(i + 1) % from.length].address,
-                value: toNano('0.1'),
-            });
-            out.push(...r.transactions.filter((t) => t.inMessage?.info.type === 'internal'));
-        }
-        return out;
-    }
-
     const ref = (t: BlockchainTransaction): TransactionRef => ({ account: TvmNetwork.accountOf(t), lt: t.lt });
-
-    function check(transaction: Cell, proof: Cell, currentBlock: Cell) {
-        return checker.sendCheckTransaction(payer.getSender(), {
-            transaction,
-            proof,
-            currentBlock,
-            value: toNano('1'),
-        });
-    }
 
     async function proveAndCheck(t: BlockchainTransaction) {
         const p = await proveFor(source, ref(t), await verifierView(liteClient));
@@ -260,12 +219,7 @@ describe('Proof API: the lite-server source on shard chains and past epochs', ()
         const sigs = p.currentBlock.refs[1];
         const skipped = currentBlockOf(p.chain.blockProof, sigs, blockPathCell([nodes[1], nodes[2]]));
         let r = await check(p.transaction, p.txProof, skipped);
-        expect(r.transactions).toHaveTransaction({
-            from: payer.address,
-            to: checker.address,
-            success: false,
-            exitCode: Errors.transactionChecker.blockNotLinked,
-        });
+        expectRefused(r, Errors.transactionChecker.blockNotLinked);
 
         // a backward link whose state proof is of another entry of the anchor's state
         A.seal();
@@ -289,12 +243,7 @@ describe('Proof API: the lite-server source on shard chains and past epochs', ()
             q.anchor.rootHash,
         );
         r = await check(q.transaction, q.txProof, currentBlockOf(q.blockProof, packed, wrong));
-        expect(r.transactions).toHaveTransaction({
-            from: payer.address,
-            to: checker.address,
-            success: false,
-            exitCode: Errors.transactionChecker.blockNotLinked,
-        });
+        expectRefused(r, Errors.transactionChecker.blockNotLinked);
         // the genuine one passes
         r = await check(q.transaction, q.txProof, currentBlockOf(q.blockProof, packed, q.path));
         expect(r.transactions).toHaveTransaction({ op: Op.transactionChecker.transactionChecked });
