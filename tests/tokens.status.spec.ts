@@ -29,7 +29,7 @@ import {
     transferPayloadCell,
     tvmTvmEventCell,
 } from '../wrappers/ProxyMultiVaultNative';
-import { Errors, Op, OpEvent } from '../wrappers/constants';
+import { Errors, Op } from '../wrappers/constants';
 import { parseTvmEventDeliveryFailed } from '../wrappers/tvmTvmEvent';
 import { StatusJetton, WALLET_STATUS } from '../harness/statusJetton';
 import { exitCode, txOf } from './proxy.util';
