@@ -826,8 +826,8 @@ describe('ProxyMultiVaultAlien', () => {
                 ProxyMessages.withdrawFees(minter, 10n, owner.address),
                 toNano('0.1'),
             );
-            // the native proxy's pay-outs (tests/proxy_native.spec.ts) measure less
-            pin('GAS_PAY_OUT', onProxy(w.transactions, Op.proxy.withdrawFees));
+            // the native proxy's pay-outs (tests/proxy_native.spec.ts) measure more and pin it
+            expect(onProxy(w.transactions, Op.proxy.withdrawFees)).toBeLessThanOrEqual(G.GAS_PAY_OUT);
         });
     });
 });

@@ -861,9 +861,9 @@ describe('ProxyMultiVaultNative', () => {
                 gasUsed(txOf(c.transactions, proxy.address, Op.proxy.claimRefund)),
                 gasUsed(txOf(l.transactions, proxy.address, Op.proxy.withdrawLiquidity)),
             );
-            // GAS_PAY_OUT is shared with the alien proxy (tests/proxy_alien.spec.ts pins the larger)
-            if (process.env.DBG) console.log(`gas GAS_PAY_OUT (native) measured ${measured}`);
-            expect(measured).toBeLessThanOrEqual(G.GAS_PAY_OUT);
+            // GAS_PAY_OUT is shared with the alien proxy, whose mints measure less
+            // (tests/proxy_alien.spec.ts): the native proxy's transfers, kept in flight, pin it
+            pin('GAS_PAY_OUT', measured);
         });
     });
 });

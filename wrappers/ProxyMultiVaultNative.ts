@@ -302,6 +302,7 @@ export class ProxyMultiVaultNative extends ProxyMultiVaultNativeBase {
             Dictionary.empty(), // liquidity
             Dictionary.empty(), // evmChains (TVM to EVM: set_tvm_evm_chain)
             tvmChainsDict(c.tvmChains ?? []),
+            Dictionary.empty(), // inFlight (transfers a bounce would give back)
         );
         return new ProxyMultiVaultNative(base.address, base.init);
     }

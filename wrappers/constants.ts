@@ -185,6 +185,8 @@ export const Errors = {
         lowMsgValue: 2713,
         /** ours, not the spec's: the native proxy's liquidity of the token is below the amount */
         notEnoughLiquidity: 2714,
+        /** ours: the native proxy's wallet refused (bounced) the transfer of a delivery */
+        transferRefused: 2715,
         /** proxy owner operations from another sender (Tact's Ownable code) */
         notOwner: 132,
     },

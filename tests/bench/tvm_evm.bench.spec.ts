@@ -1,3 +1,5 @@
+import fs from 'fs';
+import path from 'path';
 import hre from 'hardhat';
 import { Transaction } from '@ton/core';
 import { SendMessageResult } from '@ton/sandbox';
@@ -8,6 +10,13 @@ import { as } from '../../wrappers/evm/MultiVault';
 import { tvmEvmPayloadCell } from '../../lib/tvmEvmEvents';
 import { depositErc20, mined } from '../evm_tvm.util';
 import { tvmEvmSetup } from '../tvm_evm.util';
+
+/** the constant the note names, as contracts/bridge/tvm_evm.tact has it */
+const GAS_NATIVE_LOCK_EVM = Number(
+    /^const GAS_NATIVE_LOCK_EVM: Int = (\d+);/m.exec(
+        fs.readFileSync(path.resolve(__dirname, '..', '..', 'contracts', 'bridge', 'tvm_evm.tact'), 'utf8'),
+    )![1],
+);
 
 /**
  * TVM to EVM end to end: the proxies' side (a lock to EVM, a burn of an EVM alien token to EVM:
@@ -48,7 +57,7 @@ describe('bench: TVM to EVM', () => {
         section.record({
             path: 'ProxyMultiVaultNative.transfer_notification (lock to EVM, a 254-byte payload)',
             gas: gasOf(proxyTx(l2, s.proxies.native)),
-            notes: `GAS_NATIVE_LOCK_EVM 29,900; the whole TVM trace ${totalFees(l2)} nanoton`,
+            notes: `GAS_NATIVE_LOCK_EVM ${GAS_NATIVE_LOCK_EVM.toLocaleString('en-US')}; the whole TVM trace ${totalFees(l2)} nanoton`,
         });
         const [n1, n2] = await s.signNow();
         const r1 = await mined(sendWithdrawal(v, n1, { count: 3 }));

@@ -1,0 +1,99 @@
+/**
+ * A jetton whose wallets have USDT-style statuses (contracts/test/status_jetton_wallet.fc, test
+ * only): its master can lock a wallet for sending (status bit 1), for receiving (bit 2), or both,
+ * and a locked wallet refuses with 45, as the stablecoin's wallets do when their admin freezes
+ * them. The master is a plain account (the admin): it mints by sending internal_transfer to a
+ * wallet and sets statuses with set_status; like the reference jetton's, it is a plain minter (no
+ * TEP-89 discovery), so the native proxy is registered with its wallet given.
+ *
+ *   wallet storage: status:uint4 balance:Coins owner:MsgAddressInt master:MsgAddressInt
+ *   set_status#eed236d3 query_id:uint64 status:uint4 (master only)
+ */
+import { Address, beginCell, Cell, contractAddress, StateInit, toNano } from '@ton/core';
+import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { JettonWallet } from '../wrappers/JettonWallet';
+import { compiledCode } from '../wrappers/compiled';
+
+export const WALLET_STATUS = {
+    /** no outgoing transfer */
+    sendLocked: 1,
+    /** no incoming transfer (except a mint) */
+    receiveLocked: 2,
+} as const;
+
+export class StatusJetton {
+    /** what the master minted (it keeps no supply of its own) */
+    minted = 0n;
+
+    private constructor(
+        readonly blockchain: Blockchain,
+        readonly admin: SandboxContract<TreasuryContract>,
+        readonly walletCode: Cell,
+    ) {}
+
+    static create(blockchain: Blockchain, admin: SandboxContract<TreasuryContract>): StatusJetton {
+        return new StatusJetton(blockchain, admin, compiledCode('TestStatusJettonWallet'));
+    }
+
+    /** the token's root as the bridge knows it: the master */
+    get minter(): Address {
+        return this.admin.address;
+    }
+
+    private init(owner: Address): StateInit {
+        const data = beginCell().storeUint(0, 4).storeCoins(0).storeAddress(owner).storeAddress(this.minter).endCell();
+        return { code: this.walletCode, data };
+    }
+
+    walletAddress(owner: Address): Address {
+        return contractAddress(0, this.init(owner));
+    }
+
+    /** The wallet of `owner`, opened with the project's wrapper (TEP-74 messages and getters). */
+    wallet(owner: Address): SandboxContract<JettonWallet> {
+        return this.blockchain.openContract(JettonWallet.createFromAddress(this.walletAddress(owner)));
+    }
+
+    async balanceOf(owner: Address): Promise<bigint> {
+        const acc = await this.blockchain.getContract(this.walletAddress(owner));
+        if (acc.accountState?.type !== 'active') return 0n;
+        return this.wallet(owner).getJettonBalance();
+    }
+
+    async statusOf(owner: Address): Promise<number> {
+        return Number(
+            (await this.blockchain.runGetMethod(this.walletAddress(owner), 'get_status')).stackReader.readBigNumber(),
+        );
+    }
+
+    /** The master mints `amount` to `to` (internal_transfer with the wallet's state init). */
+    async mint(to: Address, amount: bigint) {
+        const body = beginCell()
+            .storeUint(0x178d4519, 32)
+            .storeUint(0, 64)
+            .storeCoins(amount)
+            .storeAddress(this.minter)
+            .storeAddress(null)
+            .storeCoins(0)
+            .storeBit(false)
+            .endCell();
+        const r = await this.admin.send({
+            to: this.walletAddress(to),
+            value: toNano('0.05'),
+            init: this.init(to),
+            body,
+        });
+        this.minted += amount;
+        return r;
+    }
+
+    /** The master sets the status of `owner`'s wallet (0: free; WALLET_STATUS bits). */
+    setStatus(owner: Address, status: number) {
+        return this.admin.send({
+            to: this.walletAddress(owner),
+            value: toNano('0.05'),
+            init: this.init(owner),
+            body: beginCell().storeUint(0xeed236d3, 32).storeUint(0, 64).storeUint(status, 4).endCell(),
+        });
+    }
+}
