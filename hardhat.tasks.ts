@@ -56,27 +56,50 @@ async function send(what: string, tx: Promise<{ wait: () => Promise<unknown> }>)
     }
 }
 
-task('multivault:fee', 'Set the default deposit fee, or a token fee (basis points)')
-    .addParam('deployment', 'deployment name')
-    .addOptionalParam('from', 'the signing account (default: the first account of the network)')
+/** A task of this file: every one names the deployment and may pick the signing account. */
+function adminTask(name: string, description: string) {
+    return task(name, description)
+        .addParam('deployment', 'deployment name')
+        .addOptionalParam('from', 'the signing account (default: the first account of the network)');
+}
+
+/**
+ * Shows a value, sends the change and shows the value it reads back (the fee tasks: deposit and
+ * withdrawal fees alike, a token's or the default one).
+ */
+async function changeAndShow(
+    show: () => Promise<unknown>,
+    change: string,
+    what: string,
+    tx: () => Promise<{ wait: () => Promise<unknown> }>,
+) {
+    console.log(`now: ${await show()}; change: ${change}`);
+    await send(what, tx());
+    console.log(`done: ${await show()}`);
+}
+
+adminTask('multivault:fee', 'Set the default deposit fee, or a token fee (basis points)')
     .addOptionalParam('token', 'token (omit for the default fee)')
     .addParam('bps', 'fee in basis points', undefined, types.int)
     .setAction(async (a, hre) => {
         const v = await vault(hre, a.deployment, a.from);
-        if (a.token) {
-            console.log(`now: ${await v.depositFeeBps(a.token)} bps; change: ${a.bps} bps`);
-            await send('setTokenDepositFee', v.setTokenDepositFee(a.token, a.bps));
-            console.log(`done: ${await v.depositFeeBps(a.token)} bps`);
-        } else {
-            console.log(`now: ${await v.defaultDepositFeeBps()} bps; change: ${a.bps} bps`);
-            await send('setDefaultDepositFee', v.setDefaultDepositFee(a.bps));
-            console.log(`done: ${await v.defaultDepositFeeBps()} bps`);
-        }
+        if (a.token)
+            await changeAndShow(
+                async () => `${await v.depositFeeBps(a.token)} bps`,
+                `${a.bps} bps`,
+                'setTokenDepositFee',
+                () => v.setTokenDepositFee(a.token, a.bps),
+            );
+        else
+            await changeAndShow(
+                async () => `${await v.defaultDepositFeeBps()} bps`,
+                `${a.bps} bps`,
+                'setDefaultDepositFee',
+                () => v.setDefaultDepositFee(a.bps),
+            );
     });
 
-task('multivault:limit', 'Set the rolling 24-hour deposit limit of a token (0: none)')
-    .addParam('deployment', 'deployment name')
-    .addOptionalParam('from', 'the signing account (default: the first account of the network)')
+adminTask('multivault:limit', 'Set the rolling 24-hour deposit limit of a token (0: none)')
     .addParam('token', 'token')
     .addParam('limit', 'amount (token units)')
     .setAction(async (a, hre) => {
@@ -88,9 +111,7 @@ task('multivault:limit', 'Set the rolling 24-hour deposit limit of a token (0: n
         console.log(`done: ${after}`);
     });
 
-task('multivault:blacklist', 'Blacklist a token (deposits refused) or lift it')
-    .addParam('deployment', 'deployment name')
-    .addOptionalParam('from', 'the signing account (default: the first account of the network)')
+adminTask('multivault:blacklist', 'Blacklist a token (deposits refused) or lift it')
     .addParam('token', 'token')
     .addParam('blacklisted', 'true or false', undefined, types.boolean)
     .setAction(async (a, hre) => {
@@ -100,9 +121,7 @@ task('multivault:blacklist', 'Blacklist a token (deposits refused) or lift it')
         console.log(`done: blacklisted ${(await v.tokenInfo(a.token)).blacklisted}`);
     });
 
-task('multivault:emergency', 'Emergency shutdown on (guardian or governance) or off (governance)')
-    .addParam('deployment', 'deployment name')
-    .addOptionalParam('from', 'the signing account (default: the first account of the network)')
+adminTask('multivault:emergency', 'Emergency shutdown on (guardian or governance) or off (governance)')
     .addParam('active', 'true or false', undefined, types.boolean)
     .setAction(async (a, hre) => {
         const v = await vault(hre, a.deployment, a.from);
@@ -111,9 +130,7 @@ task('multivault:emergency', 'Emergency shutdown on (guardian or governance) or 
         console.log(`done: shutdown ${await v.emergencyShutdown()}`);
     });
 
-task('multivault:governance', 'Propose a new governance (--to), or accept it as the proposed one (--accept)')
-    .addParam('deployment', 'deployment name')
-    .addOptionalParam('from', 'the signing account (default: the first account of the network)')
+adminTask('multivault:governance', 'Propose a new governance (--to), or accept it as the proposed one (--accept)')
     .addOptionalParam('to', 'the new governance (a multisig)')
     .addFlag('accept', 'accept as the pending governance')
     .setAction(async (a, hre) => {
@@ -140,9 +157,7 @@ function tvmPair(address: string): [number, bigint] {
     return [b.readInt8(1), BigInt('0x' + b.subarray(2, 34).toString('hex'))];
 }
 
-task('bridge:round', "Set the relays' next round on the EVM Bridge (the Bridge's owner)")
-    .addParam('deployment', 'deployment name')
-    .addOptionalParam('from', 'the signing account (default: the first account of the network)')
+adminTask('bridge:round', "Set the relays' next round on the EVM Bridge (the Bridge's owner)")
     .addParam('round', 'round number (above the last)', undefined, types.int)
     .addParam('relays', "the relays' EVM addresses, comma separated")
     .addParam('end', 'unix seconds the round ends at (its signatures stay valid roundTtl longer)', undefined, types.int)
@@ -165,9 +180,7 @@ task('bridge:round', "Set the relays' next round on the EVM Bridge (the Bridge's
         );
     });
 
-task('multivault:withdrawals', "Open TVM to EVM withdrawals: the relays' Bridge and the TVM proxies listed")
-    .addParam('deployment', 'deployment name')
-    .addOptionalParam('from', 'the signing account (default: the first account of the network)')
+adminTask('multivault:withdrawals', "Open TVM to EVM withdrawals: the relays' Bridge and the TVM proxies listed")
     .addOptionalParam('guardian', 'the withdraw guardian (approves withdrawals over a limit)')
     .setAction(async (a, hre) => {
         const { file, d } = deploymentFile(a.deployment);
@@ -201,27 +214,28 @@ task('multivault:withdrawals', "Open TVM to EVM withdrawals: the relays' Bridge 
         console.log(`done: bridge ${await v.bridge()}`);
     });
 
-task('multivault:withdraw-fee', 'Set the default withdrawal fee, or a token withdrawal fee (basis points)')
-    .addParam('deployment', 'deployment name')
-    .addOptionalParam('from', 'the signing account (default: the first account of the network)')
+adminTask('multivault:withdraw-fee', 'Set the default withdrawal fee, or a token withdrawal fee (basis points)')
     .addOptionalParam('token', 'token (omit for the default fee)')
     .addParam('bps', 'fee in basis points', undefined, types.int)
     .setAction(async (a, hre) => {
         const v = await vault(hre, a.deployment, a.from);
-        if (a.token) {
-            console.log(`now: ${await v.withdrawFeeBps(a.token)} bps; change: ${a.bps} bps`);
-            await send('setTokenWithdrawFee', v.setTokenWithdrawFee(a.token, true, a.bps));
-            console.log(`done: ${await v.withdrawFeeBps(a.token)} bps`);
-        } else {
-            console.log(`now: ${await v.defaultWithdrawFeeBps()} bps; change: ${a.bps} bps`);
-            await send('setDefaultWithdrawFee', v.setDefaultWithdrawFee(a.bps));
-            console.log(`done: ${await v.defaultWithdrawFeeBps()} bps`);
-        }
+        if (a.token)
+            await changeAndShow(
+                async () => `${await v.withdrawFeeBps(a.token)} bps`,
+                `${a.bps} bps`,
+                'setTokenWithdrawFee',
+                () => v.setTokenWithdrawFee(a.token, true, a.bps),
+            );
+        else
+            await changeAndShow(
+                async () => `${await v.defaultWithdrawFeeBps()} bps`,
+                `${a.bps} bps`,
+                'setDefaultWithdrawFee',
+                () => v.setDefaultWithdrawFee(a.bps),
+            );
     });
 
-task('multivault:withdraw-limits', "Set a token's single-withdrawal and daily withdrawal limits (0: none)")
-    .addParam('deployment', 'deployment name')
-    .addOptionalParam('from', 'the signing account (default: the first account of the network)')
+adminTask('multivault:withdraw-limits', "Set a token's single-withdrawal and daily withdrawal limits (0: none)")
     .addParam('token', 'token')
     .addParam('single', 'most of one withdrawal (token units)')
     .addParam('daily', 'most per UTC day (token units)')
@@ -236,9 +250,7 @@ task('multivault:withdraw-limits', "Set a token's single-withdrawal and daily wi
         console.log(`done: single ${after[0]}, daily ${after[1]}`);
     });
 
-task('multivault:pending', 'Approve or reject a withdrawal over a limit (the withdraw guardian or governance)')
-    .addParam('deployment', 'deployment name')
-    .addOptionalParam('from', 'the signing account (default: the first account of the network)')
+adminTask('multivault:pending', 'Approve or reject a withdrawal over a limit (the withdraw guardian or governance)')
     .addParam('recipient', "the withdrawal's recipient")
     .addParam('id', 'its pending id (PendingWithdrawalCreated)')
     .addParam('approve', 'true or false', undefined, types.boolean)
