@@ -28,21 +28,11 @@ import { EvmSideOnB, evmTvmSideOnB, VoteReplay } from '../harness/model/voteRepl
 import { ApproveStatus } from '../wrappers/evm/withdrawals';
 import { EvmEventStatus, VoteKind } from '../wrappers/EvmTvmEventConfiguration';
 import { Errors } from '../wrappers/constants';
+import { envInt, envSeed } from './env.util';
 
 jest.setTimeout(900_000);
 
-const envInt = (name: string, dflt: number) => {
-    const v = process.env[name];
-    if (v === undefined || v === '') return dflt;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${v}`);
-    return n;
-};
-const SEED = !process.env.MODEL_EVM_SEED
-    ? 'evm-model'
-    : process.env.MODEL_EVM_SEED === 'random'
-      ? `r${Date.now().toString(36)}`
-      : process.env.MODEL_EVM_SEED;
+const SEED = envSeed('MODEL_EVM_SEED', 'evm-model');
 const SEQUENCES = envInt('MODEL_EVM_SEQUENCES', 1);
 const STEPS = envInt('MODEL_EVM_STEPS', 20);
 

@@ -40,20 +40,9 @@ import {
 } from '../harness/model';
 import { EventStatus } from '../wrappers/eventStatus';
 import { Attacker, cpuSince } from '../harness/model/attacker';
+import { envInt, envSeed } from './env.util';
 
-const envInt = (name: string, dflt: number) => {
-    const v = process.env[name];
-    if (v === undefined || v === '') return dflt;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${v}`);
-    return n;
-};
-
-const SEED = !process.env.MODEL_SEED
-    ? 'bridge-model'
-    : process.env.MODEL_SEED === 'random'
-      ? `r${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`
-      : process.env.MODEL_SEED;
+const SEED = envSeed('MODEL_SEED', 'bridge-model');
 const SEQUENCES = envInt('MODEL_SEQUENCES', 3);
 const STEPS = envInt('MODEL_STEPS', 15);
 const FIRST = envInt('MODEL_FIRST', 0);

@@ -26,9 +26,10 @@ import { TransactionChecker, tcRequiredValue } from '../wrappers/TransactionChec
 import { Errors, Op } from '../wrappers/constants';
 import { contractDataHex, fwdFeeOfBody, remainingFwdFee, tcSeenFwdFee } from './transaction_checker.util';
 import { checkerValidatorSet, deployCheckerWorld, GLOBAL_ID, T0 } from './transaction_checker.fixture';
+import { envInt } from './env.util';
 
-const SEED = Number(process.env.FUZZ_SEED ?? 1);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 60);
+const SEED = envInt('FUZZ_SEED', 1);
+const RUNS = envInt('FUZZ_RUNS', 60);
 
 const E = Errors.transactionChecker;
 const M = Errors.merkle;
