@@ -8,7 +8,7 @@ import { Address, Cell } from '@ton/core';
 import { EventFragment, Interface, Provider, toBeHex, getAddress } from 'ethers';
 import { EventVoteData, VoteKind } from '../wrappers/EvmTvmEventConfiguration';
 import { DepositEvent, eventVoteFields } from '../wrappers/evm/depositEvents';
-import { convertEventData } from './evmEventData';
+import { convertEventData, decodeEventAbi } from './evmEventData';
 
 /** What a relay reads of the EVM network: a JSON-RPC provider and the MultiVault's ABI. */
 export interface EvmReader {
@@ -35,6 +35,28 @@ export interface ConfigurationView {
     eventBlocksToConfirm: number;
     eventInitialBalance: bigint;
     eventCode: Cell;
+}
+
+/** The configuration's get_details and get_flags answers as a ConfigurationView (sandbox or toncenter alike). */
+export function configurationView(
+    address: Address,
+    globalId: number | undefined,
+    d: {
+        basicConfiguration: { eventABI: string; eventInitialBalance: bigint; eventCode: Cell };
+        networkConfiguration: { eventEmitter: bigint; eventBlocksToConfirm: bigint };
+    },
+    f: { flags: bigint },
+): ConfigurationView {
+    return {
+        address,
+        globalId,
+        eventAbi: decodeEventAbi(d.basicConfiguration.eventABI),
+        flags: Number(f.flags),
+        eventEmitter: getAddress(toBeHex(d.networkConfiguration.eventEmitter, 20)),
+        eventBlocksToConfirm: Number(d.networkConfiguration.eventBlocksToConfirm),
+        eventInitialBalance: d.basicConfiguration.eventInitialBalance,
+        eventCode: d.basicConfiguration.eventCode,
+    };
 }
 
 export type Verdict =

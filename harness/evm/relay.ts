@@ -11,7 +11,6 @@
 import { Address, Cell, external } from '@ton/core';
 import { KeyPair, keyPairFromSeed } from '@ton/crypto';
 import { Blockchain, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
-import { getAddress, toBeHex } from 'ethers';
 import {
     EventVoteData,
     evmEventVoteBody,
@@ -19,8 +18,7 @@ import {
     VoteKind,
 } from '../../wrappers/EvmTvmEventConfiguration';
 import { DepositEvent, findDepositEvents } from '../../wrappers/evm/depositEvents';
-import { decodeEventAbi } from './eventData';
-import { ConfigurationView, verifyVoteData, voteDataOf, VOTE_TTL } from '../../lib/evmRelay';
+import { ConfigurationView, configurationView, verifyVoteData, voteDataOf, VOTE_TTL } from '../../lib/evmRelay';
 import { EvmNetwork } from './network';
 import { readGlobalId } from '../network';
 
@@ -37,16 +35,7 @@ export async function readConfiguration(
 ): Promise<ConfigurationView> {
     const d = await c.getGetDetails();
     const f = await c.getGetFlags();
-    return {
-        address: c.address,
-        globalId: blockchain ? globalIdOf(blockchain) : undefined,
-        eventAbi: decodeEventAbi(d.basicConfiguration.eventABI),
-        flags: Number(f.flags),
-        eventEmitter: getAddress(toBeHex(d.networkConfiguration.eventEmitter, 20)),
-        eventBlocksToConfirm: Number(d.networkConfiguration.eventBlocksToConfirm),
-        eventInitialBalance: d.basicConfiguration.eventInitialBalance,
-        eventCode: d.basicConfiguration.eventCode,
-    };
+    return configurationView(c.address, blockchain ? globalIdOf(blockchain) : undefined, d, f);
 }
 
 export class EvmRelay {

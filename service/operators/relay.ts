@@ -19,10 +19,16 @@
 import { Address, beginCell, external, storeMessage, toNano } from '@ton/core';
 import { keyPairFromSeed, KeyPair } from '@ton/crypto';
 import { TonClient } from '@ton/ton';
-import { getAddress, JsonRpcProvider, toBeHex } from 'ethers';
+import { JsonRpcProvider } from 'ethers';
 import { multiVaultInterface } from '../../lib/deploy/tvm';
-import { decodeEventAbi } from '../../lib/evmEventData';
-import { ConfigurationView, EvmReader, verifyVoteData, voteDataOf, VOTE_TTL } from '../../lib/evmRelay';
+import {
+    ConfigurationView,
+    configurationView,
+    EvmReader,
+    verifyVoteData,
+    voteDataOf,
+    VOTE_TTL,
+} from '../../lib/evmRelay';
 import { v2Provider } from '../../lib/toncenterV2';
 import {
     evmEventAddress,
@@ -57,16 +63,7 @@ export async function readConfigurationV2(
     const p = v2Provider(client, address);
     const d = await c.getGetDetails(p);
     const f = await c.getGetFlags(p);
-    return {
-        address,
-        globalId,
-        eventAbi: decodeEventAbi(d.basicConfiguration.eventABI),
-        flags: Number(f.flags),
-        eventEmitter: getAddress(toBeHex(d.networkConfiguration.eventEmitter, 20)),
-        eventBlocksToConfirm: Number(d.networkConfiguration.eventBlocksToConfirm),
-        eventInitialBalance: d.basicConfiguration.eventInitialBalance,
-        eventCode: d.basicConfiguration.eventCode,
-    };
+    return configurationView(address, globalId, d, f);
 }
 
 export interface RelayOptions {
