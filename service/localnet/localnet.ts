@@ -9,7 +9,7 @@
  * with `npx blueprint run deployBridge ...` and Ignition, then `startOperators()` starts the
  * operators: by default the operator services as child processes (processOperators.ts).
  */
-import net from 'net';
+import { freePort } from '../freePort';
 import path from 'path';
 import { Address, toNano } from '@ton/core';
 import { TonClient } from '@ton/ton';
@@ -99,16 +99,7 @@ export function localRelays(name: string, n = 4): RelaySet {
     return RelaySet.generate(n, `${name}-relay`);
 }
 
-export async function freePort(): Promise<number> {
-    return new Promise((resolve, reject) => {
-        const s = net.createServer();
-        s.once('error', reject);
-        s.listen(0, '127.0.0.1', () => {
-            const p = (s.address() as net.AddressInfo).port;
-            s.close(() => resolve(p));
-        });
-    });
-}
+export { freePort };
 
 /** Funding of each wallet of the deployer and the user, on each TVM network. */
 export const ACCOUNT_FUNDS = toNano('100000');

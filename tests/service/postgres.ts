@@ -6,9 +6,9 @@
  */
 import { execFileSync } from 'child_process';
 import fs from 'fs';
-import net from 'net';
 import os from 'os';
 import path from 'path';
+import { freePort } from '../../service/freePort';
 
 export interface PgServer {
     url: string;
@@ -31,17 +31,6 @@ function findBin(name: string): string | undefined {
 
 export function postgresAvailable(): boolean {
     return !!findBin('initdb') && !!findBin('pg_ctl');
-}
-
-async function freePort(): Promise<number> {
-    return new Promise((resolve, reject) => {
-        const s = net.createServer();
-        s.once('error', reject);
-        s.listen(0, '127.0.0.1', () => {
-            const p = (s.address() as net.AddressInfo).port;
-            s.close(() => resolve(p));
-        });
-    });
 }
 
 /**
