@@ -14,6 +14,12 @@
  *   joined on the Event's address, never an update of a row that may not exist yet).
  * cursors: where each indexer stream stands; committed in the same transaction as the rows it read.
  *
+ * credit_transfers / credit_cursors: the credit backend's state (service/operators/creditStore.ts),
+ *   one row per credit-mode transfer keyed by its Event's address (deterministic), claimed by one
+ *   backend instance at a time through a lease (lease_owner, lease_until), with the deployment
+ *   message it signed (recorded before it is sent), the delivery and the gas spent; and where each
+ *   route's proxy scan stands. Migration 3.
+ *
  * Migration 2 drops `transfers.source_tx` (the source proxy's whole Transaction, about 1 kB a
  * transfer, read once to build the proof payload): the indexer reads that transaction again from its
  * network when it builds the proof, so a row is the transfer's facts only.
@@ -102,5 +108,47 @@ export const MIGRATIONS: Migration[] = [
         version: 2,
         name: 'no source transaction stored per transfer',
         sql: ['ALTER TABLE transfers DROP COLUMN source_tx'],
+    },
+    {
+        version: 3,
+        name: 'credit backend: transfers with leases, cursors',
+        sql: [
+            `CREATE TABLE credit_transfers (
+                event_address text PRIMARY KEY,
+                transfer_id text NOT NULL UNIQUE,
+                route text NOT NULL,
+                configuration text NOT NULL,
+                proxy text NOT NULL,
+                source_lt text NOT NULL,
+                message_hash text NOT NULL,
+                out_msg_index integer NOT NULL,
+                seen_at bigint NOT NULL,
+                state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'failed')),
+                lease_owner text,
+                lease_until bigint,
+                attempts integer NOT NULL DEFAULT 0,
+                wallet text,
+                seqno bigint,
+                valid_until bigint,
+                boc text,
+                balance_before text,
+                signed_at bigint,
+                accepted_at bigint,
+                event_status integer,
+                spent text,
+                paid_by text,
+                done_by text,
+                done_at bigint,
+                reason text
+            )`,
+            `CREATE INDEX credit_transfers_pending ON credit_transfers (route, seen_at) WHERE state = 'pending'`,
+            `CREATE TABLE credit_cursors (
+                route text NOT NULL,
+                proxy text NOT NULL,
+                lt numeric NOT NULL,
+                updated_at bigint NOT NULL,
+                PRIMARY KEY (route, proxy)
+            )`,
+        ],
     },
 ];
