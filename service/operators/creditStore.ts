@@ -5,7 +5,7 @@
  *
  * Two stores behind one interface:
  *   - SqlCreditStore: the service's storage (service/storage: PGlite in a data directory, or a
- *     PostgreSQL server with DATABASE_URL; migration 3). Several backend instances share one
+ *     PostgreSQL server with DATABASE_URL; migration 4). Several backend instances share one
  *     PostgreSQL: each transfer is CLAIMED by one instance at a time with a lease (lease_owner,
  *     lease_until), taken with SELECT ... FOR UPDATE SKIP LOCKED, renewed at every round while the
  *     instance works on it, released on a clean stop, and taken over by another instance once it
