@@ -19,6 +19,7 @@
  *   3. fetches the proof, checks off chain that Y's LiteClient takes its signatures (else it waits
  *      for the sync service), signs the deployment at its wallet's seqno S valid until T, RECORDS it
  *      (fenced by its lease: a lost lease sends nothing), sends it; 4. records the delivery.
+ * An instance keeps the lease of the one transfer its wallet pays for; a transfer it waits on goes back.
  * After a kill -9 the lease expires (CREDIT_LEASE_MS) and another instance (or the restarted one)
  * takes the transfer with its record. Gas spent per transfer: the paying wallet's balance before the
  * deployment minus after the Event confirmed (one deployment in flight per wallet); low-balance
@@ -101,8 +102,13 @@ export interface CreditOptions {
     faultPoint?: 'before-send' | 'after-send';
 }
 
-/** what a transfer's step left: nothing more to do now, waiting (lease kept), or this wallet's deployment in flight */
-type Outcome = 'done' | 'wait' | 'inflight';
+/**
+ * What a transfer's step left: nothing more to do; waiting for something else (the proof's block, the
+ * sync service, someone's check: the lease goes back); this wallet's deployment in flight (the lease
+ * kept, no other transfer this round); or this wallet busy with another transfer's deployment (the
+ * lease goes back, no other transfer this round). So an instance holds only the transfer it pays for.
+ */
+type Outcome = 'done' | 'wait' | 'inflight' | 'blocked';
 
 export class CreditWorker {
     balance: bigint | null = null;
@@ -143,7 +149,9 @@ export class CreditWorker {
                 if (!t) break;
                 const outcome = await this.process(t);
                 if (outcome === 'inflight') break; // one deployment of this wallet at a time
-                if (outcome === 'wait') skip.push(t.eventAddress);
+                if (outcome === 'wait' || outcome === 'blocked') await store.release(t);
+                if (outcome === 'blocked') break;
+                skip.push(t.eventAddress);
             }
             const p = await store.pending();
             this.svc.metrics.set('transfers_pending', p.count);
@@ -290,9 +298,9 @@ export class CreditWorker {
             log.info('credit.waiting_for_sync', { transferId: id, epochSince: view.epochSince });
             return 'wait';
         }
+        // another deployment of this wallet is not through yet (e.g. one a killed instance recorded)
+        if (await store.busy(wallet.address.toRawString(), t.eventAddress)) return 'blocked';
         const seqno = await wallet.seqno();
-        // a deployment of this wallet recorded at this seqno for another transfer has not landed yet
-        if (await store.unlanded(wallet.address.toRawString(), seqno, t.eventAddress)) return 'wait';
         const body = deployTvmEventBody({
             queryId: BigInt(t.lt),
             msgHash: Buffer.from(t.messageHash, 'hex'),

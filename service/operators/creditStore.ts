@@ -92,8 +92,14 @@ export interface CreditStore {
      * to pass over this round.
      */
     claim(now: number, skip: string[]): Promise<CreditTransfer | null>;
-    /** whether `wallet` has a recorded deployment at `seqno` or later for another pending transfer (not landed) */
-    unlanded(wallet: string, seqno: number, except: string): Promise<boolean>;
+    /**
+     * Whether `wallet` has a recorded deployment for another transfer still pending (not landed, or
+     * its Event not confirmed yet): a wallet pays for one deployment at a time, so that no two share
+     * a seqno and the gas spent on each is its balance difference.
+     */
+    busy(wallet: string, except: string): Promise<boolean>;
+    /** gives up this instance's lease of one transfer (one it waits on: another instance may try it) */
+    release(t: CreditTransfer): Promise<void>;
     /** the deployment message, recorded before it is sent (false: the lease is lost, do not send) */
     recordSigned(t: CreditTransfer, s: SignedDeployment, attempt: number): Promise<boolean>;
     recordAccepted(t: CreditTransfer, at: number): Promise<boolean>;
@@ -219,13 +225,19 @@ export class SqlCreditStore implements CreditStore {
         });
     }
 
-    async unlanded(wallet: string, seqno: number, except: string): Promise<boolean> {
+    async busy(wallet: string, except: string): Promise<boolean> {
         const r = await this.db.query(
-            `SELECT 1 FROM credit_transfers WHERE state = 'pending' AND wallet = $1 AND seqno >= $2 AND event_address <> $3
-             LIMIT 1`,
-            [wallet, seqno, except],
+            `SELECT 1 FROM credit_transfers WHERE state = 'pending' AND wallet = $1 AND event_address <> $2 LIMIT 1`,
+            [wallet, except],
         );
         return r.length > 0;
+    }
+
+    async release(t: CreditTransfer): Promise<void> {
+        await this.db.query(
+            `UPDATE credit_transfers SET lease_owner = NULL, lease_until = NULL WHERE event_address = $1 AND lease_owner = $2`,
+            [t.eventAddress, this.owner],
+        );
     }
 
     /** an update of a transfer this instance holds; false when its lease went to another instance */
@@ -452,15 +464,13 @@ export class JournalCreditStore implements CreditStore {
         return t ? { ...t, signed: t.signed && { ...t.signed } } : null;
     }
 
-    async unlanded(wallet: string, seqno: number, except: string) {
+    async busy(wallet: string, except: string) {
         return [...this.transfers.values()].some(
-            (t) =>
-                t.state === 'pending' &&
-                t.eventAddress !== except &&
-                t.signed?.wallet === wallet &&
-                t.signed.seqno >= seqno,
+            (t) => t.state === 'pending' && t.eventAddress !== except && t.signed?.wallet === wallet,
         );
     }
+
+    async release() {}
 
     recordSigned(t: CreditTransfer, s: SignedDeployment, attempt: number) {
         return this.record({ k: 'signed', id: t.transferId, attempt, ...s });

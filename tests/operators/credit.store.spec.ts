@@ -94,10 +94,13 @@ describe('credit store (SQL, PGlite): leases between instances', () => {
         // a, back from a stall, can no longer record (and so never sends)
         expect(await a.recordSigned(t, signed('0:aa', 8), 2)).toBe(false);
         expect(await a.recordDelivered(t, { eventStatus: 2, spent: '1', paidBy: '0:aa' })).toBe(false);
-        // a deployment of wallet 0:aa at seqno 7 has not landed: 0:aa signs nothing else at 7
-        expect(await b.unlanded('0:aa', 7, `0:${'f'.repeat(64)}`)).toBe(true);
-        expect(await b.unlanded('0:aa', 8, `0:${'f'.repeat(64)}`)).toBe(false);
+        // wallet 0:aa has a deployment pending: it pays for nothing else meanwhile (but this one)
+        expect(await b.busy('0:aa', `0:${'f'.repeat(64)}`)).toBe(true);
+        expect(await b.busy('0:aa', t.eventAddress)).toBe(false);
+        expect(await b.busy('0:bb', `0:${'f'.repeat(64)}`)).toBe(false);
         expect(await b.recordDelivered(taken!, { eventStatus: 2, spent: '150', paidBy: '0:aa' })).toBe(true);
+        // delivered: the wallet is free again
+        expect(await b.busy('0:aa', `0:${'f'.repeat(64)}`)).toBe(false);
         expect(await b.spent()).toEqual([
             {
                 transferId: t.transferId,
@@ -110,10 +113,19 @@ describe('credit store (SQL, PGlite): leases between instances', () => {
         ]);
     });
 
-    it('a clean stop gives the leases back at once', async () => {
+    it('a transfer given back (waited on) and a clean stop free the leases at once', async () => {
         const now = 4_000_000;
         const held = (await a.claim(now, []))!;
-        expect(await b.claim(now, [])).not.toMatchObject({ eventAddress: held.eventAddress });
+        const other = (await b.claim(now, []))!;
+        expect(other.eventAddress).not.toBe(held.eventAddress);
+        await a.release(held);
+        // b's release of a transfer a holds changes nothing
+        const again0 = (await a.claim(now, []))!;
+        expect(again0.eventAddress).toBe(held.eventAddress);
+        await b.release(again0);
+        expect(await b.claim(now, [other.eventAddress])).toBeNull();
+        await a.release(held);
+        expect((await b.claim(now, [other.eventAddress]))!.eventAddress).toBe(held.eventAddress);
         await a.releaseAll();
         await b.releaseAll();
         const again = (await b.claim(now + 1, []))!;
