@@ -6,12 +6,13 @@
  * repeated get method on an unchanged account is answered from a memo with what the emulator
  * answers, and any changed one runs again; the account after a transaction, a restored snapshot,
  * a kept BOC and the configuration's cell are what the library gives without the setup; the
- * processes specs start with ts-node transpile with swc (tools/jest/child-processes.js).
+ * processes specs start with ts-node transpile with swc (tools/jest/child-processes.js); ed25519 key
+ * pairs and signatures are Node's and tweetnacl's alike (tools/jest/fast-ed25519.js).
  */
 import { spawnSync } from 'child_process';
 import { randomBytes } from 'crypto';
 import path from 'path';
-import { sha256_sync } from '@ton/crypto';
+import { keyPairFromSeed, sha256_sync, sign, signVerify } from '@ton/crypto';
 import { Address, beginCell, Cell, loadShardAccount, storeShardAccount, toNano } from '@ton/core';
 import { Blockchain } from '@ton/sandbox';
 import { Executor } from '@ton/sandbox/dist/executor/Executor';
@@ -27,7 +28,49 @@ function librarySha256(): (data: Buffer | string) => Buffer {
     return original!;
 }
 
+/** @ton/crypto's own ed25519 (tweetnacl), from a module registry the setup has not touched. */
+type Ed25519 = { keyPairFromSeed: typeof keyPairFromSeed; sign: typeof sign };
+function libraryEd25519(): Ed25519 {
+    let original: Ed25519 | undefined;
+    jest.isolateModules(() => {
+        original = jest.requireActual<Ed25519>('@ton/crypto/dist/primitives/nacl');
+    });
+    return original!;
+}
+
 describe('the test setup (tools/jest)', () => {
+    it("ed25519 key pairs and signatures should be tweetnacl's, a mismatched or wrong-size key left to tweetnacl", () => {
+        const original = libraryEd25519();
+        expect(original.sign).not.toBe(sign);
+        expect(original.keyPairFromSeed).not.toBe(keyPairFromSeed);
+        for (let i = 0; i < 8; i++) {
+            const seed = randomBytes(32);
+            const mine = keyPairFromSeed(seed);
+            const theirs = original.keyPairFromSeed(seed);
+            expect(mine.publicKey.toString('hex')).toBe(theirs.publicKey.toString('hex'));
+            expect(mine.secretKey.toString('hex')).toBe(theirs.secretKey.toString('hex'));
+            for (const size of [0, 32, 68, 1000]) {
+                const data = randomBytes(size);
+                const s = sign(data, mine.secretKey);
+                expect(s.toString('hex')).toBe(original.sign(data, theirs.secretKey).toString('hex'));
+                expect(signVerify(data, s, mine.publicKey)).toBe(true);
+            }
+            // a key pair is the caller's to change: a second call gives fresh buffers
+            mine.publicKey.fill(0);
+            expect(keyPairFromSeed(seed).publicKey.equals(theirs.publicKey)).toBe(true);
+        }
+        // a secret key whose second half is another key's public key: tweetnacl hashes it as it is
+        const a = keyPairFromSeed(randomBytes(32));
+        const b = keyPairFromSeed(randomBytes(32));
+        const odd = Buffer.concat([a.secretKey.subarray(0, 32), b.publicKey]);
+        const data = randomBytes(40);
+        expect(sign(data, odd).toString('hex')).toBe(original.sign(data, odd).toString('hex'));
+        expect(sign(data, odd).equals(sign(data, a.secretKey))).toBe(false);
+        // wrong sizes: tweetnacl's errors
+        expect(() => keyPairFromSeed(randomBytes(31))).toThrow('bad seed size');
+        expect(() => sign(data, randomBytes(32))).toThrow('bad secret key size');
+    });
+
     it("sha256_sync should give the library's pure-JavaScript digests, for buffers and strings", () => {
         const original = librarySha256();
         expect(original).not.toBe(sha256_sync);
