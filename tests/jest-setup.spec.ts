@@ -7,7 +7,9 @@
  * answers, and any changed one runs again; the account after a transaction, a restored snapshot,
  * a kept BOC and the configuration's cell are what the library gives without the setup; the
  * processes specs start with ts-node transpile with swc (tools/jest/child-processes.js); ed25519 key
- * pairs and signatures are Node's and tweetnacl's alike (tools/jest/fast-ed25519.js).
+ * pairs and signatures are Node's and tweetnacl's alike (tools/jest/fast-ed25519.js); @ton/core's
+ * bit-level primitives read and write whole bytes with the library's results and errors
+ * (tools/jest/fast-cells.js).
  */
 import { spawnSync } from 'child_process';
 import { randomBytes } from 'crypto';
@@ -38,7 +40,124 @@ function libraryEd25519(): Ed25519 {
     return original!;
 }
 
+type CoreBits = {
+    BitString: typeof import('@ton/core/dist/boc/BitString').BitString;
+    BitReader: typeof import('@ton/core/dist/boc/BitReader').BitReader;
+    BitBuilder: typeof import('@ton/core/dist/boc/BitBuilder').BitBuilder;
+    bitsToPaddedBuffer: (bits: unknown) => Buffer;
+    crc32c: (data: Buffer) => Buffer;
+};
+
+/** @ton/core's bit classes as the setup left them, or (isolated) as the library has them. */
+function coreBits(isolated: boolean): CoreBits {
+    const load = (): CoreBits => ({
+        BitString: jest.requireActual('@ton/core/dist/boc/BitString').BitString,
+        BitReader: jest.requireActual('@ton/core/dist/boc/BitReader').BitReader,
+        BitBuilder: jest.requireActual('@ton/core/dist/boc/BitBuilder').BitBuilder,
+        bitsToPaddedBuffer: jest.requireActual('@ton/core/dist/boc/utils/paddedBits').bitsToPaddedBuffer,
+        crc32c: jest.requireActual('@ton/core/dist/utils/crc32c').crc32c,
+    });
+    if (!isolated) return load();
+    let lib: CoreBits | undefined;
+    jest.isolateModules(() => {
+        lib = load();
+    });
+    return lib!;
+}
+
+/** What `f` gives, or the error it throws (its class and message). */
+function outcome(f: () => unknown): unknown {
+    try {
+        const v = f();
+        return Buffer.isBuffer(v) ? { buffer: v.toString('hex') } : { value: v };
+    } catch (e) {
+        return { error: `${(e as Error).constructor.name}: ${(e as Error).message}` };
+    }
+}
+
 describe('the test setup (tools/jest)', () => {
+    it("@ton/core's bit reads, writes, padded buffers and crc32c should give the library's results and errors", () => {
+        const fast = coreBits(false);
+        const lib = coreBits(true);
+        expect(fast.BitReader.prototype['_preloadUint']).not.toBe(lib.BitReader.prototype['_preloadUint']);
+        expect(fast.BitBuilder.prototype.writeUint).not.toBe(lib.BitBuilder.prototype.writeUint);
+        expect(fast.bitsToPaddedBuffer).not.toBe(lib.bitsToPaddedBuffer);
+        expect(fast.crc32c).not.toBe(lib.crc32c);
+        let seed = 12345;
+        const rnd = (n: number) => {
+            seed = (seed * 1103515245 + 12345) % 2 ** 31;
+            return seed % n;
+        };
+        const data = (n: number) => Buffer.from(Array.from({ length: n }, () => rnd(256)));
+        const bigOf = (bits: number) => {
+            let v = 0n;
+            for (let i = 0; i < bits; i += 8) v = (v << 8n) | BigInt(rnd(256));
+            return bits ? v & ((1n << BigInt(bits)) - 1n) : 0n;
+        };
+        const sizes = [0, 1, 2, 7, 8, 9, 15, 16, 31, 32, 33, 40, 47, 48, 49, 53, 54, 63, 64, 65, 120, 256, 267, 300];
+        const pick = () => (rnd(3) === 0 ? sizes[rnd(sizes.length)] : rnd(70));
+        let cases = 0;
+        for (let round = 0; round < 3000; round++) {
+            // a BitString at any bit offset of its buffer, read at any offset (some past the end)
+            const buf = data(1 + rnd(48));
+            const offset = rnd(Math.min(24, buf.length * 8));
+            const length = rnd(buf.length * 8 - offset + 1);
+            const [a, b] = [fast, lib].map((m) => new m.BitString(buf, offset, length));
+            expect(outcome(() => fast.bitsToPaddedBuffer(a))).toEqual(outcome(() => lib.bitsToPaddedBuffer(b)));
+            const bits = pick();
+            const at = rnd(length + 4) - (rnd(20) === 0 ? 3 : 0);
+            const [ra, rb] = [new fast.BitReader(a, at), new lib.BitReader(b, at)];
+            expect(outcome(() => ra['_preloadUint'](bits, at))).toEqual(outcome(() => rb['_preloadUint'](bits, at)));
+            expect(outcome(() => ra.preloadUint(bits))).toEqual(outcome(() => rb.preloadUint(bits)));
+            expect(outcome(() => ra.loadUint(bits))).toEqual(outcome(() => rb.loadUint(bits)));
+            expect(ra.offset).toBe(rb.offset);
+            expect(outcome(() => ra.loadUintBig(bits))).toEqual(outcome(() => rb.loadUintBig(bits)));
+            expect(outcome(() => ra.loadInt(Math.min(bits, 60)))).toEqual(
+                outcome(() => rb.loadInt(Math.min(bits, 60))),
+            );
+            expect(ra.offset).toBe(rb.offset);
+
+            // a builder with some bits in it (from its own writes), then bits and uints (some too
+            // many for its size, some values out of range, negative or fractional)
+            const size = rnd(400);
+            const [ba, bb] = [new fast.BitBuilder(size), new lib.BitBuilder(size)];
+            for (const [w, m] of [
+                [ba, fast],
+                [bb, lib],
+            ] as const) {
+                seed = round + 1;
+                for (let k = rnd(4); k > 0; k--) {
+                    const n = rnd(20);
+                    outcome(() => w.writeUint(bigOf(n), n));
+                }
+                const src = new m.BitString(buf, offset, length);
+                outcome(() => w.writeBits(src));
+            }
+            expect(ba.length).toBe(bb.length);
+            expect(ba['_buffer'].toString('hex')).toBe(bb['_buffer'].toString('hex'));
+            const n = pick();
+            const values: (number | bigint)[] = [
+                bigOf(n),
+                Number(bigOf(Math.min(n, 53))),
+                bigOf(n + 1),
+                -1,
+                0.5,
+                2 ** 53,
+            ];
+            for (const v of values) {
+                expect(outcome(() => ba.writeUint(v, n))).toEqual(outcome(() => bb.writeUint(v, n)));
+                expect(ba.length).toBe(bb.length);
+                expect(ba['_buffer'].toString('hex')).toBe(bb['_buffer'].toString('hex'));
+            }
+            expect(fast.crc32c(buf).toString('hex')).toBe(lib.crc32c(buf).toString('hex'));
+            cases++;
+        }
+        expect(cases).toBe(3000);
+        // a real BOC: the same bytes back, cell by cell the same hashes
+        const code = compiledCode('LiteClient');
+        expect(Cell.fromBoc(code.toBoc())[0].hash().equals(code.hash())).toBe(true);
+    });
+
     it("ed25519 key pairs and signatures should be tweetnacl's, a mismatched or wrong-size key left to tweetnacl", () => {
         const original = libraryEd25519();
         expect(original.sign).not.toBe(sign);
