@@ -28,6 +28,8 @@ export function tvmEvmTransfersOf(tx: Transaction, proxy: Address, chainId: numb
     const d = tx.description;
     if (d.type !== 'generic' || d.aborted) return [];
     if (d.computePhase.type !== 'vm' || !d.computePhase.success) return [];
+    // the cheap test first (the parsed messages): most proxy transactions emit none
+    if (![...tx.outMessages.values()].some((m) => m.info.type === 'external-out' && isTvmEvmEvent(m.body))) return [];
     const out: TransferRow[] = [];
     for (const m of externalOutMessages(tx)) {
         const info = m.message.info;
