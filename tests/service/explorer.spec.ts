@@ -9,10 +9,11 @@ import os from 'os';
 import path from 'path';
 import { chromium, BrowserContext, Page } from 'playwright-core';
 import { FastifyInstance } from 'fastify';
-import { Db, openDb } from '../../service/storage/db';
+import { Db } from '../../service/storage/db';
 import { buildApi } from '../../service/api/app';
 import { deployment, fill, USERS } from './fixtures';
 import { listen } from './http';
+import { openMigratedPglite } from './pglite';
 
 jest.setTimeout(120_000);
 
@@ -33,7 +34,7 @@ maybe('the explorer page in headless Chromium', () => {
     let profile: string;
 
     beforeAll(async () => {
-        db = await openDb({});
+        db = await openMigratedPglite();
         data = await fill(db);
         api = await buildApi({ db, deployment });
         base = await listen(api);
