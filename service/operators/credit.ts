@@ -74,6 +74,13 @@ export type { CreditRecord } from './creditStore';
 /** seconds past a message's valid_until before it counts as expired (the network's clock may lag) */
 export const EXPIRY_MARGIN_SECONDS = 10;
 
+/**
+ * A recorded message this instance sent that has not landed is sent again only after this long (a
+ * few blocks), not at every round: a public toncenter endpoint limits requests. One it did not send
+ * (a restart, a takeover) is sent at once.
+ */
+export const RESEND_AFTER_MS = 10_000;
+
 /** Event statuses after which the transfer needs nothing more from a credit backend */
 const SETTLED = new Set<number>([
     EventStatus.Confirmed,
@@ -111,6 +118,8 @@ export interface CreditOptions {
 type Outcome = 'done' | 'wait' | 'inflight' | 'blocked';
 
 export class CreditWorker {
+    /** when this instance last sent each recorded message (base64 BOC), to resend one only after RESEND_AFTER_MS */
+    private sentAt = new Map<string, number>();
     balance: bigint | null = null;
     lastError: string | null = null;
 
@@ -138,6 +147,8 @@ export class CreditWorker {
     async round(): Promise<void> {
         try {
             const { wallet, store } = this.o;
+            // a message is valid for a minute: what was sent before that has landed or expired
+            for (const [boc, at] of this.sentAt) if (Date.now() - at > 120_000) this.sentAt.delete(boc);
             this.balance = await wallet.balance();
             this.svc.metrics.set('wallet_balance', this.balance);
             if (this.balance < this.o.lowBalance)
@@ -264,7 +275,11 @@ export class CreditWorker {
         if (t.signed) {
             if (!landed) {
                 if (now <= t.signed.validUntil) {
+                    // sent by this instance a moment ago: give it a few blocks before sending it again
+                    const sentAt = this.sentAt.get(t.signed.boc);
+                    if (sentAt !== undefined && Date.now() - sentAt < RESEND_AFTER_MS) return 'inflight';
                     // not landed yet, still valid: the same message again (its wallet takes it once)
+                    this.sentAt.set(t.signed.boc, Date.now());
                     await destination.sendFile(Buffer.from(t.signed.boc, 'base64'));
                     this.svc.metrics.inc('deployments_sent');
                     log.info('credit.resent', { transferId: id, wallet: t.signed.wallet, seqno: t.signed.seqno });
@@ -324,6 +339,7 @@ export class CreditWorker {
         );
         if (!recorded) return this.leaseLost(t);
         if (this.o.faultPoint === 'before-send') await this.faultPause(t);
+        this.sentAt.set(s.boc.toString('base64'), Date.now());
         await wallet.submit(s);
         this.svc.metrics.inc('deployments_sent');
         log.info('credit.submitted', {
