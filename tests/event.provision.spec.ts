@@ -230,7 +230,11 @@ describe('Native Event provider step with USDT-style and reference wallets', () 
         const failed = r.transactions.filter((t) => (exitCodeOf(t) ?? 0) !== 0);
         expect(failed.length).toBe(1);
         expect(isProvisionProbe(failed[0])).toBe(true);
-        expect(r.transactions).toHaveTransaction({ from: failed[0].inMessage!.info.dest as Address, to: ev.address, inMessageBounced: true });
+        expect(r.transactions).toHaveTransaction({
+            from: failed[0].inMessage!.info.dest as Address,
+            to: ev.address,
+            inMessageBounced: true,
+        });
     });
 
     it('USDT-style wallet: the provision delivered (the probe comes back alone): LiquidityProvided, the recipient paid, the repayment sent; every token followed', async () => {
@@ -241,7 +245,10 @@ describe('Native Event provider step with USDT-style and reference wallets', () 
         expect(await ev.getProvisionPending()).toBe(false);
         expect(await status.balanceOf(recipient.address)).toBe(DUE);
         expect(await status.balanceOf(ev.address)).toBe(0n);
-        expect(repayment(r.transactions, ev.address)).toEqual({ amount: AMOUNT, recipient: provider.address.toString() });
+        expect(repayment(r.transactions, ev.address)).toEqual({
+            amount: AMOUNT,
+            recipient: provider.address.toString(),
+        });
         expect(await ev.getProviderRepaid()).toBe(true);
         await expectConserved(status, [ev.address]);
     });
@@ -283,7 +290,11 @@ describe('Native Event provider step with USDT-style and reference wallets', () 
         });
         expect(cancel.transactions).toHaveTransaction({ to: ev.address, exitCode: Errors.event.wrongStatus });
         // a retry while the wallet is still locked: bounced again, held again
-        const again = await stranger.send({ to: ev.address, value: toNano('1'), body: limitActionMessage('tvmEventRetry') });
+        const again = await stranger.send({
+            to: ev.address,
+            value: toNano('1'),
+            body: limitActionMessage('tvmEventRetry'),
+        });
         expect(again.transactions).toHaveTransaction({ to: status.walletAddress(ev.address), exitCode: 45 });
         expect(await ev.getStatus()).toBe(EventStatus.LiquidityRequested);
         expect(await ev.getHeldTokens()).toBe(DUE);
@@ -296,13 +307,20 @@ describe('Native Event provider step with USDT-style and reference wallets', () 
         ).toBe(Errors.event.tooLowMsgValue);
         // the admin frees the wallet; anyone retries: delivered, then repaid
         expectAllOk((await status.setStatus(ev.address, 0)).transactions);
-        const ok = await stranger.send({ to: ev.address, value: toNano('1'), body: limitActionMessage('tvmEventRetry') });
+        const ok = await stranger.send({
+            to: ev.address,
+            value: toNano('1'),
+            body: limitActionMessage('tvmEventRetry'),
+        });
         expectAllOk(ok.transactions);
         expect(await ev.getStatus()).toBe(EventStatus.LiquidityProvided);
         expect(await ev.getHeldTokens()).toBe(0n);
         expect(await status.balanceOf(recipient.address)).toBe(DUE);
         expect(await status.balanceOf(ev.address)).toBe(0n);
-        expect(repayment(ok.transactions, ev.address)).toEqual({ amount: AMOUNT, recipient: provider.address.toString() });
+        expect(repayment(ok.transactions, ev.address)).toEqual({
+            amount: AMOUNT,
+            recipient: provider.address.toString(),
+        });
         await expectConserved(status, [ev.address]);
     });
 
@@ -318,7 +336,10 @@ describe('Native Event provider step with USDT-style and reference wallets', () 
         expect(r.transactions).toHaveTransaction({ to: status.walletAddress(provider.address), exitCode: 45 });
         expect(await status.balanceOf(ev.address)).toBe(777n);
         expect(await ev.getHeldTokens()).toBe(0n);
-        expect(repayment(r.transactions, ev.address)).toEqual({ amount: AMOUNT, recipient: provider.address.toString() });
+        expect(repayment(r.transactions, ev.address)).toEqual({
+            amount: AMOUNT,
+            recipient: provider.address.toString(),
+        });
         await expectConserved(status, [ev.address]);
     });
 
@@ -334,7 +355,7 @@ describe('Native Event provider step with USDT-style and reference wallets', () 
         await expectConserved(status, [ev.address]);
     });
 
-    it('reference wallet (the root\'s TEP-89 answer played): every provision the Event accepts reaches the recipient through the reference wallet, around the smallest accepted value; below it the tokens go back', async () => {
+    it("reference wallet (the root's TEP-89 answer played): every provision the Event accepts reaches the recipient through the reference wallet, around the smallest accepted value; below it the tokens go back", async () => {
         // the smallest forward TON the Event accepts, by bisection on fresh Events
         const accepted = async (forward: bigint) => {
             await blockchain.loadFrom(snapshot);
@@ -358,7 +379,10 @@ describe('Native Event provider step with USDT-style and reference wallets', () 
             expect(r.transactions.filter((t) => (exitCodeOf(t) ?? 0) !== 0 && !isProvisionProbe(t))).toEqual([]);
             if (ok) {
                 expect(await reference.balanceOf(recipient.address)).toBe(DUE);
-                expect(repayment(r.transactions, ev.address)).toEqual({ amount: AMOUNT, recipient: provider.address.toString() });
+                expect(repayment(r.transactions, ev.address)).toEqual({
+                    amount: AMOUNT,
+                    recipient: provider.address.toString(),
+                });
             } else {
                 expect(await ev.getStatus()).toBe(EventStatus.LiquidityRequested);
                 expect(await reference.balanceOf(provider.address)).toBe(MINTED);
@@ -382,7 +406,12 @@ describe('Native Event provider step with USDT-style and reference wallets', () 
         };
         const r = await provide(reference, ev.address, DUE);
         expectAllOk(r.transactions);
-        expect(r.transactions).toHaveTransaction({ from: ev.address, to: wallet, op: Op.jetton.transfer, success: true });
+        expect(r.transactions).toHaveTransaction({
+            from: ev.address,
+            to: wallet,
+            op: Op.jetton.transfer,
+            success: true,
+        });
         expect(await reference.balanceOf(provider.address)).toBe(MINTED);
         expect(await reference.balanceOf(ev.address)).toBe(0n);
         expect(await ev.getStatus()).toBe(EventStatus.LiquidityRequested);
