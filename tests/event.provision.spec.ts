@@ -27,18 +27,14 @@
  *   notification's own value); a stranger's notification gets its own value back as a transfer
  *   request; the Event spends none of its TON.
  */
-import { Address, beginCell, Cell, Dictionary, toNano, Transaction } from '@ton/core';
-import { Blockchain, internal, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { Address, beginCell, Cell, toNano, Transaction } from '@ton/core';
+import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import '@ton/test-utils';
 import fs from 'fs';
 import path from 'path';
-import {
-    MultiVaultTvmTvmEventNative as Generated,
-    storeEventLiquidity,
-    storeTvmEventState,
-} from '../build/MultiVaultTvmTvmEventNative/tact_MultiVaultTvmTvmEventNative';
-import { MultiVaultTvmTvmEventNative, PROVISION_PROBE_AMOUNT } from '../wrappers/MultiVaultTvmTvmEventNative';
-import { tvmTvmEventBody, limitActionMessage } from '../wrappers/tvmTvmEvent';
+import { PROVISION_PROBE_AMOUNT } from '../wrappers/MultiVaultTvmTvmEventNative';
+import { limitActionMessage } from '../wrappers/tvmTvmEvent';
+import { jettonTransferBody, liquidityRequestedEvent } from '../harness/liquidityEvent';
 import { EventStatus } from '../wrappers/eventStatus';
 import { Errors, Op, OpEvent } from '../wrappers/constants';
 import { StatusJetton, WALLET_STATUS } from '../harness/statusJetton';
@@ -50,7 +46,6 @@ const AMOUNT = 1_000_000n;
 const BOUNTY = 10_000n;
 const DUE = AMOUNT - BOUNTY;
 const MINTED = 10n * AMOUNT;
-const SRC_CHAIN = -239;
 /** forward TON of a provider's transfer: more than the provider step needs */
 const PROVIDE_FORWARD = toNano('0.5');
 
@@ -102,71 +97,19 @@ describe('Native Event provider step with USDT-style and reference wallets', () 
      * has no TEP-89, the test injects it as if from the minter).
      */
     async function liquidityRequested(token: Token, walletKnown: boolean, payload: Cell | null = null) {
-        const event = tvmTvmEventBody('alien', {
-            destinationChainId: 2000,
+        const { event: ev, wallet } = await liquidityRequestedEvent(blockchain, {
+            msgHash: msgHash++,
+            configuration: config.address,
+            proxy: proxy.address,
+            tokenRoot: token.minter,
+            eventWallet: (e) => token.walletAddress(e),
+            walletKnown,
             amount: AMOUNT,
+            bounty: BOUNTY,
+            sender: sender.address,
             recipient: recipient.address,
-            value: toNano('0.1'),
-            expectedGas: 0n,
-            token: { token: token.minter, nativeProxyWallet: null, name: 'T', symbol: 'T', decimals: 9 },
-            transfer: { sender: sender.address, remainingGasTo: sender.address, payload },
+            payload,
         });
-        const liquidity = beginCell()
-            .store(
-                storeEventLiquidity({
-                    $$type: 'EventLiquidity',
-                    bounty: BOUNTY,
-                    eventTokenWallet: null,
-                    liquidityProvider: null,
-                    providerRepaid: false,
-                    provisionPending: false,
-                    deliveryBounced: false,
-                    held: 0n,
-                }),
-            )
-            .endCell();
-        const state = beginCell()
-            .store(
-                storeTvmEventState({
-                    $$type: 'TvmEventState',
-                    initializer: sender.address,
-                    remainingGasTo: sender.address,
-                    transactionChecker: config.address,
-                    proxy: proxy.address,
-                    transactionHash: 0xabcdn,
-                    verificationFailed: false,
-                    nativeProxy: null,
-                    nativeProxyTokenWallet: null,
-                    event,
-                    lastErrorCode: 0n,
-                    limitApprover: null,
-                    limitApproved: false,
-                    liquidity,
-                    cancelPending: false,
-                    merge: null,
-                }),
-            )
-            .endCell();
-        const gen = await Generated.fromInit(
-            msgHash++,
-            config.address,
-            BigInt(SRC_CHAIN),
-            BigInt(EventStatus.LiquidityRequested),
-            state,
-            Dictionary.empty(Dictionary.Keys.BigUint(64), Dictionary.Values.Address()),
-        );
-        const ev = blockchain.openContract(new MultiVaultTvmTvmEventNative(gen.address, gen.init));
-        const wallet = token.walletAddress(ev.address);
-        const answer = beginCell()
-            .storeUint(Op.jetton.takeWalletAddress, 32)
-            .storeUint(0, 64)
-            .storeAddress(walletKnown ? wallet : null)
-            .storeMaybeRef(null)
-            .endCell();
-        const r = await blockchain.sendMessage(
-            internal({ from: token.minter, to: ev.address, value: toNano('1'), body: answer, stateInit: gen.init }),
-        );
-        expectAllOk(r.transactions);
         expect(await ev.getStatus()).toBe(EventStatus.LiquidityRequested);
         expect((await ev.getDecodedData()).tokenWallet?.equals(wallet) ?? false).toBe(walletKnown);
         return { ev, wallet };
@@ -174,20 +117,10 @@ describe('Native Event provider step with USDT-style and reference wallets', () 
 
     /** the provider sends `amount` of `token` to the Event (its wallet notifies the Event) */
     async function provide(token: Token, to: Address, amount: bigint, forwardTonAmount = PROVIDE_FORWARD) {
-        const body = beginCell()
-            .storeUint(Op.jetton.transfer, 32)
-            .storeUint(5, 64)
-            .storeCoins(amount)
-            .storeAddress(to)
-            .storeAddress(provider.address)
-            .storeMaybeRef(null)
-            .storeCoins(forwardTonAmount)
-            .storeBit(false)
-            .endCell();
         return provider.send({
             to: token.walletAddress(provider.address),
             value: forwardTonAmount + toNano('0.2'),
-            body,
+            body: jettonTransferBody({ queryId: 5n, amount, to, response: provider.address, forwardTonAmount }),
         });
     }
 
