@@ -1,4 +1,4 @@
-import { Blockchain, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
+import { Blockchain, BlockchainSnapshot, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import { Address, beginCell, Cell, toNano } from '@ton/core';
 import { compiledCode } from '../wrappers/compiled';
 import '@ton/test-utils';
@@ -42,9 +42,10 @@ describe('LiteClient (synthetic chain)', () => {
     // main = 5 of 7; main weights 100+100+1+50+49 = 300 -> cutoff 201 exactly
     const WEIGHTS_A = [100n, 100n, 1n, 50n, 49n, 1000n, 1000n];
 
+    // the LiteClient deployed once; every test starts from that state (a restored snapshot: the same
+    // accounts and time as a fresh deployment), the set, genesis block and seqno made again
+    let deployed: BlockchainSnapshot | undefined;
     beforeEach(async () => {
-        blockchain = await Blockchain.create();
-        sync = await blockchain.treasury('sync');
         setA = makeValidatorSet({
             size: 7,
             main: 5,
@@ -55,9 +56,13 @@ describe('LiteClient (synthetic chain)', () => {
         });
         genesis = buildKeyBlock({ globalId: GLOBAL_ID, seqno: 100, genUtime: T0, p34: setA, prevKeyBlockSeqno: 0 });
         seqno = 101;
+        if (deployed) return blockchain.loadFrom(deployed);
+        blockchain = await Blockchain.create();
+        sync = await blockchain.treasury('sync');
         lc = blockchain.openContract(LiteClient.createFromKeyBlock(keyBlockProof(genesis), code));
         const r = await lc.sendDeploy(sync.getSender(), toNano('1'));
         expect(r.transactions).toHaveTransaction({ to: lc.address, deploy: true, success: true });
+        deployed = blockchain.snapshot();
     });
 
     const mcBlock = (o: { globalId?: number } = {}) =>
