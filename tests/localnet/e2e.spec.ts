@@ -106,7 +106,8 @@ describe('local bridge network, end to end', () => {
     const times: Record<string, number> = {};
 
     beforeAll(async () => {
-        process.env.LOCALNET_EVM_BLOCK_MS ??= '1000';
+        // an EVM block every 250 ms: a deposit's two confirmations in half a second
+        process.env.LOCALNET_EVM_BLOCK_MS ??= '250';
         const t = Date.now();
         net = await startLocalNetwork({
             name: NAME,
@@ -114,6 +115,7 @@ describe('local bridge network, end to end', () => {
             blockSeconds: 1,
             epochSeconds: 3600,
             operators: OPERATORS,
+            operatorIntervalMs: 500,
         });
         times.start = Date.now() - t;
         A = net.tvm.A.client;
