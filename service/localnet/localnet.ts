@@ -60,6 +60,8 @@ export interface LocalNetworkOptions {
      * actors on a timer in this process (quicker to start); or any `Operators` of the network
      */
     operators?: 'processes' | 'in-process' | ((n: LocalNetwork) => Operators);
+    /** ms between the operators' rounds, in process or as processes (default 1000) */
+    operatorIntervalMs?: number;
     log?: Log;
 }
 
@@ -232,9 +234,10 @@ export async function startLocalNetwork(o: LocalNetworkOptions = {}): Promise<Lo
                                     evm: evm ? { provider: evm.provider, chainId: evm.chainId } : undefined,
                                     relays,
                                     log,
+                                    tickMs: o.operatorIntervalMs,
                                 },
                             )
-                          : new ProcessOperators(handle, { log });
+                          : new ProcessOperators(handle, { log, intervalMs: o.operatorIntervalMs });
                 await ops.start();
                 stops.push(() => ops.stop());
                 handle.operators = ops;

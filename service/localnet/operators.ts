@@ -38,8 +38,8 @@ export class InProcessOperators implements Operators {
     private running?: Promise<void>;
     private directions: Direction[] = [];
     private relays: { node: TvmNode; service: EvmRelayService }[] = [];
-    /** transfers delivered by the credit backend, events confirmed by relays (for /health and logs) */
-    readonly stats = { credited: 0, relayed: 0, keyBlocks: 0, errors: 0 };
+    /** transfers delivered by the credit backend, events confirmed by relays, rounds ended (for /health, logs, tests) */
+    readonly stats = { credited: 0, relayed: 0, keyBlocks: 0, errors: 0, rounds: 0 };
 
     constructor(
         readonly nodes: Record<string, TvmNode>,
@@ -190,6 +190,7 @@ export class InProcessOperators implements Operators {
                 this.log('operators.error', { relays: r.node.name, error: (e as Error).message });
             }
         }
+        this.stats.rounds++;
     }
 
     async stop(): Promise<void> {

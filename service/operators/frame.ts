@@ -7,7 +7,9 @@
  *   svc.loop('sync', 2000, () => step());
  *
  * A loop's step that throws is logged at error level, counted (`errors`) and retried at the next
- * tick; the process keeps running. Health answers 200 when every check is ok, 503 otherwise.
+ * tick; the process keeps running. Every step that ended, failed or not, is counted (`rounds`): what
+ * a client waits on to know the service has looked again. Health answers 200 when every check is
+ * ok, 503 otherwise.
  */
 import fs from 'fs';
 import Fastify, { FastifyInstance } from 'fastify';
@@ -138,6 +140,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
     const log = o.log ?? jsonLogger(o.name, (process.env.LOG_LEVEL as Level) || 'info');
     const metrics = o.metrics ?? new Metrics();
     metrics.define('errors', 'counter', 'steps that failed (logged at error level)');
+    metrics.define('rounds', 'counter', 'loop steps that ended (failed ones too)');
     metrics.define('up_seconds', 'gauge', 'seconds since the service started');
     const t0 = Date.now();
     const app = Fastify({ logger: false });
@@ -186,6 +189,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
                         log.error(`${name}.failed`, { error: errorText(e) });
                     })
                     .finally(() => {
+                        metrics.inc('rounds');
                         l.running = undefined;
                         if (!state.stopping) l.timer = setTimeout(tick, everyMs);
                     });

@@ -105,6 +105,12 @@ export class ServiceProcess {
         return (await this.event('started', 180_000)).url as string;
     }
 
+    /** The loop rounds the service has ended (its /health metrics): what a test waits on to know it looked again. */
+    async rounds(): Promise<number> {
+        const h = (await (await fetch(`${await this.url()}/health`)).json()) as { metrics: { rounds: number } };
+        return h.metrics.rounds;
+    }
+
     signal(s: NodeJS.Signals): void {
         if (this.child.exitCode === null && this.child.signalCode === null) process.kill(this.child.pid!, s);
     }

@@ -170,8 +170,9 @@ describe('EVM relays as processes against the local network', () => {
         const restarted = startRelay(2);
         await restarted.url();
         await until('the mint on A', async () => (await balanceOnA()) === before + 7_000_000n);
-        // a few more rounds of the restarted relay: it finds its vote on chain and does not vote again
-        await new Promise((r) => setTimeout(r, 3000));
+        // three more rounds of the restarted relay: it finds its vote on chain and does not vote again
+        const seen = await restarted.rounds();
+        await until('three more rounds of the restarted relay', async () => (await restarted.rounds()) >= seen + 3);
         expect(voted(restarted, tx)).toEqual([]);
         const event = Address.parse(vote.eventAddress as string);
         const voters = await MultiVaultEvmTvmEventAlien.createFromAddress(event).getGetVoters(
