@@ -55,6 +55,7 @@ describe('TVM to EVM through the indexers and the API', () => {
     let evmIndexer: EvmIndexer;
     let api: FastifyInstance;
     let tvmChain: number;
+    let deployment: Deployment;
     let evmRelays: EvmRelayService;
 
     beforeAll(async () => {
@@ -62,7 +63,7 @@ describe('TVM to EVM through the indexers and the API', () => {
         ton = await serveTonCenter(TvmNode.over(s.net));
         rpc = await serveEvmRpc(hre.network.provider);
         tvmChain = s.net.globalId;
-        const deployment: Deployment = {
+        deployment = {
             name: 'tvm-evm-e2e',
             tvm: {
                 A: {
@@ -347,5 +348,18 @@ describe('TVM to EVM through the indexers and the API', () => {
         expect(mine.totalCount).toBe(6);
         expect(mine.transfers.map((x: object) => Object.keys(x)[0])).toEqual([...Array(5).fill('tvmEvm'), 'evmTvm']);
         expect(Address.parse(mine.transfers[0].tvmEvm.outgoing.tokenAddress).equals(s.nativeToken.address)).toBe(true);
+    });
+
+    it('the EVM indexer reading every block again (a cursor lost, a second indexer): nothing changes, nothing twice', async () => {
+        const snapshot = async () => ({
+            withdrawals: await db.query('SELECT * FROM withdrawals ORDER BY link_key'),
+            transfers: await db.query('SELECT transfer_id, kind, amount FROM transfers ORDER BY transfer_id'),
+        });
+        const before = await snapshot();
+        expect(before.withdrawals).toHaveLength(5);
+        await db.query('DELETE FROM cursors WHERE name = $1', [evmIndexer.cursorName]);
+        const again = new EvmIndexer({ deployment, db, blocksPerBatch: 3 });
+        expect(await again.pollOnce()).toBeGreaterThan(0);
+        expect(await snapshot()).toEqual(before);
     });
 });
