@@ -9,12 +9,13 @@ import os from 'os';
 import path from 'path';
 import { chromium, BrowserContext, Page } from 'playwright-core';
 import { FastifyInstance } from 'fastify';
-import { Db, openDb } from '../../service/storage/db';
+import { Db } from '../../service/storage/db';
 import { buildApi } from '../../service/api/app';
 import { insertTransfers } from '../../service/storage/store';
 import { applyWithdrawalSteps } from '../../service/storage/withdrawals';
 import { deployment, EVM, evmAddr, fill, hash, tvmEvmTransfer, USERS } from './fixtures';
 import { listen } from './http';
+import { openMigratedPglite } from './pglite';
 
 jest.setTimeout(120_000);
 
@@ -36,7 +37,7 @@ maybe('the explorer page in headless Chromium', () => {
     const toEvm = tvmEvmTransfer(0);
 
     beforeAll(async () => {
-        db = await openDb({});
+        db = await openMigratedPglite();
         data = await fill(db);
         // a TVM to EVM transfer whose withdrawal waits for the withdraw guardian (over the limit)
         await insertTransfers(db, [toEvm]);

@@ -171,7 +171,7 @@ describe.each(backends)('TVM to EVM on $name', (backend) => {
 
     it('migration 3: a version 2 database takes the TvmToEvm kind and the withdrawals, every transfer kept', async () => {
         await expect(insertTransfers(db, [T[0]])).rejects.toThrow(/transfers_kind_check/);
-        expect(await migrate(db)).toEqual([3]);
+        expect(await migrate(db)).toEqual(MIGRATIONS.slice(2).map((m) => m.version)); // 3 and any later
         expect((await getTransfer(db, 'TvmToTvm', tvm[0].transferId))?.sender).toBe(tvm[0].sender);
         expect(await db.transaction((q) => insertTransfers(q, T))).toBe(T.length);
         expect(await migrate(db)).toEqual([]);
