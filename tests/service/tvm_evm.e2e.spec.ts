@@ -22,7 +22,8 @@ import { sendWithdrawal, SignedWithdrawal } from '../../harness/evm/tvmEvmRelay'
 import { EvmRelayService } from '../../harness/evm/relay';
 import { tvmRecipient } from '../../harness/evm/fixture';
 import { Deployment } from '../../lib/deploy/deployment';
-import { Db, openDb } from '../../service/storage/db';
+import { Db } from '../../service/storage/db';
+import { openMigratedPglite } from './pglite';
 import { TvmIndexer } from '../../service/indexer/tvm';
 import { EvmIndexer } from '../../service/indexer/evm';
 import { buildApi } from '../../service/api/app';
@@ -86,7 +87,7 @@ describe('TVM to EVM through the indexers and the API', () => {
                 startBlockNumber: await s.evm.provider.getBlockNumber(),
             },
         };
-        db = await openDb({});
+        db = await openMigratedPglite();
         tvmIndexer = new TvmIndexer({ deployment, key: 'A', db, client: new TonClient({ endpoint: ton.jsonRpc }) });
         evmIndexer = new EvmIndexer({ deployment, db });
         api = await buildApi({ db, deployment });
