@@ -24,7 +24,7 @@
  */
 import fs from 'fs';
 import path from 'path';
-import { Address, beginCell, Cell, toNano } from '@ton/core';
+import { Address, beginCell, Cell, toNano, Transaction } from '@ton/core';
 import { SandboxContract, TreasuryContract } from '@ton/sandbox';
 import '@ton/test-utils';
 import { TvmNetwork } from '../harness/network';
@@ -47,6 +47,12 @@ const PAYLOAD = beginCell().storeUint(0xcafe, 16).endCell();
 
 const setBounty = (bounty: bigint) =>
     beginCell().storeUint(OpEvent.setBounty, 32).storeUint(0, 64).storeUint(bounty, 128).endCell();
+
+/** gas of the transaction's compute phase (0 when it was skipped) */
+function computeGasOf(t: { description: Transaction['description'] }): number {
+    const d = t.description;
+    return d.type === 'generic' && d.computePhase.type === 'vm' ? Number(d.computePhase.gasUsed) : 0;
+}
 
 describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to end)', () => {
     /** two networks, the bridge on both, userA and userB (harness/testing.ts); its parts as the tests read them */
@@ -457,24 +463,48 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
         await expectConserved([event.address, other.event.address]);
     });
 
-    it("transfer_notification not from the Event's token wallet: 2334", async () => {
+    it("transfer_notification not from the Event's token wallet: answered with a transfer request back to from_user carrying the notification's own value (the Event keeps and spends no TON; a stranger gets back less than it sent); with no tokens, 2334", async () => {
         const { event } = await shortage();
-        const fake = beginCell()
-            .storeUint(Op.jetton.transferNotification, 32)
-            .storeUint(0, 64)
-            .storeCoins(BURN)
-            .storeAddress(stranger.address)
-            .storeBit(false)
-            .endCell();
+        const fake = (amount: bigint) =>
+            beginCell()
+                .storeUint(Op.jetton.transferNotification, 32)
+                .storeUint(7, 64)
+                .storeCoins(amount)
+                .storeAddress(stranger.address)
+                .storeBit(false)
+                .endCell();
         expect(
-            exitOn(await stranger.send({ to: event.address, value: toNano('0.5'), body: fake }), event.address),
+            exitOn(await stranger.send({ to: event.address, value: toNano('0.5'), body: fake(0n) }), event.address),
         ).toBe(Errors.event.senderNotEventTokenWallet);
-        // the provider's own wallet (a genuine wallet of the token, not the Event's)
+        // claiming tokens: the stranger is asked to send them back (to itself), with its own value
+        const event0 = (await A.blockchain.getContract(event.address)).balance;
+        const stranger0 = await stranger.getBalance();
+        const r = await stranger.send({ to: event.address, value: toNano('0.5'), body: fake(BURN) });
+        expect(exitOn(r, event.address)).toBe(0);
+        const back = r.transactions.find(
+            (x) =>
+                x.inMessage?.info.type === 'internal' &&
+                x.inMessage.info.src.equals(event.address) &&
+                x.inMessage.info.dest.equals(stranger.address),
+        )!;
+        const info = back.inMessage!.info as { bounce: boolean; value: { coins: bigint } };
+        expect(info.bounce).toBe(false);
+        expect(info.value.coins).toBeLessThan(toNano('0.5'));
+        const body = back.inMessage!.body.beginParse();
+        expect(body.loadUint(32)).toBe(Op.jetton.transfer);
+        expect(body.loadUintBig(64)).toBe(7n);
+        expect(body.loadCoins()).toBe(BURN);
+        expect(body.loadAddress().equals(stranger.address)).toBe(true);
+        expect((await A.blockchain.getContract(event.address)).balance).toBeGreaterThanOrEqual(event0);
+        expect(await stranger.getBalance()).toBeLessThan(stranger0);
+        expect(await event.getStatus()).toBe(EventStatus.LiquidityRequested);
+        // the provider's own wallet (a genuine wallet of the token, not the Event's): a transfer
+        // request from a non-owner, which the wallet refuses; nothing moves
         const w = await pair.wallet(A, token.minter.address, provider.address);
-        expect(
-            exitOn(await provider.send({ to: event.address, value: toNano('0.5'), body: fake }), event.address),
-        ).toBe(Errors.event.senderNotEventTokenWallet);
         expect(w.address.equals((await event.getDecodedData()).tokenWallet!)).toBe(false);
+        const provider0 = await balA(provider.address);
+        await provider.send({ to: event.address, value: toNano('0.5'), body: fake(BURN) });
+        expect(await balA(provider.address)).toBe(provider0);
         expect(await event.getStatus()).toBe(EventStatus.LiquidityRequested);
     });
 
@@ -657,12 +687,13 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
 
     // ------------------------------------------------------------------ gas
 
-    it('gas constants: GAS_EVENT_PROVIDE covers the provider step (payload forwarded, excess back, repayment), GAS_EVENT_REPAY_RETRY the repayment retried, within 40%', async () => {
+    it("gas constants: GAS_EVENT_PROVIDE covers the provider step (payload forwarded, excess back, the probe), GAS_EVENT_PROVISION_ACK the probe's bounce (LiquidityProvided, the repayment), GAS_EVENT_REPAY_RETRY the repayment retried, within 40%", async () => {
         const src = fs.readFileSync(
             path.resolve(__dirname, '..', 'contracts', 'bridge', 'tvm_tvm_event_native.tact'),
             'utf8',
         );
         const G = Number(/^const GAS_EVENT_PROVIDE: Int = (\d+);/m.exec(src)![1]);
+        const GA = Number(/^const GAS_EVENT_PROVISION_ACK: Int = (\d+);/m.exec(src)![1]);
         const common = fs.readFileSync(
             path.resolve(__dirname, '..', 'contracts', 'bridge', 'event_common.tact'),
             'utf8',
@@ -670,19 +701,21 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
         const GR = Number(/^const GAS_EVENT_REPAY_RETRY: Int = (\d+);/m.exec(common)![1]);
         const { event } = await shortage();
         await userA.send({ to: event.address, value: toNano('0.05'), body: setBounty(BOUNTY) });
-        const p = await provide(event.address, BURN);
+        // with an excess: the worst case of the step
+        const p = await provide(event.address, BURN + 1000n);
         expectAllOk(p.transactions);
-        const t = p.transactions.find(
-            (x) =>
-                x.inMessage?.info.dest instanceof Address &&
-                x.inMessage.info.dest.equals(event.address) &&
-                x.inMessage.body.beginParse().loadUint(32) === Op.jetton.transferNotification,
-        )!;
-        const d = t.description;
-        const gas = d.type === 'generic' && d.computePhase.type === 'vm' ? Number(d.computePhase.gasUsed) : 0;
-        console.log(`Event gas: provider step ${gas}`);
+        const onEvent = p.transactions.filter(
+            (x) => x.inMessage?.info.dest instanceof Address && x.inMessage.info.dest.equals(event.address),
+        );
+        const t = onEvent.find((x) => x.inMessage!.body.beginParse().loadUint(32) === Op.jetton.transferNotification)!;
+        const gas = computeGasOf(t);
+        const ack = onEvent.find((x) => x.inMessage!.info.type === 'internal' && x.inMessage!.info.bounced)!;
+        const ackGas = computeGasOf(ack);
+        console.log(`Event gas: provider step ${gas}, the probe's bounce ${ackGas}`);
         expect(gas).toBeGreaterThan(0);
         if (!(gas <= G && G <= Math.ceil(gas * 1.4))) throw new Error(`GAS_EVENT_PROVIDE = ${G}, measured ${gas}`);
+        if (!(ackGas <= GA && GA <= Math.ceil(ackGas * 1.4)))
+            throw new Error(`GAS_EVENT_PROVISION_ACK = ${GA}, measured ${ackGas}`);
         // the repayment was short (the proxy has no liquidity): liquidity back, anyone retries it
         expect(await event.getProviderRepaid()).toBe(false);
         await deposit(BURN);
@@ -699,8 +732,7 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
                 x.inMessage.info.dest.equals(event.address) &&
                 x.inMessage.body.beginParse().loadUint(32) === OpEvent.tvmEventRetry,
         )!;
-        const rd = rt.description;
-        const retryGas = rd.type === 'generic' && rd.computePhase.type === 'vm' ? Number(rd.computePhase.gasUsed) : 0;
+        const retryGas = computeGasOf(rt);
         console.log(`Event gas: repayment retry ${retryGas}`);
         if (!(retryGas <= GR && GR <= Math.ceil(retryGas * 1.4)))
             throw new Error(`GAS_EVENT_REPAY_RETRY = ${GR}, measured ${retryGas}`);

@@ -3,6 +3,13 @@ import { MultiVaultTvmTvmEventNative as Base } from '../build/MultiVaultTvmTvmEv
 import { cancelMessage, CancelArgs, TvmEventWrapper } from './tvmTvmEvent';
 
 /**
+ * The amount of the Native Event's probe (PROBE_AMOUNT in contracts/bridge/tvm_tvm_event_native.tact:
+ * the largest Coins): a transfer request every standard wallet refuses, sent to the Event's wallet
+ * behind a provision's transfers; its bounce tells the Event they were taken.
+ */
+export const PROVISION_PROBE_AMOUNT = (1n << 120n) - 1n;
+
+/**
  * MultiVaultTvmTvmEventNative (contracts/bridge/tvm_tvm_event_native.tact), wrapping the Tact-generated
  * class. Deployed by a TvmTvmEventConfiguration of token type Native; address from (msgHash,
  * configuration, chainId). Layouts: contracts/bridge/event.tlb. The methods both Events share
@@ -18,6 +25,16 @@ export class MultiVaultTvmTvmEventNative extends TvmEventWrapper(Base, 'MultiVau
     /** Whether the provider's repayment was sent and not refused (LiquidityProvided). */
     async getProviderRepaid(provider: ContractProvider): Promise<boolean> {
         return this.getGetProviderRepaid(provider);
+    }
+
+    /** A provision's transfer to the recipient is waiting for the wallet's verdict (the probe's bounce). */
+    async getProvisionPending(provider: ContractProvider): Promise<boolean> {
+        return this.getGetProvisionPending(provider);
+    }
+
+    /** The liquidity provider's tokens back in the Event's wallet (bounced), re-sent by tvm_event_retry. */
+    async getHeldTokens(provider: ContractProvider): Promise<bigint> {
+        return this.getGetHeldTokens(provider);
     }
 
     /**

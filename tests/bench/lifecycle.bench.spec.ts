@@ -56,6 +56,9 @@ for (const f of fs.readdirSync(BRIDGE_DIR).filter((x) => x.endsWith('.tact'))) {
  * When the notes name a GAS_* constant (the one the path's value check uses), its value and the
  * measured share of it are appended; a measurement above it says so.
  */
+/** the op a bounced message's body starts with (its first 32 bits are all ones) */
+const BOUNCED = 0xffffffff;
+
 function row(r: SendMessageResult, to: Address, op: number, name: string, notes?: string, exit = 0): number {
     const t = txOn(r.transactions, to, op);
     expect(exitCodeOf(t) ?? 0).toBe(exit);
@@ -268,8 +271,15 @@ describe('bench: TVM to TVM lifecycle', () => {
             p,
             event.address,
             Op.jetton.transferNotification,
-            'Native Event.transfer_notification (provider step: amount - bounty to the recipient, repayment asked)',
+            'Native Event.transfer_notification (provider step: amount - bounty to the recipient, then the probe)',
             'GAS_EVENT_PROVIDE (tests/lifecycle.provider.spec.ts)',
+        );
+        row(
+            p,
+            event.address,
+            BOUNCED,
+            "Native Event, the probe's bounce (the transfer taken: LiquidityProvided, repayment asked)",
+            'GAS_EVENT_PROVISION_ACK (tests/lifecycle.provider.spec.ts)',
         );
         row(
             p,
@@ -334,6 +344,13 @@ describe('bench: TVM to TVM lifecycle', () => {
             Op.jetton.transferNotification,
             'Native Event.transfer_notification (provider step with an excess back)',
             'GAS_EVENT_PROVIDE (tests/lifecycle.provider.spec.ts)',
+        );
+        row(
+            p,
+            event.address,
+            BOUNCED,
+            "Native Event, the probe's bounce (repayment asked, the proxy has the liquidity)",
+            'GAS_EVENT_PROVISION_ACK (tests/lifecycle.provider.spec.ts)',
         );
         row(
             p,

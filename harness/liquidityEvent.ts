@@ -1,0 +1,132 @@
+/**
+ * A Native Event (contracts/bridge/tvm_tvm_event_native.tact) placed straight in LiquidityRequested,
+ * with the state not_enough_liquidity leaves (the event, its proxy, the bounty), for tests of the
+ * provider step with tokens whose roots the bridge does not deploy (harness/statusJetton.ts,
+ * harness/referenceJetton.ts). Its configuration and native proxy are whatever addresses the
+ * caller gives (treasuries: the repayment, tvm_event_confirmed to the configuration, is seen, not
+ * executed). Deployed by the token root's TEP-89 answer (take_wallet_address), sent as if from the
+ * root: with `walletKnown` it names the Event's wallet, else none (a plain minter, which never
+ * answers: the Event does not learn its wallet either way).
+ */
+import { Address, beginCell, Cell, Dictionary, toNano } from '@ton/core';
+import { Blockchain, internal, SandboxContract } from '@ton/sandbox';
+import {
+    MultiVaultTvmTvmEventNative as Generated,
+    storeEventLiquidity,
+    storeTvmEventState,
+} from '../build/MultiVaultTvmTvmEventNative/tact_MultiVaultTvmTvmEventNative';
+import { MultiVaultTvmTvmEventNative } from '../wrappers/MultiVaultTvmTvmEventNative';
+import { tvmTvmEventBody } from '../wrappers/tvmTvmEvent';
+import { EventStatus } from '../wrappers/eventStatus';
+import { Op } from '../wrappers/constants';
+
+export interface LiquidityEventArgs {
+    /** distinguishes Events of the same configuration (part of the address) */
+    msgHash: bigint;
+    configuration: Address;
+    proxy: Address;
+    tokenRoot: Address;
+    /** the Event's wallet of the token (how the token derives it) */
+    eventWallet: (event: Address) => Address;
+    walletKnown: boolean;
+    amount: bigint;
+    bounty: bigint;
+    sender: Address;
+    recipient: Address;
+    payload?: Cell | null;
+    sourceChainId?: number;
+}
+
+export async function liquidityRequestedEvent(
+    blockchain: Blockchain,
+    a: LiquidityEventArgs,
+): Promise<{ event: SandboxContract<MultiVaultTvmTvmEventNative>; wallet: Address }> {
+    const body = tvmTvmEventBody('alien', {
+        destinationChainId: 2000,
+        amount: a.amount,
+        recipient: a.recipient,
+        value: toNano('0.1'),
+        expectedGas: 0n,
+        token: { token: a.tokenRoot, nativeProxyWallet: null, name: 'T', symbol: 'T', decimals: 9 },
+        transfer: { sender: a.sender, remainingGasTo: a.sender, payload: a.payload ?? null },
+    });
+    const liquidity = beginCell()
+        .store(
+            storeEventLiquidity({
+                $$type: 'EventLiquidity',
+                bounty: a.bounty,
+                eventTokenWallet: null,
+                liquidityProvider: null,
+                providerRepaid: false,
+                provisionPending: false,
+                deliveryBounced: false,
+                held: 0n,
+            }),
+        )
+        .endCell();
+    const state = beginCell()
+        .store(
+            storeTvmEventState({
+                $$type: 'TvmEventState',
+                initializer: a.sender,
+                remainingGasTo: a.sender,
+                transactionChecker: a.configuration,
+                proxy: a.proxy,
+                transactionHash: a.msgHash,
+                verificationFailed: false,
+                nativeProxy: null,
+                nativeProxyTokenWallet: null,
+                event: body,
+                lastErrorCode: 0n,
+                limitApprover: null,
+                limitApproved: false,
+                liquidity,
+                cancelPending: false,
+                merge: null,
+            }),
+        )
+        .endCell();
+    const gen = await Generated.fromInit(
+        a.msgHash,
+        a.configuration,
+        BigInt(a.sourceChainId ?? -239),
+        BigInt(EventStatus.LiquidityRequested),
+        state,
+        Dictionary.empty(Dictionary.Keys.BigUint(64), Dictionary.Values.Address()),
+    );
+    const event = blockchain.openContract(new MultiVaultTvmTvmEventNative(gen.address, gen.init));
+    const wallet = a.eventWallet(event.address);
+    const answer = beginCell()
+        .storeUint(Op.jetton.takeWalletAddress, 32)
+        .storeUint(0, 64)
+        .storeAddress(a.walletKnown ? wallet : null)
+        .storeMaybeRef(null)
+        .endCell();
+    const r = await blockchain.sendMessage(
+        internal({ from: a.tokenRoot, to: event.address, value: toNano('1'), body: answer, stateInit: gen.init }),
+    );
+    const tx = r.transactions.find((t) => t.inMessage?.info.dest?.toString() === event.address.toString());
+    if (!tx || tx.description.type !== 'generic' || tx.description.aborted)
+        throw new Error('liquidityRequestedEvent: deploy failed');
+    return { event, wallet };
+}
+
+/** A jetton transfer request body (TEP-74 transfer) of `amount` to `to`, excesses to `response`. */
+export function jettonTransferBody(a: {
+    queryId?: bigint;
+    amount: bigint;
+    to: Address;
+    response: Address;
+    forwardTonAmount: bigint;
+}): Cell {
+    return beginCell()
+        .storeUint(Op.jetton.transfer, 32)
+        .storeUint(a.queryId ?? 0n, 64)
+        .storeCoins(a.amount)
+        .storeAddress(a.to)
+        .storeAddress(a.response)
+        .storeMaybeRef(null)
+        .storeCoins(a.forwardTonAmount)
+        .storeBit(false)
+        .endCell();
+}
