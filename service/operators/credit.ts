@@ -26,7 +26,7 @@
  *   CREDIT_MAX_ATTEMPTS (3), CREDIT_LOW_BALANCE (10 TON), CREDIT_SETTLE_MS (30000),
  *   CREDIT_FAULT_PAUSE_MS (fault tests only: pause after sending, before recording)
  */
-import { Address, toNano, Transaction } from '@ton/core';
+import { Address, toNano } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { DEPLOY_PARAMS, otherKey } from '../../lib/deploy/deployment';
 import { deployTvmEventBody } from '../../lib/proofPayload';
@@ -43,7 +43,7 @@ import {
     Service,
     startService,
 } from './frame';
-import { eventOf, fetchProofData, liteClientAccepts, liteClientOn, verifierView } from './chain';
+import { eventOf, fetchProofData, liteClientAccepts, liteClientOn, transactionsAfter, verifierView } from './chain';
 import { Journal } from './journal';
 import { OperatorWallet, SignedExternal } from './wallet';
 
@@ -181,28 +181,7 @@ export class CreditWorker {
     private async scan(): Promise<void> {
         for (const proxy of this.o.proxies) {
             const key = proxy.toRawString();
-            const after = this.cursors.get(key) ?? 0n;
-            const txs: Transaction[] = [];
-            let page = await this.o.source.getTransactions(proxy, {
-                limit: 100,
-                to_lt: after.toString(),
-                archival: true,
-            });
-            txs.push(...page);
-            while (page.length === 100) {
-                const last = page[page.length - 1];
-                page = (
-                    await this.o.source.getTransactions(proxy, {
-                        limit: 100,
-                        lt: last.lt.toString(),
-                        hash: last.hash().toString('base64'),
-                        to_lt: after.toString(),
-                        archival: true,
-                    })
-                ).slice(1);
-                txs.push(...page);
-            }
-            txs.sort((a, b) => (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0));
+            const txs = await transactionsAfter(this.o.source, proxy, this.cursors.get(key) ?? 0n);
             for (const tx of txs) {
                 const found = transferFromProxyTransaction(tx);
                 if (found && isTvmTvmEvent(found.eventBody)) {
