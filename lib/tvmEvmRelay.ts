@@ -205,7 +205,8 @@ export async function collectSignatures(
     o: { chainId: number | bigint; vault: string; timeoutMs?: number },
 ): Promise<CollectedSignatures | null> {
     const failed: { url: string; reason: string }[] = [];
-    const groups = new Map<string, { withdrawal: Withdrawal; signatures: Map<string, RelaySignature> }>();
+    type Group = { withdrawal: Withdrawal; signatures: Map<string, RelaySignature>; urls: string[] };
+    const groups = new Map<string, Group>();
     await Promise.all(
         urls.map(async (url) => {
             const base = url.replace(/\/+$/, '');
@@ -223,7 +224,8 @@ export async function collectSignatures(
                 if (getAddress(signer) !== getAddress(j.signature.signer))
                     throw new Error(`the signature is not ${j.signature.signer}'s over the withdrawal`);
                 let g = groups.get(digest);
-                if (!g) groups.set(digest, (g = { withdrawal, signatures: new Map() }));
+                if (!g) groups.set(digest, (g = { withdrawal, signatures: new Map(), urls: [] }));
+                g.urls.push(url);
                 g.signatures.set(getAddress(signer), {
                     signer: getAddress(signer),
                     r: j.signature.r,
@@ -235,8 +237,12 @@ export async function collectSignatures(
             }
         }),
     );
-    let best: [string, { withdrawal: Withdrawal; signatures: Map<string, RelaySignature> }] | undefined;
+    let best: [string, Group] | undefined;
     for (const g of groups) if (!best || g[1].signatures.size > best[1].signatures.size) best = g;
     if (!best) return null;
+    for (const [digest, g] of groups)
+        if (digest !== best[0])
+            for (const url of g.urls)
+                failed.push({ url, reason: `signed another digest (${digest}): another round or withdrawal` });
     return { withdrawal: best[1].withdrawal, digest: best[0], signatures: [...best[1].signatures.values()], failed };
 }
