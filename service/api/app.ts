@@ -25,6 +25,9 @@ import { detailsOf } from './details';
 import { explorerPage } from './explorer';
 import { ApiError, evmAddress, tvmAddress } from './errors';
 import { buildPayload, PayloadRequestBody } from './payload';
+import { tvmEvmNotInstant, tvmEvmRecord } from './tvmEvm';
+import { getTvmEvmTransferByLink } from '../storage/store';
+import { withdrawalLinkKey } from '../storage/withdrawals';
 
 export { ApiError };
 
@@ -82,7 +85,7 @@ function validationFault(e: FastifyError): { field: string; rule: string } {
             return { field: path || 'body', rule: `must be ${params.type}` };
         case 'minProperties':
         case 'maxProperties':
-            return { field: path || 'body', rule: 'exactly one of tvmTvm, evmTvm' };
+            return { field: path || 'body', rule: 'exactly one of tvmTvm, evmTvm, tvmEvm' };
         default:
             return { field: path || 'body', rule: v.message ?? v.keyword };
     }
@@ -128,7 +131,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
                 title: 'Bridge Aggregator API',
                 version: '2.0.0',
                 description:
-                    'Builds, tracks and searches TVM to TVM and EVM to TVM transfers. Errors: one body shape (ErrorBody) with the field and the rule.',
+                    'Builds, tracks and searches TVM to TVM and EVM to TVM transfers, and tracks and searches TVM to EVM ones. Errors: one body shape (ErrorBody) with the field and the rule.',
             },
             servers: [{ url: '/' }],
         },
@@ -254,40 +257,75 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
     };
 
     const itemOf = (v: TransferView) =>
-        v.kind === 'TvmToTvm' ? { tvmTvm: tvmTvmRecord(v) } : { evmTvm: evmTvmRecord(v) };
+        v.kind === 'TvmToTvm'
+            ? { tvmTvm: tvmTvmRecord(v) }
+            : v.kind === 'TvmToEvm'
+              ? { tvmEvm: tvmEvmRecord(v, prices) }
+              : { evmTvm: evmTvmRecord(v) };
     const EMPTY = { transfer: null, updatedAt: null, notInstantTransfer: null, proofPayload: null };
 
     type StatusBody = {
         tvmTvm?: { outgoingTransactionHash: string; dappChainId: number; timestampCreatedFrom?: number | null };
         evmTvm?: { transactionHashEvm: string; dappChainId: number; timestampCreatedFrom?: number };
+        tvmEvm?: {
+            outgoingTransactionHash?: string;
+            withdrawalId?: string;
+            dappChainId: number;
+            timestampCreatedFrom?: number | null;
+        };
     };
     /** The status envelope of a /transfers/status request (its body validated). */
     const statusAnswer = async (b: StatusBody) => {
-        let kind: TransferKind;
-        let id: string;
+        let v: TransferView | undefined;
         let from: number | null | undefined;
-        if (b.tvmTvm) {
+        let chainOk: (v: TransferView) => boolean;
+        if (b.tvmEvm) {
+            // (not in the spec) a TVM to EVM transfer, by Transfer ID or by the MultiVault's withdrawal id
+            const q = b.tvmEvm;
+            knownTvm('tvmEvm.dappChainId', q.dappChainId);
+            if ((q.outgoingTransactionHash === undefined) === (q.withdrawalId === undefined))
+                throw new ApiError(
+                    400,
+                    'tvmEvm.outgoingTransactionHash',
+                    'exactly one of outgoingTransactionHash, withdrawalId',
+                );
+            v =
+                q.withdrawalId !== undefined
+                    ? await getTvmEvmTransferByLink(o.db, withdrawalLinkKey(q.withdrawalId))
+                    : await getTransfer(o.db, 'TvmToEvm', q.outgoingTransactionHash!.toLowerCase());
+            from = q.timestampCreatedFrom;
+            chainOk = (v) => v.fromChainId === q.dappChainId;
+        } else if (b.tvmTvm) {
+            // the Transfer ID of a TVM to TVM or a TVM to EVM transfer (a wallet knows the ID, not always
+            // where it goes)
             knownTvm('tvmTvm.dappChainId', b.tvmTvm.dappChainId);
-            kind = 'TvmToTvm';
-            id = b.tvmTvm.outgoingTransactionHash.toLowerCase();
+            const id = b.tvmTvm.outgoingTransactionHash.toLowerCase();
+            v = (await getTransfer(o.db, 'TvmToTvm', id)) ?? (await getTransfer(o.db, 'TvmToEvm', id));
             from = b.tvmTvm.timestampCreatedFrom;
+            chainOk = (v) => v.fromChainId === b.tvmTvm!.dappChainId;
         } else {
             knownTvm('evmTvm.dappChainId', b.evmTvm!.dappChainId);
-            kind = 'EvmToTvm';
-            id = b.evmTvm!.transactionHashEvm.toLowerCase();
+            v = await getTransfer(o.db, 'EvmToTvm', b.evmTvm!.transactionHashEvm.toLowerCase());
+            // EVM to TVM: nothing before the Event exists on the TVM side (spec, status rule 6)
+            if (v && !v.event) v = undefined;
             from = b.evmTvm!.timestampCreatedFrom;
+            chainOk = (v) => v.toChainId === b.evmTvm!.dappChainId;
         }
-        const v = await getTransfer(o.db, kind, id);
-        // EVM to TVM: nothing before the Event exists on the TVM side (spec, status rule 6)
-        if (!v || (kind === 'EvmToTvm' && !v.event)) return EMPTY;
-        if (kind === 'TvmToTvm' && v.fromChainId !== b.tvmTvm!.dappChainId) return EMPTY;
-        if (kind === 'EvmToTvm' && v.toChainId !== b.evmTvm!.dappChainId) return EMPTY;
+        if (!v || !chainOk(v)) return EMPTY;
         if (from !== undefined && from !== null && v.createdAt < from) return EMPTY;
+        if (v.kind === 'TvmToEvm')
+            return {
+                transfer: itemOf(v),
+                updatedAt: Math.max(v.indexedAt, v.withdrawal?.updatedAt ?? 0),
+                notInstantTransfer: tvmEvmNotInstant(v),
+                proofPayload: null,
+                details: detailsOf(v),
+            };
         return {
             transfer: itemOf(v),
             updatedAt: Math.max(v.indexedAt, v.event?.updatedAt ?? 0),
             notInstantTransfer: null,
-            proofPayload: kind === 'TvmToTvm' && v.proofPayload ? JSON.parse(v.proofPayload) : null,
+            proofPayload: v.kind === 'TvmToTvm' && v.proofPayload ? JSON.parse(v.proofPayload) : null,
             details: detailsOf(v),
         };
     };
@@ -321,6 +359,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
                 fromTvmChainId?: number;
                 toTvmChainId?: number;
                 fromEvmChainId?: number;
+                toEvmChainId?: number;
                 evmUserAddress?: string;
                 tvmUserAddress?: string;
                 createdAtGe?: number;
@@ -333,17 +372,23 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
             knownTvm('fromTvmChainId', b.fromTvmChainId);
             knownTvm('toTvmChainId', b.toTvmChainId);
             knownEvm('fromEvmChainId', b.fromEvmChainId);
+            knownEvm('toEvmChainId', b.toEvmChainId);
             if (b.fromTvmChainId !== undefined && b.fromEvmChainId !== undefined)
                 throw new ApiError(400, 'fromEvmChainId', 'fromTvmChainId and fromEvmChainId exclude each other');
+            if (b.toTvmChainId !== undefined && b.toEvmChainId !== undefined)
+                throw new ApiError(400, 'toEvmChainId', 'toTvmChainId and toEvmChainId exclude each other');
             const userAddresses = b.userAddresses?.map((a, i) => anyAddress(`userAddresses[${i}]`, a));
             const evmUser = b.evmUserAddress !== undefined ? evmAddress('evmUserAddress', b.evmUserAddress) : undefined;
             const tvmUser = b.tvmUserAddress !== undefined ? tvmAddress('tvmUserAddress', b.tvmUserAddress) : undefined;
             let kinds: TransferKind[] = b.transferKinds?.length
                 ? [...new Set(b.transferKinds)]
-                : ['TvmToTvm', 'EvmToTvm'];
+                : ['TvmToTvm', 'EvmToTvm', 'TvmToEvm'];
             // filters that only an EVM to TVM transfer can meet
             if (evmUser !== undefined || b.fromEvmChainId !== undefined) kinds = kinds.filter((k) => k === 'EvmToTvm');
-            if (b.fromTvmChainId !== undefined) kinds = kinds.filter((k) => k === 'TvmToTvm');
+            // from a TVM network: TVM to TVM or TVM to EVM; to a TVM network: not TVM to EVM; to EVM: only it
+            if (b.fromTvmChainId !== undefined) kinds = kinds.filter((k) => k !== 'EvmToTvm');
+            if (b.toTvmChainId !== undefined) kinds = kinds.filter((k) => k !== 'TvmToEvm');
+            if (b.toEvmChainId !== undefined) kinds = kinds.filter((k) => k === 'TvmToEvm');
             if (kinds.length === 0) return { transfers: [], totalCount: 0 };
             const r = await searchTransfers(o.db, {
                 kinds,
@@ -352,7 +397,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
                 recipients: tvmUser !== undefined ? [tvmUser] : undefined,
                 statuses: b.statuses,
                 fromChainId: b.fromTvmChainId ?? b.fromEvmChainId,
-                toChainId: b.toTvmChainId,
+                toChainId: b.toTvmChainId ?? b.toEvmChainId,
                 createdAtGe: b.createdAtGe,
                 createdAtLe: b.createdAtLe,
                 ordering: b.ordering ?? 'CreatedAtDescending',

@@ -4,6 +4,7 @@
  * caller", "Completion procedure").
  */
 import { TransferView } from '../storage/store';
+import { tvmEvmDetails } from './tvmEvm';
 
 export const EVENT_STATUS_NAMES = [
     'Initializing',
@@ -134,6 +135,7 @@ export function timeline(v: TransferView): TimelineStep[] {
 }
 
 export function detailsOf(v: TransferView) {
+    if (v.kind === 'TvmToEvm') return tvmEvmDetails(v);
     const e = v.event;
     return {
         timeline: timeline(v),

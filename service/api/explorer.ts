@@ -50,7 +50,7 @@ async function call(path, body) {
 }
 const when = (t) => t === null || t === undefined ? '' : new Date(t * 1000).toISOString().replace('T', ' ').slice(0, 19);
 function clear() { $('error').textContent = ''; $('list').hidden = true; $('transfer').hidden = true; }
-function rec(item) { return item.tvmTvm || item.evmTvm; }
+function rec(item) { return item.tvmTvm || item.evmTvm || item.tvmEvm; }
 function showList(items) {
   const body = $('list').querySelector('tbody');
   body.innerHTML = '';
@@ -58,11 +58,11 @@ function showList(items) {
     const t = rec(item);
     const tr = document.createElement('tr');
     tr.className = 'row';
-    const cells = [when(t.timestampCreatedAt), item.tvmTvm ? 'TvmToTvm' : 'EvmToTvm', t.transferStatus,
+    const cells = [when(t.timestampCreatedAt), item.tvmTvm ? 'TvmToTvm' : item.tvmEvm ? 'TvmToEvm' : 'EvmToTvm', t.transferStatus,
       t.outgoing.chainId + ' ' + t.outgoing.userAddress, t.incoming.chainId + ' ' + t.incoming.userAddress,
       t.outgoing.volumeExec, t.outgoing.transactionHash];
     cells.forEach((c, i) => { const td = document.createElement('td'); td.textContent = c; if (i === 2) td.className = c; tr.appendChild(td); });
-    tr.addEventListener('click', () => openTransfer(t.outgoing.transactionHash, item.tvmTvm ? t.outgoing.chainId : t.incoming.chainId));
+    tr.addEventListener('click', () => openTransfer(t.outgoing.transactionHash, item.evmTvm ? t.incoming.chainId : t.outgoing.chainId));
     body.appendChild(tr);
   }
   $('list').hidden = false;

@@ -109,6 +109,45 @@ export const EvmTvmRecord = obj({
     }),
 });
 
+/**
+ * (not in the spec, which shows no TvmEvm record) A TVM to EVM transfer: the TVM to TVM record's
+ * fields, the incoming side being the MultiVault's withdrawal (`incoming.withdrawalId` instead of
+ * `incoming.messageHash`).
+ */
+export const TvmEvmRecord = obj({
+    transferStatus: status,
+    timestampCreatedAt: num(),
+    outgoing: TvmTvmOutgoing,
+    incoming: obj({
+        tokenType,
+        chainId: num('EVM chain id'),
+        userAddress: str('recipient (0x, lowercase)'),
+        tokenAddress: str('the EVM token paid; "" until completed'),
+        proxyAddress: str('the MultiVault; "" until completed'),
+        volumeExec: str('paid to the recipient (a filler\'s bounty excluded); "0" until completed'),
+        volumeUsdtExec: str('"0" until completed'),
+        feeVolumeExec: nstr("the MultiVault's withdrawal fee; null until the withdrawal is saved"),
+        withdrawalId: str('the MultiVault withdrawal id: keccak256(abi.encode(int8 wid, uint256 Transfer ID))'),
+        transactionHash: nstr('the EVM transaction that paid the recipient; null until completed'),
+    }),
+});
+
+/** (not in the spec) `notInstantTransfer` of a TVM to EVM transfer whose withdrawal went pending. */
+export const NotInstantTransfer = {
+    type: ['object', 'null'],
+    additionalProperties: false,
+    description:
+        'TVM to EVM only: the pending withdrawal (over a limit, or short of liquidity); null for every other transfer',
+    required: ['pendingWithdrawalId', 'tokenAddress', 'amount', 'bounty', 'approveStatus'],
+    properties: {
+        pendingWithdrawalId: obj({ recipient: str(), id: str('per-recipient number, decimal') }),
+        tokenAddress: str(),
+        amount: str('still owed (integer string, after the withdrawal fee)'),
+        bounty: str('what a filling depositor keeps (integer string)'),
+        approveStatus: { type: 'string', enum: ['NotRequired', 'Required', 'Approved', 'Rejected'] },
+    },
+};
+
 const ProofPayloadSchema = {
     type: ['object', 'null'],
     additionalProperties: false,
@@ -173,6 +212,26 @@ export const Details = {
             type: 'array',
             items: obj({ action: str(), caller: str(), note: str() }),
         },
+        withdrawal: obj(
+            {
+                withdrawalId: str(),
+                state: { type: 'string', enum: ['NotSaved', 'Pending', 'Paid', 'Rejected', 'Cancelled'] },
+                approveStatus: {
+                    type: ['string', 'null'],
+                    enum: ['NotRequired', 'Required', 'Approved', 'Rejected', null],
+                },
+                pendingId: nstr(),
+                owed: str(),
+                bounty: str(),
+                paidAmount: str(),
+                paidBy: { type: ['string', 'null'], enum: ['Withdrawal', 'Approval', 'Force', 'Fill', null] },
+                filler: nstr('the depositor who filled it'),
+                cancelledAmount: str(),
+                returnTransfer: nstr('cancelled back to TVM: the EVM to TVM Transfer ID (transactionHashEvm)'),
+            },
+            undefined,
+            { description: 'TVM to EVM only: the MultiVault withdrawal' },
+        ),
     },
 };
 
@@ -183,7 +242,7 @@ export const StatusRequest = {
     additionalProperties: false,
     minProperties: 1,
     maxProperties: 1,
-    description: 'exactly one of tvmTvm and evmTvm',
+    description: 'exactly one of tvmTvm, evmTvm and tvmEvm',
     properties: {
         tvmTvm: obj(
             {
@@ -205,6 +264,27 @@ export const StatusRequest = {
             },
             ['transactionHashEvm', 'dappChainId'],
         ),
+        tvmEvm: obj(
+            {
+                outgoingTransactionHash: {
+                    type: 'string',
+                    pattern: HEX64,
+                    description: 'Transfer ID (hex, 64 characters); or withdrawalId',
+                },
+                withdrawalId: {
+                    type: 'string',
+                    pattern: EVM_HASH,
+                    description: "the MultiVault's withdrawal id (0x hex); or outgoingTransactionHash",
+                },
+                dappChainId: { ...chainId, description: 'chain id of the source TVM network' },
+                timestampCreatedFrom: { type: ['integer', 'null'] },
+            },
+            ['dappChainId'],
+            {
+                description:
+                    '(not in the spec) a TVM to EVM transfer: exactly one of outgoingTransactionHash, withdrawalId',
+            },
+        ),
     },
 };
 
@@ -217,10 +297,10 @@ export const StatusResponse = {
         transfer: {
             type: ['object', 'null'],
             additionalProperties: false,
-            properties: { tvmTvm: TvmTvmRecord, evmTvm: EvmTvmRecord },
+            properties: { tvmTvm: TvmTvmRecord, evmTvm: EvmTvmRecord, tvmEvm: TvmEvmRecord },
         },
         updatedAt: { type: ['integer', 'null'] },
-        notInstantTransfer: { type: 'null' },
+        notInstantTransfer: NotInstantTransfer,
         proofPayload: ProofPayloadSchema,
         details: Details,
     },
@@ -237,11 +317,12 @@ const strings = (items: Record<string, unknown>, maxItems?: number) => ({
 export const SearchRequest = obj(
     {
         userAddresses: strings({ type: 'string' }, MAX_USER_ADDRESSES),
-        transferKinds: strings({ type: 'string', enum: ['TvmToTvm', 'EvmToTvm'] }),
+        transferKinds: strings({ type: 'string', enum: ['TvmToTvm', 'EvmToTvm', 'TvmToEvm'] }),
         statuses: strings(status),
         fromTvmChainId: chainId,
         toTvmChainId: chainId,
         fromEvmChainId: chainId,
+        toEvmChainId: { ...chainId, description: '(not in the spec) destination EVM chain id: TVM to EVM transfers' },
         evmUserAddress: { type: 'string', pattern: EVM_ADDRESS },
         tvmUserAddress: { type: 'string' },
         createdAtGe: { type: 'integer' },
@@ -260,7 +341,7 @@ export const SearchResponse = obj({
         items: {
             type: 'object',
             additionalProperties: false,
-            properties: { tvmTvm: TvmTvmRecord, evmTvm: EvmTvmRecord },
+            properties: { tvmTvm: TvmTvmRecord, evmTvm: EvmTvmRecord, tvmEvm: TvmEvmRecord },
         },
     },
     totalCount: num('the number of matching transfers (0 when isNeedTotalCount is false)'),

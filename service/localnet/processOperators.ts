@@ -22,6 +22,15 @@ export const OPERATOR_SUBWALLETS = {
     relayDeployers: { 0: 10, 1: 11 } as Record<number, number>,
 };
 
+/**
+ * ts-node's project for the operator processes: tools/jest/ts-node.tsconfig.json, the project the
+ * specs' child processes use (tools/jest/child-processes.js): the repository's tsconfig with
+ * ts-node transpiling through swc, no type checks (`npm run typecheck` does those). With
+ * TypeScript's own transpiler each process spent seconds of CPU compiling before it started. A
+ * TS_NODE_PROJECT set in the environment is kept.
+ */
+export const OPERATOR_TS_NODE_PROJECT = path.resolve(__dirname, '..', '..', 'tools', 'jest', 'ts-node.tsconfig.json');
+
 /** What each operator wallet is funded with at start. */
 export const OPERATOR_FUNDS = toNano('10000');
 
@@ -52,6 +61,7 @@ export class ProcessOperators implements Operators {
                 env: {
                     ...process.env,
                     TS_NODE_TRANSPILE_ONLY: 'true',
+                    TS_NODE_PROJECT: process.env.TS_NODE_PROJECT || OPERATOR_TS_NODE_PROJECT,
                     DEPLOYMENT_FILE: this.net.deploymentFile,
                     PORT: '0',
                     ...env,

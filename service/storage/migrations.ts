@@ -14,6 +14,11 @@
  *   joined on the Event's address, never an update of a row that may not exist yet).
  * cursors: where each indexer stream stands; committed in the same transaction as the rows it read.
  *
+ * Migration 3 adds TVM to EVM transfers (kind `TvmToEvm`, written by the TVM indexer from the proxies'
+ * TvmEvmNative / TvmEvmAlien events, `link_key` `wd:<withdrawal id>`) and the `withdrawals` table: one
+ * row per MultiVault withdrawal, keyed by the same link key, written by the EVM indexer from the
+ * vault's Withdrawal / PendingWithdrawal* logs (service/storage/withdrawals.ts); the API joins the two.
+ *
  * Migration 2 drops `transfers.source_tx` (the source proxy's whole Transaction, about 1 kB a
  * transfer, read once to build the proof payload): the indexer reads that transaction again from its
  * network when it builds the proof, so a row is the transfer's facts only.
@@ -102,5 +107,49 @@ export const MIGRATIONS: Migration[] = [
         version: 2,
         name: 'no source transaction stored per transfer',
         sql: ['ALTER TABLE transfers DROP COLUMN source_tx'],
+    },
+    {
+        version: 3,
+        name: 'TVM to EVM transfers and MultiVault withdrawals',
+        sql: [
+            'ALTER TABLE transfers DROP CONSTRAINT transfers_kind_check',
+            `ALTER TABLE transfers ADD CONSTRAINT transfers_kind_check CHECK (kind IN ('TvmToTvm', 'EvmToTvm', 'TvmToEvm'))`,
+            // state: Paid (to the recipient, at once or later), Pending (over a limit or short of
+            // liquidity), Rejected (by the withdraw guardian), Cancelled (all of it sent back to TVM).
+            // Amounts are integer strings in the token's units: `net_amount` after the withdrawal fee,
+            // `fee` (from the Withdrawal log; null for a pending one, whose log names no fee), `owed`
+            // what is still pending, `paid_amount` what the recipient got (a fill's bounty excluded).
+            // `last_pos` (block * 1e6 + log index) of the last log applied: a log is applied once.
+            `CREATE TABLE withdrawals (
+                link_key text PRIMARY KEY,
+                withdrawal_id text NOT NULL,
+                chain_id integer NOT NULL,
+                vault text NOT NULL,
+                token text NOT NULL,
+                recipient text NOT NULL,
+                state text NOT NULL CHECK (state IN ('Paid', 'Pending', 'Rejected', 'Cancelled')),
+                net_amount text NOT NULL,
+                fee text,
+                pending_id text,
+                approve_status integer,
+                owed text NOT NULL,
+                bounty text NOT NULL,
+                paid_amount text NOT NULL,
+                paid_by text CHECK (paid_by IN ('Withdrawal', 'Approval', 'Force', 'Fill')),
+                filler text,
+                cancelled_amount text NOT NULL,
+                saved_tx text NOT NULL,
+                saved_at bigint NOT NULL,
+                approve_tx text,
+                approved_at bigint,
+                paid_tx text,
+                paid_at bigint,
+                cancel_tx text,
+                cancelled_at bigint,
+                last_pos bigint NOT NULL,
+                updated_at bigint NOT NULL
+            )`,
+            'CREATE UNIQUE INDEX withdrawals_pending ON withdrawals (chain_id, recipient, pending_id) WHERE pending_id IS NOT NULL',
+        ],
     },
 ];

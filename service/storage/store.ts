@@ -3,8 +3,15 @@
  * PostgreSQL. Writes are idempotent (a re-read stream inserts nothing twice).
  */
 import { prepared, Queryable, Row } from './db';
+import {
+    JOIN_WITHDRAWALS,
+    TVM_EVM_STATUS_SQL,
+    WITHDRAWAL_COLUMNS,
+    withdrawalOfRow,
+    WithdrawalRow,
+} from './withdrawals';
 
-export type TransferKind = 'TvmToTvm' | 'EvmToTvm';
+export type TransferKind = 'TvmToTvm' | 'EvmToTvm' | 'TvmToEvm';
 export type TokenTypeName = 'Native' | 'Alien';
 export type StatusName = 'Pending' | 'Completed' | 'Failed';
 
@@ -264,6 +271,8 @@ export interface TransferView extends TransferRow {
     status: StatusName;
     indexedAt: number;
     event: (EventRow & Partial<DeliveryRow> & { updatedAt: number; deliveredAt?: number }) | null;
+    /** TVM to EVM: the MultiVault's withdrawal, once saved on EVM */
+    withdrawal: WithdrawalRow | null;
 }
 
 /**
@@ -335,19 +344,40 @@ function view(r: Row): TransferView {
                               : Number(r.e_delivered_at),
                       updatedAt: Number(r.e_updated_at),
                   },
+        withdrawal: withdrawalOfRow(r, 'w_') ?? null,
     };
 }
 
 export const GET_TRANSFER_SQL = prepared(`${SELECT} ${JOIN_EVENTS} WHERE t.transfer_id = $1 AND t.kind = $2`);
+
+/** A TVM to EVM transfer joined with its withdrawal (by Transfer ID, or by link key). */
+const TVM_EVM_SELECT = `SELECT t.*, ${TVM_EVM_STATUS_SQL} AS status_name, ${WITHDRAWAL_COLUMNS}
+    FROM transfers t ${JOIN_WITHDRAWALS} WHERE t.kind = 'TvmToEvm' AND`;
+const GET_TVM_EVM_SQL = prepared(`${TVM_EVM_SELECT} t.transfer_id = $1`);
+const GET_TVM_EVM_BY_LINK_SQL = prepared(`${TVM_EVM_SELECT} t.link_key = $1`);
 
 export async function getTransfer(
     q: Queryable,
     kind: TransferKind,
     transferId: string,
 ): Promise<TransferView | undefined> {
-    const rows = await q.query(GET_TRANSFER_SQL, [transferId, kind]);
+    const rows =
+        kind === 'TvmToEvm'
+            ? await q.query(GET_TVM_EVM_SQL, [transferId])
+            : await q.query(GET_TRANSFER_SQL, [transferId, kind]);
     return rows[0] ? view(rows[0]) : undefined;
 }
+
+/** A TVM to EVM transfer by its link key (`wd:<withdrawal id>`). */
+export async function getTvmEvmTransferByLink(q: Queryable, linkKey: string): Promise<TransferView | undefined> {
+    const rows = await q.query(GET_TVM_EVM_BY_LINK_SQL, [linkKey]);
+    return rows[0] ? view(rows[0]) : undefined;
+}
+
+/** Any kind's TransferStatus: a TVM to EVM transfer's from its withdrawal, the others' from their Event. */
+const ANY_STATUS_SQL = `CASE WHEN t.kind = 'TvmToEvm' THEN ${TVM_EVM_STATUS_SQL} ELSE ${STATUS_SQL} END`;
+const SEARCH_COLUMNS = `${COLUMNS.replace(`${STATUS_SQL} AS status_name`, `${ANY_STATUS_SQL} AS status_name`)}, ${WITHDRAWAL_COLUMNS}`;
+const JOIN_ALL = `${JOIN_EVENTS} ${JOIN_WITHDRAWALS}`;
 
 export interface SearchFilter {
     kinds: TransferKind[];
@@ -388,20 +418,20 @@ export async function searchTransfers(
     const eventExists = byStatus
         ? 'e.link_key IS NOT NULL'
         : 'EXISTS (SELECT 1 FROM events x WHERE x.link_key = t.link_key)';
-    if (!f.kinds.includes('TvmToTvm')) where.push(eventExists);
-    else if (f.kinds.includes('EvmToTvm')) where.push(`(t.kind = 'TvmToTvm' OR ${eventExists})`);
+    if (f.kinds.includes('EvmToTvm'))
+        where.push(f.kinds.length === 1 ? eventExists : `(t.kind <> 'EvmToTvm' OR ${eventExists})`);
     if (f.userAddresses?.length) {
         const a = p(f.userAddresses);
         where.push(`(t.sender = ANY(${a}) OR t.recipient = ANY(${a}))`);
     }
     if (f.senders?.length) where.push(`t.sender = ANY(${p(f.senders)})`);
     if (f.recipients?.length) where.push(`t.recipient = ANY(${p(f.recipients)})`);
-    if (byStatus) where.push(`${STATUS_SQL} = ANY(${p(f.statuses)})`);
+    if (byStatus) where.push(`${ANY_STATUS_SQL} = ANY(${p(f.statuses)})`);
     if (f.fromChainId !== undefined) where.push(`t.from_chain_id = ${p(f.fromChainId)}`);
     if (f.toChainId !== undefined) where.push(`t.to_chain_id = ${p(f.toChainId)}`);
     if (f.createdAtGe !== undefined) where.push(`t.created_at >= ${p(f.createdAtGe)}`);
     if (f.createdAtLe !== undefined) where.push(`t.created_at <= ${p(f.createdAtLe)}`);
-    const from = `transfers t ${byStatus ? JOIN_EVENTS : ''} WHERE ${where.join(' AND ')}`;
+    const from = `transfers t ${byStatus ? JOIN_ALL : ''} WHERE ${where.join(' AND ')}`;
     const dir = f.ordering === 'CreatedAtAscending' ? 'ASC' : 'DESC';
     const order = `ORDER BY t.created_at ${dir}, t.transfer_id ${dir}`;
     const page = `LIMIT ${p(f.limit)} OFFSET ${p(f.offset)}`;
@@ -410,8 +440,8 @@ export async function searchTransfers(
     const total = f.totalCount ? ', count(*) OVER () AS total_count' : '';
     const rows = await q.query(
         byStatus
-            ? `SELECT ${COLUMNS}${total} FROM ${from} ${order} ${page}`
-            : `SELECT ${COLUMNS} FROM (SELECT t.*${total} FROM ${from} ${order} ${page}) t ${JOIN_EVENTS} ${order}`,
+            ? `SELECT ${SEARCH_COLUMNS}${total} FROM ${from} ${order} ${page}`
+            : `SELECT ${SEARCH_COLUMNS} FROM (SELECT t.*${total} FROM ${from} ${order} ${page}) t ${JOIN_ALL} ${order}`,
         params,
     );
     let totalCount: number | null = null;

@@ -253,14 +253,14 @@ describe.each(backends)('/v2 on $name', (backend) => {
         });
 
         it.each([
-            [{}, 'body', 'exactly one of tvmTvm, evmTvm'],
+            [{}, 'body', 'exactly one of tvmTvm, evmTvm, tvmEvm'],
             [
                 {
                     tvmTvm: { outgoingTransactionHash: hash('x'), dappChainId: A },
                     evmTvm: { transactionHashEvm: '0x' + hash('x'), dappChainId: A },
                 },
                 'body',
-                'exactly one of tvmTvm, evmTvm',
+                'exactly one of tvmTvm, evmTvm, tvmEvm',
             ],
             [
                 { tvmTvm: { outgoingTransactionHash: 'abc', dappChainId: A } },
@@ -403,7 +403,7 @@ describe.each(backends)('/v2 on $name', (backend) => {
             [{ offset: -1 }, 'offset', 'at least 0'],
             [{ limit: undefined }, 'limit', 'required'],
             [{ statuses: ['Done'] }, 'statuses[0]', 'one of "Pending", "Completed", "Failed"'],
-            [{ transferKinds: ['TvmToEvm'] }, 'transferKinds[0]', 'one of "TvmToTvm", "EvmToTvm"'],
+            [{ transferKinds: ['EvmToEvm'] }, 'transferKinds[0]', 'one of "TvmToTvm", "EvmToTvm", "TvmToEvm"'],
             [{ ordering: 'Newest' }, 'ordering', 'one of "CreatedAtAscending", "CreatedAtDescending"'],
             [{ fromTvmChainId: 7 }, 'fromTvmChainId', 'unknown TVM chain id 7: one of -239, 2000'],
             [{ fromEvmChainId: 1 }, 'fromEvmChainId', 'unknown EVM chain id 1: one of 31337'],
