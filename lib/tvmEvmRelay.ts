@@ -196,13 +196,19 @@ export interface CollectedSignatures {
  * A wallet's side: asks each relay (`GET <url>/v1/withdrawals/<id>`) for its signature of the
  * withdrawal of Transfer ID `id`, and keeps what checks here: the digest recomputed from the
  * withdrawal for (chainId, vault), the signer recovered from the signature. Relays may disagree
- * (a relay that signed in another round): the digest most relays signed wins. The caller compares
+ * (a relay that signed in another round): the digest most relays signed wins. With `isRelay` (the
+ * Bridge's isRelay) a signer outside the withdrawal's round is left out too. The caller compares
  * the count with the round's requiredSignatures (Bridge.rounds(round)) before sending.
  */
 export async function collectSignatures(
     urls: string[],
     id: string,
-    o: { chainId: number | bigint; vault: string; timeoutMs?: number },
+    o: {
+        chainId: number | bigint;
+        vault: string;
+        timeoutMs?: number;
+        isRelay?: (round: number, signer: string) => Promise<boolean>;
+    },
 ): Promise<CollectedSignatures | null> {
     const failed: { url: string; reason: string }[] = [];
     type Group = { withdrawal: Withdrawal; signatures: Map<string, RelaySignature>; urls: string[] };
@@ -223,6 +229,8 @@ export async function collectSignatures(
                 const signer = recoverSigner(digest, j.signature);
                 if (getAddress(signer) !== getAddress(j.signature.signer))
                     throw new Error(`the signature is not ${j.signature.signer}'s over the withdrawal`);
+                if (o.isRelay && !(await o.isRelay(withdrawal.round, signer)))
+                    throw new Error(`${signer} is not a relay of round ${withdrawal.round}`);
                 let g = groups.get(digest);
                 if (!g) groups.set(digest, (g = { withdrawal, signatures: new Map(), urls: [] }));
                 g.urls.push(url);

@@ -55,6 +55,7 @@ export const TVMEVM_RELAY_METRICS: [string, 'counter' | 'gauge', string][] = [
     ['withdrawals_held', 'gauge', 'signatures this relay serves'],
     ['round', 'gauge', "the EVM Bridge's current round"],
     ['unsealed_transactions', 'gauge', 'proxy transactions seen whose block is not sealed yet'],
+    ['lag_seconds', 'gauge', 'age of the oldest proxy transaction seen and not taken yet (its block not sealed)'],
 ];
 
 export interface TvmEvmRelayOptions {
@@ -117,12 +118,14 @@ export class TvmEvmRelayWorker {
                 this.round = round;
                 this.svc.metrics.set('round', round);
             }
-            let unsealed = 0;
+            const waiting: number[] = [];
             for (const proxy of this.o.proxies) {
                 if (this.svc.stopping) break;
-                unsealed += await this.scan(proxy, round);
+                waiting.push(...(await this.scan(proxy, round)));
             }
-            this.svc.metrics.set('unsealed_transactions', unsealed);
+            this.svc.metrics.set('unsealed_transactions', waiting.length);
+            const oldest = waiting.length ? Math.min(...waiting) : undefined;
+            this.svc.metrics.set('lag_seconds', oldest === undefined ? 0 : Math.max(0, Date.now() / 1000 - oldest));
             this.lastError = null;
         } catch (e) {
             this.lastError = errorText(e);
@@ -130,11 +133,11 @@ export class TvmEvmRelayWorker {
         }
     }
 
-    /** Signs the events of the proxy's sealed transactions after the cursor; returns how many are not sealed yet. */
-    private async scan(proxy: Address, round: number): Promise<number> {
+    /** Signs the events of the proxy's sealed transactions after the cursor; returns the times (utime) of those not sealed yet. */
+    private async scan(proxy: Address, round: number): Promise<number[]> {
         const key = proxy.toRawString();
         const txs = await transactionsAfter(this.o.tvm, proxy, this.cursors.get(key) ?? 0n);
-        if (!txs.length) return 0;
+        if (!txs.length) return [];
         // an account's blocks are sealed in lt order: when the newest is sealed, all are
         const sealedAll = await inSealedBlock(this.o.tvm, proxy, txs[txs.length - 1].lt);
         let recorded = true;
@@ -142,7 +145,7 @@ export class TvmEvmRelayWorker {
             const tx = txs[i];
             if (this.svc.stopping || (!sealedAll && !(await inSealedBlock(this.o.tvm, proxy, tx.lt)))) {
                 if (!recorded) this.record({ k: 'cursor', proxy: key, lt: txs[i - 1].lt.toString() });
-                return txs.length - i;
+                return txs.slice(i).map((t) => t.now);
             }
             this.svc.metrics.inc('transactions_read');
             const found = tvmEvmEventsFor(tx, [proxy], this.o.chainId);
@@ -176,7 +179,7 @@ export class TvmEvmRelayWorker {
             recorded = found.length > 0 || i === txs.length - 1;
             if (recorded) this.record({ k: 'cursor', proxy: key, lt: tx.lt.toString() });
         }
-        return 0;
+        return [];
     }
 
     health() {

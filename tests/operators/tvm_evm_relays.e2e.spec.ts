@@ -128,9 +128,13 @@ describe('TVM to EVM relays as processes against the local network', () => {
     }
 
     /** What a wallet does: collect the relays' signatures over HTTP until the round's quorum. */
-    async function collect(id: string, from: string[]) {
+    async function collect(id: string, from: string[], isRelay?: (round: number, signer: string) => Promise<boolean>) {
         return until(`the relays' signatures of ${id}`, async () => {
-            const c = await collectSignatures(from, id, { chainId: d().evm!.chainId, vault: d().evm!.multiVault! });
+            const c = await collectSignatures(from, id, {
+                chainId: d().evm!.chainId,
+                vault: d().evm!.multiVault!,
+                isRelay,
+            });
             return c && c.signatures.length >= (await required(c.withdrawal.round)) && c;
         });
     }
@@ -250,6 +254,44 @@ describe('TVM to EVM relays as processes against the local network', () => {
         };
         expect(list.result.map((j) => j.id)).toEqual(expect.arrayContaining(all));
         expect(list.next).toBe(list.result.length);
+    });
+
+    it('after a new round on the EVM Bridge the relays sign in it; the wallet leaves out a relay outside it', async () => {
+        // round 2: relays 0, 1 and 2 (all three needed); relay 3 is not in it
+        const governance = new Wallet(HARDHAT_ACCOUNTS[1].key, provider);
+        const admin = new Contract(
+            d().evm!.bridge!,
+            ['function setRoundRelays(uint32 round, address[] relays, uint32 end)'],
+            governance,
+        );
+        const now = (await provider.getBlock('latest'))!.timestamp;
+        const round2 = [0, 1, 2].map((i) => computeAddress(net.tvmEvmRelayKeys[i].publicKey));
+        await (await admin.getFunction('setRoundRelays')(2, round2, now + 24 * 3600)).wait();
+        await relays[3].waitFor(
+            (l) => l.event === 'tvmevm.not_in_round' && l.round === 2,
+            60_000,
+            'relay 3 outside round 2',
+        );
+        for (const url of urls)
+            await until(`${url} in round 2`, async () => {
+                const h = (await (await fetch(`${url}/health`)).json()) as { round: number };
+                return h.round === 2;
+            });
+        const before = await representationBalance();
+        const [id] = await lock(6_000_000n);
+        const c = await collect(id, urls, async (round, signer) =>
+            Boolean(await bridge.getFunction('isRelay')(round, signer)),
+        );
+        expect(c.withdrawal.round).toBe(2);
+        expect(c.signatures.map((s) => s.signer).sort()).toEqual([...round2].sort());
+        expect(c.failed.map((f) => f.url)).toEqual([urls[3]]);
+        expect(c.failed[0].reason).toMatch(/is not a relay of round 2/);
+        expect(await required(2)).toBe(3);
+        await (await sendWithdrawal(vault.connect(evmSender()) as Contract, c)).wait();
+        const after = await representationBalance();
+        expect(after.balance - before.balance + (after.fees - before.fees)).toBe(6_000_000n);
+        const h = (await (await fetch(`${urls[3]}/health`)).json()) as { inRound: boolean };
+        expect(h.inRound).toBe(false);
     });
 
     it('bad HTTP input is answered 4xx naming the field; the relay keeps serving', async () => {
