@@ -45,6 +45,7 @@ interface Child {
 
 export class ProcessOperators implements Operators {
     readonly children: Child[] = [];
+    tvmEvmRelayUrls?: string[];
 
     constructor(
         readonly net: LocalNetwork,
@@ -149,8 +150,23 @@ export class ProcessOperators implements Operators {
                 });
             }
         }
+        const tvmEvm: Child[] = [];
+        if (d.evm?.bridge && net.evm)
+            for (const [i, key] of net.tvmEvmRelayKeys.entries()) {
+                // its journal belongs to this network: a new network starts it empty
+                const state = path.join(stateDir, `tvmevm-relay-${i}.jsonl`);
+                fs.rmSync(state, { force: true });
+                tvmEvm.push(
+                    this.spawnService(`tvmevm-relay-${i}`, 'tvmEvmRelay.ts', {
+                        TVMEVM_RELAY_KEY: key.privateKey,
+                        TVMEVM_RELAY_STATE: state,
+                        TVMEVM_RELAY_INTERVAL_MS: '1000',
+                    }),
+                );
+            }
         try {
             await Promise.all(this.children.map((c) => c.started));
+            this.tvmEvmRelayUrls = await Promise.all(tvmEvm.map((c) => c.started));
         } catch (e) {
             await this.stop();
             throw e;

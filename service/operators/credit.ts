@@ -39,7 +39,7 @@ import crypto from 'crypto';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { Address, toNano, Transaction } from '@ton/core';
+import { Address, toNano } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { DEPLOY_PARAMS, otherKey } from '../../lib/deploy/deployment';
 import { deployTvmEventBody } from '../../lib/proofPayload';
@@ -63,6 +63,7 @@ import {
     fetchProofData,
     liteClientAccepts,
     liteClientOn,
+    transactionsAfter,
     verifierView,
     walletSeqnoOf,
 } from './chain';
@@ -177,29 +178,8 @@ export class CreditWorker {
     private async scan(): Promise<void> {
         for (const proxy of this.o.proxies) {
             const key = proxy.toRawString();
-            const after = await this.o.store.cursor(key);
-            const txs: Transaction[] = [];
-            let page = await this.o.source.getTransactions(proxy, {
-                limit: 100,
-                to_lt: after.toString(),
-                archival: true,
-            });
-            txs.push(...page);
-            while (page.length === 100) {
-                const last = page[page.length - 1];
-                page = (
-                    await this.o.source.getTransactions(proxy, {
-                        limit: 100,
-                        lt: last.lt.toString(),
-                        hash: last.hash().toString('base64'),
-                        to_lt: after.toString(),
-                        archival: true,
-                    })
-                ).slice(1);
-                txs.push(...page);
-            }
+            const txs = await transactionsAfter(this.o.source, proxy, await this.o.store.cursor(key));
             if (!txs.length) continue;
-            txs.sort((a, b) => (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0));
             const found: NewTransfer[] = [];
             for (const tx of txs) {
                 const f = transferFromProxyTransaction(tx);

@@ -264,6 +264,25 @@ export function deploymentFromEnv(): Deployment {
     return readDeployment(file);
 }
 
+/**
+ * The deployment file of a service between the EVM network and the TVM network its MultiVault
+ * serves (`evm.tvm`): both entries, with their endpoints set.
+ */
+export function evmDeploymentFromEnv(): {
+    d: Deployment;
+    evm: NonNullable<Deployment['evm']> & { endpoint: string };
+    tvm: Deployment['tvm'][string] & { endpoint: string };
+} {
+    const d = deploymentFromEnv();
+    if (!d.evm) throw new Error(`deployment ${d.name}: no evm network`);
+    const evm = d.evm;
+    const tvm = d.tvm[evm.tvm];
+    if (!tvm) throw new Error(`deployment ${d.name}: evm.tvm names no TVM network (${evm.tvm})`);
+    if (!evm.endpoint) throw new Error(`deployment ${d.name}: evm.endpoint is not set`);
+    if (!tvm.endpoint) throw new Error(`deployment ${d.name}: tvm.${evm.tvm}.endpoint is not set`);
+    return { d, evm: evm as typeof evm & { endpoint: string }, tvm: tvm as typeof tvm & { endpoint: string } };
+}
+
 /** The wallet mnemonic of a service: <PREFIX>_MNEMONIC (24 words) or WALLET_MNEMONIC. */
 export function mnemonicFromEnv(prefix: string): string[] {
     const v = process.env[`${prefix}_MNEMONIC`] || process.env.WALLET_MNEMONIC;
