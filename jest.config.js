@@ -7,12 +7,18 @@ module.exports = {
     // a line per spec file, the failures and a summary; a passing spec's console.log stays quiet
     reporters: ['<rootDir>/tools/jest/reporter.js', 'summary'],
     // fast-sha256: Node's SHA-256 for @ton/core's cell hashes (the same digests, a third of the CPU time less);
+    // fast-ed25519: Node's ed25519 for @ton/crypto's key pairs and signatures (the same keys and
+    // signatures; tweetnacl took ~70 ms each);
+    // fast-cells: @ton/core's bit reads and writes, padded buffers and crc32c a byte at a time instead
+    // of a bit at a time (the same results and errors; half the CPU time of the contract specs was there);
     // sandbox-fast: @ton/sandbox without repeated work (get methods of unchanged accounts answered
     // from a memo, accounts parsed when read, snapshots restored as kept): the same results, less CPU;
     // edr-context: the specs of one worker share one Hardhat (EDR) context, as EDR requires;
     // child-processes: the processes specs start with ts-node transpile with swc (tools/jest/ts-node.tsconfig.json)
     setupFiles: [
         '<rootDir>/tools/jest/fast-sha256.js',
+        '<rootDir>/tools/jest/fast-ed25519.js',
+        '<rootDir>/tools/jest/fast-cells.js',
         '<rootDir>/tools/jest/sandbox-fast.js',
         '<rootDir>/tools/jest/edr-context.js',
         '<rootDir>/tools/jest/child-processes.js',

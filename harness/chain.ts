@@ -219,6 +219,8 @@ export class SyntheticChain {
     /** the basechain's shards and their last blocks */
     private shards: ShardTip[] = [{ shard: 1n << 63n }];
     private located = new Map<string, TransactionLocation>();
+    /** the last key block's config dictionary and the key block (or genesis set) it was built from */
+    private configMemo?: { of: SealedBlock | ValidatorSet; cell: Cell };
     private readonly prevBlocks: OldMcBlocksBuilder;
     readonly startSeqno: number;
 
@@ -326,8 +328,14 @@ export class SyntheticChain {
 
     private lastKeyBlockConfig(): Cell {
         const k = this.history.filter((h) => h.block.keyBlock).pop();
-        if (!k) return configDictOf({ p34: this.current });
-        return configDictOf({ p32: k.block.config?.p32, p34: k.block.config!.p34!, p36: k.block.config?.p36 });
+        // the same dictionary for every block until the next key block (built once: a seal's largest cost)
+        const of = k ?? this.current;
+        if (this.configMemo?.of === of) return this.configMemo.cell;
+        const cell = k
+            ? configDictOf({ p32: k.block.config?.p32, p34: k.block.config!.p34!, p36: k.block.config?.p36 })
+            : configDictOf({ p34: this.current });
+        this.configMemo = { of, cell };
+        return cell;
     }
 
     /** Indexes the transactions of a sealed block and of its shard blocks. */

@@ -6,12 +6,15 @@
  * repeated get method on an unchanged account is answered from a memo with what the emulator
  * answers, and any changed one runs again; the account after a transaction, a restored snapshot,
  * a kept BOC and the configuration's cell are what the library gives without the setup; the
- * processes specs start with ts-node transpile with swc (tools/jest/child-processes.js).
+ * processes specs start with ts-node transpile with swc (tools/jest/child-processes.js); ed25519 key
+ * pairs and signatures are Node's and tweetnacl's alike (tools/jest/fast-ed25519.js); @ton/core's
+ * bit-level primitives read and write whole bytes with the library's results and errors
+ * (tools/jest/fast-cells.js).
  */
 import { spawnSync } from 'child_process';
 import { randomBytes } from 'crypto';
 import path from 'path';
-import { sha256_sync } from '@ton/crypto';
+import { keyPairFromSeed, sha256_sync, sign, signVerify } from '@ton/crypto';
 import { Address, beginCell, Cell, loadShardAccount, storeShardAccount, toNano } from '@ton/core';
 import { Blockchain } from '@ton/sandbox';
 import { Executor } from '@ton/sandbox/dist/executor/Executor';
@@ -27,7 +30,166 @@ function librarySha256(): (data: Buffer | string) => Buffer {
     return original!;
 }
 
+/** @ton/crypto's own ed25519 (tweetnacl), from a module registry the setup has not touched. */
+type Ed25519 = { keyPairFromSeed: typeof keyPairFromSeed; sign: typeof sign };
+function libraryEd25519(): Ed25519 {
+    let original: Ed25519 | undefined;
+    jest.isolateModules(() => {
+        original = jest.requireActual<Ed25519>('@ton/crypto/dist/primitives/nacl');
+    });
+    return original!;
+}
+
+type CoreBits = {
+    BitString: typeof import('@ton/core/dist/boc/BitString').BitString;
+    BitReader: typeof import('@ton/core/dist/boc/BitReader').BitReader;
+    BitBuilder: typeof import('@ton/core/dist/boc/BitBuilder').BitBuilder;
+    bitsToPaddedBuffer: (bits: unknown) => Buffer;
+    crc32c: (data: Buffer) => Buffer;
+};
+
+/** @ton/core's bit classes as the setup left them, or (isolated) as the library has them. */
+function coreBits(isolated: boolean): CoreBits {
+    const load = (): CoreBits => ({
+        BitString: jest.requireActual('@ton/core/dist/boc/BitString').BitString,
+        BitReader: jest.requireActual('@ton/core/dist/boc/BitReader').BitReader,
+        BitBuilder: jest.requireActual('@ton/core/dist/boc/BitBuilder').BitBuilder,
+        bitsToPaddedBuffer: jest.requireActual('@ton/core/dist/boc/utils/paddedBits').bitsToPaddedBuffer,
+        crc32c: jest.requireActual('@ton/core/dist/utils/crc32c').crc32c,
+    });
+    if (!isolated) return load();
+    let lib: CoreBits | undefined;
+    jest.isolateModules(() => {
+        lib = load();
+    });
+    return lib!;
+}
+
+/** What `f` gives, or the error it throws (its class and message). */
+function outcome(f: () => unknown): unknown {
+    try {
+        const v = f();
+        return Buffer.isBuffer(v) ? { buffer: v.toString('hex') } : { value: v };
+    } catch (e) {
+        return { error: `${(e as Error).constructor.name}: ${(e as Error).message}` };
+    }
+}
+
 describe('the test setup (tools/jest)', () => {
+    it("@ton/core's bit reads, writes, padded buffers and crc32c should give the library's results and errors", () => {
+        const fast = coreBits(false);
+        const lib = coreBits(true);
+        expect(fast.BitReader.prototype['_preloadUint']).not.toBe(lib.BitReader.prototype['_preloadUint']);
+        expect(fast.BitBuilder.prototype.writeUint).not.toBe(lib.BitBuilder.prototype.writeUint);
+        expect(fast.bitsToPaddedBuffer).not.toBe(lib.bitsToPaddedBuffer);
+        expect(fast.crc32c).not.toBe(lib.crc32c);
+        let seed = 12345;
+        const rnd = (n: number) => {
+            seed = (seed * 1103515245 + 12345) % 2 ** 31;
+            return seed % n;
+        };
+        const data = (n: number) => Buffer.from(Array.from({ length: n }, () => rnd(256)));
+        const bigOf = (bits: number) => {
+            let v = 0n;
+            for (let i = 0; i < bits; i += 8) v = (v << 8n) | BigInt(rnd(256));
+            return bits ? v & ((1n << BigInt(bits)) - 1n) : 0n;
+        };
+        const sizes = [0, 1, 2, 7, 8, 9, 15, 16, 31, 32, 33, 40, 47, 48, 49, 53, 54, 63, 64, 65, 120, 256, 267, 300];
+        const pick = () => (rnd(3) === 0 ? sizes[rnd(sizes.length)] : rnd(70));
+        let cases = 0;
+        for (let round = 0; round < 3000; round++) {
+            // a BitString at any bit offset of its buffer, read at any offset (some past the end)
+            const buf = data(1 + rnd(48));
+            const offset = rnd(Math.min(24, buf.length * 8));
+            const length = rnd(buf.length * 8 - offset + 1);
+            const [a, b] = [fast, lib].map((m) => new m.BitString(buf, offset, length));
+            expect(outcome(() => fast.bitsToPaddedBuffer(a))).toEqual(outcome(() => lib.bitsToPaddedBuffer(b)));
+            const bits = pick();
+            const at = rnd(length + 4) - (rnd(20) === 0 ? 3 : 0);
+            const [ra, rb] = [new fast.BitReader(a, at), new lib.BitReader(b, at)];
+            expect(outcome(() => ra['_preloadUint'](bits, at))).toEqual(outcome(() => rb['_preloadUint'](bits, at)));
+            expect(outcome(() => ra.preloadUint(bits))).toEqual(outcome(() => rb.preloadUint(bits)));
+            expect(outcome(() => ra.loadUint(bits))).toEqual(outcome(() => rb.loadUint(bits)));
+            expect(ra.offset).toBe(rb.offset);
+            expect(outcome(() => ra.loadUintBig(bits))).toEqual(outcome(() => rb.loadUintBig(bits)));
+            expect(outcome(() => ra.loadInt(Math.min(bits, 60)))).toEqual(
+                outcome(() => rb.loadInt(Math.min(bits, 60))),
+            );
+            expect(ra.offset).toBe(rb.offset);
+
+            // a builder with some bits in it (from its own writes), then bits and uints (some too
+            // many for its size, some values out of range, negative or fractional)
+            const size = rnd(400);
+            const [ba, bb] = [new fast.BitBuilder(size), new lib.BitBuilder(size)];
+            for (const [w, m] of [
+                [ba, fast],
+                [bb, lib],
+            ] as const) {
+                seed = round + 1;
+                for (let k = rnd(4); k > 0; k--) {
+                    const n = rnd(20);
+                    outcome(() => w.writeUint(bigOf(n), n));
+                }
+                const src = new m.BitString(buf, offset, length);
+                outcome(() => w.writeBits(src));
+            }
+            expect(ba.length).toBe(bb.length);
+            expect(ba['_buffer'].toString('hex')).toBe(bb['_buffer'].toString('hex'));
+            const n = pick();
+            const values: (number | bigint)[] = [
+                bigOf(n),
+                Number(bigOf(Math.min(n, 53))),
+                bigOf(n + 1),
+                -1,
+                0.5,
+                2 ** 53,
+            ];
+            for (const v of values) {
+                expect(outcome(() => ba.writeUint(v, n))).toEqual(outcome(() => bb.writeUint(v, n)));
+                expect(ba.length).toBe(bb.length);
+                expect(ba['_buffer'].toString('hex')).toBe(bb['_buffer'].toString('hex'));
+            }
+            expect(fast.crc32c(buf).toString('hex')).toBe(lib.crc32c(buf).toString('hex'));
+            cases++;
+        }
+        expect(cases).toBe(3000);
+        // a real BOC: the same bytes back, cell by cell the same hashes
+        const code = compiledCode('LiteClient');
+        expect(Cell.fromBoc(code.toBoc())[0].hash().equals(code.hash())).toBe(true);
+    });
+
+    it("ed25519 key pairs and signatures should be tweetnacl's, a mismatched or wrong-size key left to tweetnacl", () => {
+        const original = libraryEd25519();
+        expect(original.sign).not.toBe(sign);
+        expect(original.keyPairFromSeed).not.toBe(keyPairFromSeed);
+        for (let i = 0; i < 8; i++) {
+            const seed = randomBytes(32);
+            const mine = keyPairFromSeed(seed);
+            const theirs = original.keyPairFromSeed(seed);
+            expect(mine.publicKey.toString('hex')).toBe(theirs.publicKey.toString('hex'));
+            expect(mine.secretKey.toString('hex')).toBe(theirs.secretKey.toString('hex'));
+            for (const size of [0, 32, 68, 1000]) {
+                const data = randomBytes(size);
+                const s = sign(data, mine.secretKey);
+                expect(s.toString('hex')).toBe(original.sign(data, theirs.secretKey).toString('hex'));
+                expect(signVerify(data, s, mine.publicKey)).toBe(true);
+            }
+            // a key pair is the caller's to change: a second call gives fresh buffers
+            mine.publicKey.fill(0);
+            expect(keyPairFromSeed(seed).publicKey.equals(theirs.publicKey)).toBe(true);
+        }
+        // a secret key whose second half is another key's public key: tweetnacl hashes it as it is
+        const a = keyPairFromSeed(randomBytes(32));
+        const b = keyPairFromSeed(randomBytes(32));
+        const odd = Buffer.concat([a.secretKey.subarray(0, 32), b.publicKey]);
+        const data = randomBytes(40);
+        expect(sign(data, odd).toString('hex')).toBe(original.sign(data, odd).toString('hex'));
+        expect(sign(data, odd).equals(sign(data, a.secretKey))).toBe(false);
+        // wrong sizes: tweetnacl's errors
+        expect(() => keyPairFromSeed(randomBytes(31))).toThrow('bad seed size');
+        expect(() => sign(data, randomBytes(32))).toThrow('bad secret key size');
+    });
+
     it("sha256_sync should give the library's pure-JavaScript digests, for buffers and strings", () => {
         const original = librarySha256();
         expect(original).not.toBe(sha256_sync);

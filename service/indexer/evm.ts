@@ -1,8 +1,9 @@
 /**
  * The indexer of the EVM network: the MultiVault's AlienTransfer / NativeTransfer logs through
  * JSON-RPC (eth_getLogs, eth_getTransactionReceipt, eth_getBlockByNumber), a transfer per log (its
- * Transfer ID is the deposit transaction's hash). Block ranges are the batches: the transfers of a
- * range and the cursor after it (the last block read) are committed in one transaction.
+ * Transfer ID is the deposit transaction's hash), and its withdrawal logs, the EVM side of TVM to
+ * EVM transfers (./evmWithdrawals.ts). Block ranges are the batches: the transfers and withdrawals
+ * of a range and the cursor after it (the last block read) are committed in one transaction.
  */
 import { Interface } from 'ethers';
 import { findDepositEvents } from '../../wrappers/evm/depositEvents';
@@ -12,6 +13,8 @@ import { Db } from '../storage/db';
 import { getCursor, insertTransfers, relaxedCommit, setCursor, TransferRow } from '../storage/store';
 import { Logger } from '../log';
 import { PollLoop } from './pollLoop';
+import { withdrawalStepsIn } from './evmWithdrawals';
+import { applyWithdrawalSteps } from '../storage/withdrawals';
 
 const ERC20_TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 
@@ -91,6 +94,21 @@ export class EvmIndexer {
         }
         this.decimals.set(token, d);
         return d;
+    }
+
+    private times = new Map<string, number>();
+
+    /** A block's time (unix seconds), cached for the last blocks asked. */
+    private async blockTime(blockNumber: string): Promise<number> {
+        const key = '0x' + BigInt(blockNumber).toString(16);
+        let t = this.times.get(key);
+        if (t === undefined) {
+            const block = await this.rpc<{ timestamp: string }>('eth_getBlockByNumber', [key, false]);
+            t = Number(BigInt(block.timestamp));
+            if (this.times.size > 1000) this.times.clear();
+            this.times.set(key, t);
+        }
+        return t;
     }
 
     /** Transfers of the logs in blocks [from, to]. */
@@ -189,14 +207,38 @@ export class EvmIndexer {
         while (next <= safe) {
             const to = Math.min(safe, next + step - 1);
             const rows = await this.transfersIn(next, to);
+            const steps = await withdrawalStepsIn(
+                {
+                    rpc: (m, p) => this.rpc(m, p),
+                    iface: this.iface,
+                    vault: this.vault,
+                    chainId: this.chainId,
+                    blockTime: (b) => this.blockTime(b),
+                },
+                next,
+                to,
+            );
             let inserted = 0;
+            let withdrawals = 0;
             await this.o.db.transaction(async (q) => {
                 await relaxedCommit(q);
                 inserted = await insertTransfers(q, rows);
+                const r = await applyWithdrawalSteps(q, steps);
+                withdrawals = r.applied;
+                for (const u of r.unknown)
+                    this.log('indexer.withdrawal_unknown', { network: this.chainId, tx: u.tx, step: u.kind });
                 await setCursor(q, this.cursorName, String(to));
             });
-            handled += rows.length;
-            this.log('indexer.batch', { network: this.chainId, from: next, to, transfers: rows.length, inserted });
+            handled += rows.length + steps.length;
+            this.log('indexer.batch', {
+                network: this.chainId,
+                from: next,
+                to,
+                transfers: rows.length,
+                inserted,
+                withdrawalLogs: steps.length,
+                withdrawals,
+            });
             this.o.afterCommit?.(to, inserted);
             next = to + 1;
         }

@@ -4,7 +4,8 @@
  * (`/v1/proof_chain`), never through anything else, and writes what it reads to storage:
  *
  * - source proxies (nativeProxy, alienProxy): every transaction emitting TvmTvmNative / TvmTvmAlien
- *   as an external outbound message is a transfer (its hash is the Transfer ID);
+ *   as an external outbound message is a transfer (its hash is the Transfer ID); one emitting
+ *   TvmEvmNative / TvmEvmAlien a TVM to EVM transfer (./tvmEvm.ts);
  * - the same proxies as destination: on_tvm_event_confirmed_extended / on_evm_event_confirmed_extended
  *   transactions that mint or unlock are deliveries (the incoming transaction of a transfer);
  * - the configurations (TVM and EVM ones): deploy_tvm_event / deployEvent transactions that deploy an
@@ -45,6 +46,7 @@ import {
 } from '../storage/store';
 import { Logger } from '../log';
 import { PollLoop } from './pollLoop';
+import { DECIMALS_UNKNOWN, tvmEvmAlienMeta, tvmEvmTransfersOf } from './tvmEvm';
 
 export type StreamRole = 'proxy' | 'tvmConfiguration' | 'evmConfiguration';
 
@@ -146,6 +148,8 @@ export function effectsOf(tx: Transaction, stream: Stream, chainId: number): TxE
                 proofPayload: null,
             });
         }
+        // a TVM to EVM transfer (TvmEvmNative / TvmEvmAlien)
+        out.transfers.push(...tvmEvmTransfersOf(tx, stream.address, chainId));
         // a delivery: the confirmation from a configuration (or the alien proxy) that mints or unlocks
         if (
             inBody &&
@@ -292,6 +296,7 @@ export class TvmIndexer {
             for (let i = 0; i < txs.length; i += batch) {
                 const chunk = txs.slice(i, i + batch);
                 const effects = chunk.map((t) => effectsOf(t, s, this.chainId));
+                await this.completeTvmEvm(effects.flatMap((e) => e.transfers));
                 const last = chunk[chunk.length - 1];
                 let rows = 0;
                 await this.o.db.transaction(async (q) => {
@@ -325,6 +330,25 @@ export class TvmIndexer {
             }
         }
         return handled;
+    }
+
+    private alienMeta = new Map<string, { decimals: number; symbol: string }>();
+
+    /** The decimals and symbol of TVM to EVM burns of EVM alien tokens, from the alien proxy (cached). */
+    private async completeTvmEvm(rows: TransferRow[]) {
+        for (const r of rows) {
+            if (r.kind !== 'TvmToEvm' || r.decimals !== DECIMALS_UNKNOWN) continue;
+            let meta = this.alienMeta.get(r.token);
+            if (!meta) {
+                // a token the proxy burned is one it records; if it does not answer, 0 decimals (volumes
+                // in units) and asked again for the next transfer
+                const read = await tvmEvmAlienMeta(this.client, Address.parse(r.proxy), Address.parse(r.token));
+                if (read) this.alienMeta.set(r.token, read);
+                meta = read ?? { decimals: 0, symbol: '' };
+            }
+            r.decimals = meta.decimals;
+            r.symbol = meta.symbol;
+        }
     }
 
     /** Reads the status of every Event of this network that can still change. */

@@ -32,13 +32,35 @@ export class StorageError extends Error {
 }
 
 /**
+ * SQLSTATEs that mean the server cannot be reached or cannot serve now (the API answers 503 and the
+ * next request tries again): the connection exceptions of class 08 (08000 connection_exception,
+ * 08001 unable to establish, 08003 connection does not exist, 08004 server rejected the connection,
+ * 08006 connection failure, 08007 transaction resolution unknown), 57P01..57P03 (administrator or
+ * crash shutdown, cannot connect now: starting, stopping, recovering) and 53300 too_many_connections.
+ * Not 08P01 protocol_violation: the server read a malformed message from us (a wrong number of
+ * parameters, a broken Bind), a bug in this service, answered 500 and logged like any other.
+ */
+export const UNAVAILABLE_SQLSTATES = new Set([
+    '08000',
+    '08001',
+    '08003',
+    '08004',
+    '08006',
+    '08007',
+    '57P01',
+    '57P02',
+    '57P03',
+    '53300',
+]);
+
+/**
  * Whether a failure is the storage being unreachable (connection refused, reset or lost, the server
- * shutting down, a pool timeout; SQLSTATE class 08 and 57P): then StorageError. Anything else (a bad
- * statement, a constraint) is a bug and stays what it is.
+ * shutting down, a pool timeout, the SQLSTATEs above): then StorageError. Anything else (a bad
+ * statement, a constraint, a protocol violation) is a bug and stays what it is.
  */
 export function isUnavailable(e: unknown): boolean {
     const x = e as { code?: string; message?: string };
-    if (typeof x?.code === 'string' && (/^08/.test(x.code) || /^57P0[1-3]$/.test(x.code))) return true;
+    if (typeof x?.code === 'string' && UNAVAILABLE_SQLSTATES.has(x.code)) return true;
     if (
         typeof x?.code === 'string' &&
         /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH)$/.test(x.code)

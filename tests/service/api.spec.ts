@@ -8,7 +8,7 @@ import fs from 'fs';
 import path from 'path';
 import Ajv from 'ajv';
 import { FastifyInstance } from 'fastify';
-import { Db, openDb } from '../../service/storage/db';
+import { Db, isUnavailable, openDb } from '../../service/storage/db';
 import { buildApi } from '../../service/api/app';
 import { insertDelivery, insertEvents, insertTransfers, setEventStatus } from '../../service/storage/store';
 import * as S from '../../service/api/schemas';
@@ -63,6 +63,27 @@ const backends: Backend[] = [
           ]
         : []),
 ];
+
+describe('storage failures: unavailable (503) or a bug (500)', () => {
+    it.each([
+        ['08000', true],
+        ['08001', true],
+        ['08003', true],
+        ['08004', true],
+        ['08006', true],
+        ['08007', true],
+        ['57P01', true],
+        ['57P02', true],
+        ['57P03', true],
+        ['53300', true],
+        ['08P01', false],
+        ['42P01', false],
+        ['23505', false],
+        ['22P02', false],
+    ])('SQLSTATE %s unavailable: %s', (code, down) => {
+        expect(isUnavailable(Object.assign(new Error('x'), { code }))).toBe(down);
+    });
+});
 
 describe.each(backends)('/v2 on $name', (backend) => {
     let db: Db;
@@ -529,6 +550,41 @@ describe.each(backends)('/v2 on $name', (backend) => {
             const back = await tvmStatus(0);
             expect(back.status).toBe(200);
             expect(back.body.transfer.tvmTvm.transferStatus).toBe('Completed');
+        });
+
+        it('a bug the server reports (08P01 protocol_violation: a Bind with a parameter missing): 500 and logged, not 503', async () => {
+            // the same database behind a faulty client: the status lookup is bound one parameter short
+            const real = await openDb({ url: url! });
+            const faulty: Db = {
+                kind: real.kind,
+                query: (sql, params = []) =>
+                    real.query(sql, /t\.transfer_id = \$1/.test(sql) ? params.slice(0, -1) : params),
+                transaction: (f) => real.transaction(f),
+                close: () => real.close(),
+            };
+            const logged: string[] = [];
+            const api2 = await buildApi({
+                db: faulty,
+                deployment,
+                logger: { level: 'error', stream: { write: (l: string) => logged.push(l) } },
+            });
+            try {
+                const r = await request(api2, {
+                    method: 'POST',
+                    url: '/v2/transfers/status',
+                    payload: { tvmTvm: { outgoingTransactionHash: data.tvm[0].transferId, dappChainId: A } },
+                });
+                expect(r.statusCode).toBe(500);
+                valid('error', r.json());
+                expect(r.json()).toMatchObject({ code: 'INTERNAL' });
+                const line = logged.map((l) => JSON.parse(l)).find((l) => l.msg === 'request failed');
+                expect(line?.err?.code).toBe('08P01');
+                // storage itself is up: the same request through a sound client is answered
+                expect((await tvmStatus(0)).status).toBe(200);
+            } finally {
+                await api2.close();
+                await real.close();
+            }
         });
 
         it('two API instances on one database give the same answers', async () => {

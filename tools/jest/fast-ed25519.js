@@ -1,0 +1,56 @@
+// setupFiles: @ton/crypto signs and derives ed25519 keys with tweetnacl, pure JavaScript: about
+// 70 ms per key pair or signature in a jest worker. The EVM relays' keys (RelaySet.generate) and
+// their signed votes were a quarter of tests/evm_tvm.spec.ts's CPU time. Node's own ed25519 gives
+// the same keys and the same signatures (ed25519 signing is deterministic) many times faster;
+// tests/jest-setup.spec.ts checks that they agree. A secret key whose second half is not its seed's
+// public key (tweetnacl signs with it as it is) and input of a wrong size (tweetnacl throws) go to
+// tweetnacl as before. Only the tests' module registry is changed, not the library.
+'use strict';
+const crypto = require('crypto');
+const nacl = require('@ton/crypto/dist/primitives/nacl');
+
+if (!nacl.sign.native) {
+    const PKCS8_ED25519 = Buffer.from('302e020100300506032b657004220420', 'hex');
+    const MAX_KEYS = 100_000;
+    /** seed (hex) -> { key: the private KeyObject, publicKey } */
+    const keys = new Map();
+
+    function keyOf(seed) {
+        const id = Buffer.from(seed).toString('hex');
+        let k = keys.get(id);
+        if (!k) {
+            const key = crypto.createPrivateKey({
+                key: Buffer.concat([PKCS8_ED25519, seed]),
+                format: 'der',
+                type: 'pkcs8',
+            });
+            const spki = crypto.createPublicKey(key).export({ format: 'der', type: 'spki' });
+            k = { key, publicKey: Buffer.from(spki.subarray(spki.length - 32)) };
+            if (keys.size >= MAX_KEYS) keys.clear();
+            keys.set(id, k);
+        }
+        return k;
+    }
+
+    const bytes = (x) => ArrayBuffer.isView(x);
+
+    const originalFromSeed = nacl.keyPairFromSeed;
+    nacl.keyPairFromSeed = function keyPairFromSeed(seed) {
+        if (!bytes(seed) || seed.length !== 32) return originalFromSeed(seed);
+        const s = Buffer.from(seed.buffer, seed.byteOffset, 32);
+        const { publicKey } = keyOf(s);
+        return { publicKey: Buffer.from(publicKey), secretKey: Buffer.concat([s, publicKey]) };
+    };
+
+    const originalSign = nacl.sign;
+    nacl.sign = function sign(data, secretKey) {
+        if (!bytes(data) || !bytes(secretKey) || secretKey.length !== 64) return originalSign(data, secretKey);
+        const sk = Buffer.from(secretKey.buffer, secretKey.byteOffset, 64);
+        const k = keyOf(sk.subarray(0, 32));
+        if (!k.publicKey.equals(sk.subarray(32))) return originalSign(data, secretKey);
+        return crypto.sign(null, data, k.key);
+    };
+    nacl.sign.native = true;
+    nacl.sign.original = originalSign;
+    nacl.keyPairFromSeed.original = originalFromSeed;
+}
