@@ -440,6 +440,22 @@ describe('LiteClient (synthetic chain)', () => {
                 });
             }
 
+            // lc::max_main: main is checked against it with the other epoch parameters, before a
+            // signature or a list entry is read, so the set declares main = total = 57,345 over a
+            // short list (a list of that size could not be sent: a message holds at most 8,192
+            // cells). At the bound the epoch check passes and the value rule refuses the set (206):
+            // adopting 57,344 main validators would cost 57,344 x lc::gas_per_new_entry gas, far
+            // beyond the 1,000,000 gas limit of a transaction (what the LiteClient can adopt is
+            // bounded by gas long before 57,344: see lite_client.tlb).
+            it('main above 57,344 (lc::max_main), whatever the signatures: 116; main = 57,344 passes it (206 next)', async () => {
+                const s = base();
+                const above = keyBlock({ ...s, main: 57_345, total: 57_345 });
+                expectFail(await newKey(above, signBlock(above, setA)), Errors.liteClient.invalidEpoch);
+                expectFail(await newKey(above, signBlock(above, setA, [0])), Errors.liteClient.invalidEpoch);
+                const at = keyBlock({ ...s, main: 57_344, total: 57_344 });
+                expectFail(await newKey(at, signBlock(at, setA)), Errors.liteClient.notEnoughValue);
+            });
+
             it('the list has fewer than main entries', async () => {
                 // total says 9 but only 5 entries are stored, main = 6
                 const s = base();
