@@ -178,6 +178,8 @@ export async function getTransactionsRaw(
             );
         return { lt, hash: t.transaction_id.hash, tx };
     });
+}
+
 /**
  * Whether the transaction of `account` at `lt` is in a sealed (final) block: `lookupBlock` by lt in
  * the account's shard (its id's top 64 bits as the shard, as a lite server takes an account prefix)
