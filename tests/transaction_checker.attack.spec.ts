@@ -25,7 +25,8 @@ import { CheckRequest } from '../harness/checkerRequests';
 import { LiteClient } from '../wrappers/LiteClient';
 import {
     checkerValidatorSet,
-    deployCheckerWorld,
+    checkerWorldOnce,
+    CheckerWorld,
     fakeRequest,
     sandboxTransactions,
 } from './transaction_checker.fixture';
@@ -43,10 +44,13 @@ import {
 describe('TransactionChecker under attack: nothing stored per request, value in proportion, always answered', () => {
     let txs: Cell[];
     let set: ValidatorSet;
+    /** the LiteClient and the checker deployed once, restored for each test (checkerWorldOnce) */
+    let world: () => Promise<CheckerWorld>;
 
     beforeAll(async () => {
         txs = await sandboxTransactions(3);
         set = checkerValidatorSet('attack');
+        world = checkerWorldOnce(set);
     });
 
     let blockchain: Blockchain;
@@ -58,7 +62,7 @@ describe('TransactionChecker under attack: nothing stored per request, value in 
     let initialData: string;
 
     beforeEach(async () => {
-        ({ blockchain, chain, liteClient, checker, initialData } = await deployCheckerWorld(set));
+        ({ blockchain, chain, liteClient, checker, initialData } = await world());
         attacker = await blockchain.treasury('attacker', { balance: toNano('1000') });
         honest = await blockchain.treasury('honest');
     });

@@ -3,7 +3,7 @@
  * .fuzz.spec.ts): real sandbox transactions, and a fresh sandbox with a synthetic chain, a real
  * LiteClient holding its genesis key block and a TransactionChecker over it.
  */
-import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { Blockchain, BlockchainSnapshot, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { Cell, toNano } from '@ton/core';
 import { compiledCode } from '../wrappers/compiled';
 import { makeValidatorSet, ValidatorSet } from '../harness/validators';
@@ -85,6 +85,29 @@ export async function deployCheckerWorld(
         liteClient,
         checker,
         initialData: await contractDataHex(blockchain, checker.address),
+    };
+}
+
+/**
+ * deployCheckerWorld(set) for every test of a spec, deployed once: each later call restores the
+ * sandbox to the state right after that deployment (blockchain.snapshot / loadFrom) and gives a new
+ * SyntheticChain of the same set, time and genesis key block as the first (the LiteClient holds that
+ * genesis: checked), so the chain and both contracts are as freshly deployed.
+ */
+export function checkerWorldOnce(set: ValidatorSet): () => Promise<CheckerWorld> {
+    let first: { world: CheckerWorld; snapshot: BlockchainSnapshot } | undefined;
+    return async () => {
+        if (!first) {
+            const world = await deployCheckerWorld(set);
+            first = { world, snapshot: world.blockchain.snapshot() };
+            return world;
+        }
+        await first.world.blockchain.loadFrom(first.snapshot);
+        const chain = new SyntheticChain({ globalId: GLOBAL_ID, validators: set, startUtime: T0 + 10 });
+        const genesis = chain.genesisKeyBlock().proof.hash();
+        if (!genesis.equals(first.world.chain.genesisKeyBlock().proof.hash()))
+            throw new Error('checkerWorldOnce: the genesis key block differs from the deployed one');
+        return { ...first.world, chain };
     };
 }
 

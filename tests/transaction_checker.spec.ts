@@ -23,7 +23,8 @@ import { keepTxCells } from '../harness/checkerRequests';
 import { LiteClient } from '../wrappers/LiteClient';
 import {
     checkerValidatorSet,
-    deployCheckerWorld,
+    checkerWorldOnce,
+    CheckerWorld,
     GLOBAL_ID,
     sandboxTransactions,
     T0,
@@ -47,11 +48,14 @@ describe('TransactionChecker (synthetic chain)', () => {
     let tcCode: Cell;
     let txs: Cell[];
     let set: ValidatorSet;
+    /** the LiteClient and the checker deployed once, restored for each test (checkerWorldOnce) */
+    let world: () => Promise<CheckerWorld>;
 
     beforeAll(async () => {
         tcCode = compiledCode('TransactionChecker');
         txs = await sandboxTransactions(6);
         set = checkerValidatorSet('tc');
+        world = checkerWorldOnce(set);
     });
 
     let blockchain: Blockchain;
@@ -61,7 +65,7 @@ describe('TransactionChecker (synthetic chain)', () => {
     let checker: SandboxContract<TransactionChecker>;
 
     beforeEach(async () => {
-        ({ blockchain, chain, liteClient, checker, initialData } = await deployCheckerWorld(set));
+        ({ blockchain, chain, liteClient, checker, initialData } = await world());
         user = await blockchain.treasury('user');
     });
 
