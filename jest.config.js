@@ -11,6 +11,8 @@ module.exports = {
     // signatures; tweetnacl took ~70 ms each);
     // fast-cells: @ton/core's bit reads and writes, padded buffers and crc32c a byte at a time instead
     // of a bit at a time (the same results and errors; half the CPU time of the contract specs was there);
+    // fast-boc: Cell.fromBoc hands out the cells it has built before for the same content instead of
+    // building and hashing them again (the sandbox's accounts and transactions, read again and again);
     // sandbox-fast: @ton/sandbox without repeated work (get methods of unchanged accounts answered
     // from a memo, accounts parsed when read, snapshots restored as kept): the same results, less CPU;
     // edr-context: the specs of one worker share one Hardhat (EDR) context, as EDR requires;
@@ -19,6 +21,7 @@ module.exports = {
         '<rootDir>/tools/jest/fast-sha256.js',
         '<rootDir>/tools/jest/fast-ed25519.js',
         '<rootDir>/tools/jest/fast-cells.js',
+        '<rootDir>/tools/jest/fast-boc.js',
         '<rootDir>/tools/jest/sandbox-fast.js',
         '<rootDir>/tools/jest/edr-context.js',
         '<rootDir>/tools/jest/child-processes.js',

@@ -1,7 +1,7 @@
 /**
  * A toncenter v2 shaped endpoint over the synthetic proxy history (bench/api-synthetic.ts), run by
  * `npm run bench:api` as its own process so the indexer under measurement reads its transactions the
- * way it reads a real network: TonClient over HTTP JSON-RPC, BOCs decoded by the client.
+ * way it reads a real network: getTransactions over HTTP JSON-RPC, BOCs decoded by the client.
  *
  * The chain grows on request: `POST /advance {"from": i, "to": j, "reset"?: true}` appends proxy
  * transactions [i, j) to the account's history (`reset` empties it first) (answered once their JSON is ready, so building them is not timed);

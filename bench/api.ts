@@ -7,9 +7,10 @@
  *    proof payload);
  * 2. ingest: the last BENCH_API_INGEST transfers as real proxy transactions served by a toncenter v2
  *    shaped endpoint in its own process (bench/api-toncenter.ts), read by the TVM indexer's own pass
- *    (TvmIndexer.pollStreams over TonClient: HTTP, BOC decoding, the event's decoding, the batched
- *    inserts and the cursor committed with them), 10,000 new transactions at a time, into the
- *    already seeded tables; transfers per second of wall time;
+ *    (TvmIndexer.pollStreams over the deployment's endpoint: HTTP, JSON, the BoC reading of
+ *    lib/rawTransaction.ts, the event's decoding, the batched inserts and the cursor committed with
+ *    them), 10,000 new transactions at a time, into the already seeded tables; transfers per second
+ *    of wall time, and where the time went;
  * 3. the API as its own process (service/main.ts, ROLES=api), loaded by a third process
  *    (bench/api-loadgen.ts): /v2/transfers/status by random Transfer ID at a fixed offered rate
  *    (BENCH_API_RATE, default 2,000 requests/s, open loop: a late answer is charged from when its
@@ -33,7 +34,6 @@ import { ChildProcess, spawn } from 'child_process';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { TonClient } from '@ton/ton';
 import { Db, openDb } from '../service/storage/db';
 import { TvmIndexer } from '../service/indexer/tvm';
 import { startPostgres } from '../tests/service/postgres';
@@ -158,46 +158,39 @@ interface Ingest {
     seconds: number;
     rate: number;
     cpuMsPerTransfer: number;
-    /** of it, the bench process's CPU inside TonClient.getTransactions (HTTP, JSON, BOC decoding) */
-    readCpuMsPerTransfer: number;
+    /** wall time per transfer (ms) the indexer spent waiting for the endpoint, reading transactions, storing */
+    endpointWaitMs: number;
+    decodeMs: number;
+    storeMs: number;
+    /** CPU per transfer (ms) of the toncenter endpoint's process (the network's side, not the indexer's) */
+    endpointCpuMs: number;
     load: [number, number];
 }
 
-async function ingest(db: Db, toncenter: string, dbPids: () => number[]): Promise<Ingest> {
+async function ingest(db: Db, toncenter: string, dbPids: () => number[], endpointPid: number): Promise<Ingest> {
     const chunk = 10_000;
-    const ton = new TonClient({ endpoint: `${toncenter}/jsonRPC` });
-    let readCpu = 0;
-    // the indexer's own client, its getTransactions timed (CPU of this process while inside it)
-    const client = new Proxy(ton, {
-        get(target, prop, receiver) {
-            if (prop !== 'getTransactions') return Reflect.get(target, prop, receiver);
-            return async (...args: Parameters<TonClient['getTransactions']>) => {
-                const c = process.cpuUsage();
-                try {
-                    return await target.getTransactions(...args);
-                } finally {
-                    const u = process.cpuUsage(c);
-                    readCpu += (u.user + u.system) / 1000;
-                }
-            };
-        },
-    });
+    // the indexer as the service runs it: its own client of the deployment's endpoint
     const d = deployment(`${toncenter}/jsonRPC`);
     let seconds = 0;
     let cpu = 0;
+    let endpointCpu = 0;
+    const timings = { endpointWaitMs: 0, decodeMs: 0, storeMs: 0 };
     const loadBefore = load1();
     for (let from = SEED; from < N; from += chunk) {
         const to = Math.min(N, from + chunk);
         const r = await post(`${toncenter}/advance`, { from, to, reset: from === SEED });
         if (r.status !== 200) throw new Error(`toncenter advance: ${r.status}`);
-        const ix = new TvmIndexer({ deployment: d, key: 'A', db, client });
+        const ix = new TvmIndexer({ deployment: d, key: 'A', db });
         const c0 = process.cpuUsage();
         const p0 = cpuMs(dbPids(), true);
+        const e0 = cpuMs([endpointPid]);
         const t = process.hrtime.bigint();
         const n = await ix.pollStreams();
         seconds += Number(process.hrtime.bigint() - t) / 1e9;
         const c = process.cpuUsage(c0);
         cpu += (c.user + c.system) / 1000 + (cpuMs(dbPids(), true) - p0);
+        endpointCpu += cpuMs([endpointPid]) - e0;
+        for (const k of ['endpointWaitMs', 'decodeMs', 'storeMs'] as const) timings[k] += ix.timings[k];
         if (n !== to - from) throw new Error(`the indexer handled ${n} of ${to - from} transactions`);
     }
     return {
@@ -205,7 +198,10 @@ async function ingest(db: Db, toncenter: string, dbPids: () => number[]): Promis
         seconds,
         rate: INGEST / seconds,
         cpuMsPerTransfer: cpu / INGEST,
-        readCpuMsPerTransfer: readCpu / INGEST,
+        endpointWaitMs: timings.endpointWaitMs / INGEST,
+        decodeMs: timings.decodeMs / INGEST,
+        storeMs: timings.storeMs / INGEST,
+        endpointCpuMs: endpointCpu / INGEST,
         load: [loadBefore, load1()],
     };
 }
@@ -373,10 +369,11 @@ async function main() {
                 const again = await db.query('DELETE FROM transfers WHERE created_at >= $1 RETURNING 1', [T0 + SEED]);
                 await db.query('DELETE FROM cursors');
                 if (again.length) await db.query('VACUUM ANALYZE transfers');
-                const ing = await ingest(db, toncenter, dbPids);
+                const ing = await ingest(db, toncenter, dbPids, tc.pid!);
                 say(
-                    `${backend}: ingest ${fmt(ing.rate)} transfers/s (${fmt(ing.cpuMsPerTransfer, 3)} CPU ms each, ` +
-                        `${fmt(ing.readCpuMsPerTransfer, 3)} of them in TonClient; load ${ld(ing.load)})`,
+                    `${backend}: ingest ${fmt(ing.rate)} transfers/s (${fmt(ing.cpuMsPerTransfer, 3)} CPU ms each; wall ms ` +
+                        `each: endpoint ${fmt(ing.endpointWaitMs, 3)}, reading ${fmt(ing.decodeMs, 3)}, storing ` +
+                        `${fmt(ing.storeMs, 3)}; load ${ld(ing.load)})`,
                 );
                 await db.query('ANALYZE');
                 const count = Number((await db.query<{ n: unknown }>('SELECT count(*) AS n FROM transfers'))[0].n);
@@ -425,7 +422,7 @@ async function main() {
                     );
                     details.push(
                         `| ${name} | seed (SQL) | ${fmt(SEED)} transfers ${Number.isNaN(seedSeconds) ? 'seeded by an earlier BENCH_API_PHASE=prepare run' : `in ${fmt(seedSeconds)} s`} | | | |`,
-                        `| ${name} | ingest (indexer) | ${fmt(INGEST)} transfers in ${fmt(ing.seconds, 1)} s: ${fmt(ing.rate)}/s | | ${fmt(ing.cpuMsPerTransfer, 3)} (indexer process + db), ${fmt(ing.readCpuMsPerTransfer, 3)} of it in TonClient.getTransactions | ${ld(ing.load)} |`,
+                        `| ${name} | ingest (indexer) | ${fmt(INGEST)} transfers in ${fmt(ing.seconds, 1)} s: ${fmt(ing.rate)}/s | | ${fmt(ing.cpuMsPerTransfer, 3)} (indexer process + db); the endpoint's process ${fmt(ing.endpointCpuMs, 3)}. Wall ms per transfer: waiting for the endpoint ${fmt(ing.endpointWaitMs, 3)}, reading transactions ${fmt(ing.decodeMs, 3)}, storing ${fmt(ing.storeMs, 3)} | ${ld(ing.load)} |`,
                         ...(
                             [
                                 ['status, saturated', sMax],

@@ -6,6 +6,8 @@
  */
 import { Address, Cell, ContractProvider, StateInit, TupleItem, TupleReader } from '@ton/core';
 import { TonClient } from '@ton/ton';
+import { parseBoc } from './rawCell';
+import { RawTransaction } from './rawTransaction';
 
 type Entry = Record<string, unknown>;
 
@@ -107,6 +109,71 @@ export async function runGetMethodV2(
     if (body.result.exit_code !== 0 && body.result.exit_code !== 1)
         throw new Error(`get method ${method} of ${address.toString()} failed with exit code ${body.result.exit_code}`);
     return new TupleReader(body.result.stack.map(stackItem));
+}
+
+/** One transaction of a getTransactions answer: its id as the endpoint gives it, its cell read lazily. */
+export interface ListedTransaction {
+    lt: bigint;
+    /** the endpoint's transaction_id.hash (base64): where the next page starts */
+    hash: string;
+    /** the transaction, from the BoC in `data` (lib/rawTransaction.ts; its hash computed when asked) */
+    tx: RawTransaction;
+}
+
+/**
+ * getTransactions over the v2 JSON-RPC endpoint, newest first, `lt`/`hash` inclusive and `to_lt`
+ * exclusive as toncenter serves them. Unlike TonClient's, nothing is validated field by field or
+ * decoded ahead: each transaction's BoC is read by lib/rawCell.ts when its fields are asked for, and
+ * the transaction_id is checked against the BoC's lt.
+ */
+export async function getTransactionsRaw(
+    client: TonClient,
+    address: Address,
+    o: { limit: number; lt?: string; hash?: string; toLt?: string },
+): Promise<ListedTransaction[]> {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (client.parameters.apiKey) headers['X-API-Key'] = client.parameters.apiKey;
+    const r = await fetch(client.parameters.endpoint, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+            id: '1',
+            jsonrpc: '2.0',
+            method: 'getTransactions',
+            params: {
+                address: address.toString(),
+                limit: o.limit,
+                lt: o.lt,
+                hash: o.hash === undefined ? undefined : Buffer.from(o.hash, 'base64').toString('hex'),
+                to_lt: o.toLt,
+                archival: true,
+            },
+        }),
+    });
+    const text = await r.text();
+    let body: { ok?: boolean; error?: string; result?: unknown };
+    try {
+        body = JSON.parse(text) as typeof body;
+    } catch {
+        throw new Error(`getTransactions of ${address.toString()}: HTTP ${r.status}, not JSON: ${text.slice(0, 200)}`);
+    }
+    if (!body.ok || !Array.isArray(body.result))
+        throw new Error(`getTransactions of ${address.toString()}: ${body.error ?? `HTTP ${r.status}`}`);
+    return (body.result as { data?: unknown; transaction_id?: { lt?: unknown; hash?: unknown } }[]).map((t) => {
+        if (
+            typeof t.data !== 'string' ||
+            typeof t.transaction_id?.lt !== 'string' ||
+            typeof t.transaction_id.hash !== 'string'
+        )
+            throw new Error(`getTransactions of ${address.toString()}: a transaction without data or transaction_id`);
+        const tx = new RawTransaction(parseBoc(Buffer.from(t.data, 'base64'))[0]);
+        const lt = BigInt(t.transaction_id.lt);
+        if (tx.lt !== lt)
+            throw new Error(
+                `getTransactions of ${address.toString()}: transaction_id.lt ${lt} but the BoC says ${tx.lt}`,
+            );
+        return { lt, hash: t.transaction_id.hash, tx };
+    });
 }
 
 /** TonClient's provider for `address`, with get methods read by runGetMethodV2. */

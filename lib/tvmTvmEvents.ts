@@ -5,6 +5,7 @@
  */
 import { Address, beginCell, Cell } from '@ton/core';
 import { Op } from '../wrappers/constants';
+import { RawCell } from './rawCell';
 
 export type TokenType = 'Native' | 'Alien';
 
@@ -63,14 +64,17 @@ export function buildTvmTvmEvent(e: TvmTvmEventData): Cell {
         .endCell();
 }
 
-export function isTvmTvmEvent(body: Cell): boolean {
+/** An event body as @ton/core built it, or as an indexer read it from a BoC (lib/rawCell.ts): the same reading. */
+export type EventBody = Cell | RawCell;
+
+export function isTvmTvmEvent(body: EventBody): boolean {
     const s = body.beginParse();
     if (s.remainingBits < 32) return false;
     const op = s.preloadUint(32);
     return op === Op.bridge.tvmTvmNative || op === Op.bridge.tvmTvmAlien;
 }
 
-export function decodeTvmTvmEvent(body: Cell): TvmTvmEventData {
+export function decodeTvmTvmEvent(body: EventBody): TvmTvmEventData {
     const s = body.beginParse();
     const op = s.loadUint(32);
     if (op !== Op.bridge.tvmTvmNative && op !== Op.bridge.tvmTvmAlien)
@@ -89,7 +93,8 @@ export function decodeTvmTvmEvent(body: Cell): TvmTvmEventData {
     const decimals = tm.loadUint(8);
     const sender = tr.loadAddress();
     const remainingGasTo = tr.loadAddress();
-    const payload = tr.loadMaybeRef();
+    const ref = tr.loadMaybeRef();
+    const payload = ref instanceof RawCell ? ref.toCell() : ref;
     return {
         tokenType: op === Op.bridge.tvmTvmNative ? 'Native' : 'Alien',
         destinationChainId,

@@ -10,7 +10,7 @@
  *   HOST, PORT      where the API listens (default 127.0.0.1:8080)
  *   PRICES          JSON file: token address -> USD price (volumeUsdtExec)
  *   POLL_MS         indexer pass interval (default 1000)
- *   INDEXER_BATCH   transactions per committed batch (default 100)
+ *   INDEXER_BATCH   transactions per committed batch (default 1000)
  *   INDEXER_PAUSE_MS pause after each batch (default 0; a rate-limited public endpoint wants it)
  *   LOG_LEVEL       "silent" turns logs off
  *
@@ -49,7 +49,7 @@ async function main() {
     const stops: (() => Promise<void>)[] = [async () => db.close()];
     if (roles.has('indexer')) {
         const poll = Number(process.env.POLL_MS ?? 1000);
-        const batch = Number(process.env.INDEXER_BATCH ?? 100);
+        const batch = Number(process.env.INDEXER_BATCH ?? 1000);
         for (const key of Object.keys(deployment.tvm)) {
             if (!deployment.tvm[key].endpoint) continue;
             const pauseMs = Number(process.env.INDEXER_PAUSE_MS ?? 0);

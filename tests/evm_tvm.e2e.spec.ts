@@ -45,7 +45,7 @@ import {
     notification,
     opOf,
     proxyTx,
-    setup,
+    freshSetup,
     tvmFee,
 } from './evm_tvm.util';
 
@@ -53,7 +53,7 @@ jest.setTimeout(120_000);
 
 describe('EVM -> TVM end to end through the proxies', () => {
     it('credit mode: an ERC-20 deposit mints the alien token (EVM fee, then the TVM proxy fee), expected_gas and the payload reach the recipient', async () => {
-        const s = await setup();
+        const s = await freshSetup();
         const amount = 5_000_000n;
         const vaultBefore: bigint = await s.evm.token.getFunction('balanceOf')(s.evm.vaultAddress);
         const receipt = await depositErc20(s, amount);
@@ -114,7 +114,7 @@ describe('EVM -> TVM end to end through the proxies', () => {
     });
 
     it('credit mode: depositByNativeToken mints the alien wrapped-native token', async () => {
-        const s = await setup();
+        const s = await freshSetup();
         const amount = 10n ** 15n;
         const creditGas = 999n;
         await mined(
@@ -143,7 +143,7 @@ describe('EVM -> TVM end to end through the proxies', () => {
     });
 
     it('non-credit mode: a burned representation (NativeTransfer) unlocks the TVM-native token from the native proxy', async () => {
-        const s = await setup();
+        const s = await freshSetup();
         const amount = 4_000_000n;
         const receipt = await depositRepresentation(s, amount);
         const bridged = amount - evmFee(amount);
@@ -178,7 +178,7 @@ describe('EVM -> TVM end to end through the proxies', () => {
     });
 
     it("a configuration that is not in the proxy's EVM set (2701): the Event goes back to Verified with 2701, a retry after set_evm_configuration delivers", async () => {
-        const s = await setup();
+        const s = await freshSetup();
         await s.proxies.alien.sendBody(
             s.proxyOwner.getSender(),
             ProxyMessages.setEvmConfiguration(s.alienConfiguration.address, false),
@@ -250,7 +250,7 @@ describe('EVM -> TVM end to end through the proxies', () => {
     });
 
     it('a paused proxy: the Event goes back to Verified with 2702, and a retry after unpause delivers', async () => {
-        const s = await setup();
+        const s = await freshSetup();
         await s.proxies.alien.sendBody(s.proxyOwner.getSender(), ProxyMessages.setPaused(true));
         const amount = 2_000_000n;
         await depositErc20(s, amount);
@@ -286,7 +286,7 @@ describe('EVM -> TVM end to end through the proxies', () => {
     });
 
     it('the native proxy short of liquidity refuses a NativeTransfer (2714): Event back to Verified, nothing sent; a retry after a deposit unlocks', async () => {
-        const s = await setup();
+        const s = await freshSetup();
         expect(await s.proxies.native.getLiquidity(s.nativeToken.address)).toBe(NATIVE_LOCKED);
         // the operator takes all of the liquidity out
         await s.proxies.native.sendWithdrawLiquidity(s.proxyOwner.getSender(), {
@@ -337,7 +337,7 @@ describe('EVM -> TVM end to end through the proxies', () => {
     });
 
     it('the native proxy refuses a NativeTransfer of a token it does not know (2708): Event back to Verified', async () => {
-        const s = await setup();
+        const s = await freshSetup();
         // a token the native proxy never registered: re-register nothing, use another root
         const other = s.blockchain.openContract(
             await JettonMinter.createFromConfig({
@@ -374,7 +374,7 @@ describe('EVM -> TVM end to end through the proxies', () => {
     });
 
     it('a burn of an EVM alien token with a TVM to TVM payload (its way out is to EVM: tvm_evm.tlb) is minted back with 2708, nothing lost', async () => {
-        const s = await setup();
+        const s = await freshSetup();
         await depositErc20(s, 1_000_000n);
         await new EvmRelayService(s.evm, s.blockchain, s.alienConfiguration, s.relays, s.relayer).poll();
         const minter = (await s.proxies.alien.getEvmMinter(BigInt(s.evm.chainId), BigInt(s.evm.tokenAddress)))!;
@@ -394,7 +394,7 @@ describe('EVM -> TVM end to end through the proxies', () => {
     });
 
     it('cost of the whole TVM side of one deposit (deployEvent -> tokens in the wallet)', async () => {
-        const s = await setup();
+        const s = await freshSetup();
         await depositErc20(s, 3_000_000n);
         const [p] = await new EvmRelayService(s.evm, s.blockchain, s.alienConfiguration, s.relays, s.relayer).poll();
         const all = [p.deploy, ...p.votes].flatMap((r) => r.transactions);
@@ -434,7 +434,7 @@ describe('gas constants (contracts/bridge/proxy_evm.tact)', () => {
 
     /** The worst cases, sent by a treasury listed in the proxy's EVM set (standing in for a configuration). */
     async function direct() {
-        const s = await setup();
+        const s = await freshSetup();
         const via = s.relayer;
         for (const p of [s.proxies.alien, s.proxies.native])
             await p.sendBody(s.proxyOwner.getSender(), ProxyMessages.setEvmConfiguration(via.address, true));

@@ -16,7 +16,7 @@ import { toTransferStatus, TransferStatus } from '../wrappers/eventStatus';
 import { EvmRelayService } from '../harness/evm/relay';
 import { deployEventNonCredit } from '../harness/evm/user';
 import { EvmTvmProxySetup } from '../harness/evm/proxyFixture';
-import { depositErc20, depositRepresentation, evmFee, lastOf, setup, tvmFee } from './evm_tvm.util';
+import { depositErc20, depositRepresentation, evmFee, lastOf, freshSetup, tvmFee } from './evm_tvm.util';
 
 jest.setTimeout(180_000);
 
@@ -47,7 +47,7 @@ function expectLimitReached(r: SendMessageResult, from: Address, event: Address)
 
 describe('EVM -> TVM daily limits (the proxies, end to end)', () => {
     it("an ERC-20 deposit over the minter's daily limit: LimitReached (Pending), nothing minted; retry and approve_limit by their callers only; approved: delivered over the limit and counted", async () => {
-        const s = await setup();
+        const s = await freshSetup();
         const relays = new EvmRelayService(s.evm, s.blockchain, s.alienConfiguration, s.relays, s.relayer);
         // a first deposit deploys the minter; then the owner limits it
         const first = 1_000_000n;
@@ -129,7 +129,7 @@ describe('EVM -> TVM daily limits (the proxies, end to end)', () => {
     });
 
     it("a NativeTransfer over the token root's daily limit: reject_limit is final; exactly the limit passes; the next UTC day a retry by the initializer delivers", async () => {
-        const s = await setup();
+        const s = await freshSetup();
         const now = Math.floor(Date.now() / 1000);
         s.blockchain.now = now - (now % DAY) + 3600; // 01:00 UTC
         const limit = 2_000_000n;

@@ -40,6 +40,7 @@ import {
 import { deployEventNonCredit } from '../harness/evm/user';
 import { dailyLimitReachedMessage, limitActionMessage } from '../wrappers/tvmTvmEvent';
 import { EVENT_INITIAL_BALANCE, EvmTvmSetup, evmTvmSetup, refusedExternal, tvmRecipient } from '../harness/evm/fixture';
+import { deployedOnce } from './evm_tvm.util';
 
 const E = Errors.bridge;
 const EC = Errors.eventConfiguration;
@@ -148,10 +149,16 @@ async function eventOf(s: EvmTvmSetup, v: EventVoteData, c = s.alienConfiguratio
     return s.blockchain.openContract(MultiVaultEvmTvmEventAlien.createFromAddress(address));
 }
 
+/** evmTvmSetup with no options, deployed once (deployedOnce: both networks restored on each call). */
+const freshSetup = deployedOnce(() => evmTvmSetup(hre), {
+    snapshot: (s) => s.blockchain.snapshot(),
+    loadFrom: (s, snapshot) => s.blockchain.loadFrom(snapshot),
+});
+
 describe('EVM -> TVM (relay-voted)', () => {
     describe('deposits confirmed end to end', () => {
         it('should confirm an ERC-20 deposit in credit mode and forward the decoded AlienTransfer to the alien proxy', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             const receipt = await depositAlien(s, 5_000_000n, 777n);
             const service = new EvmRelayService(
                 s.evm,
@@ -213,7 +220,7 @@ describe('EVM -> TVM (relay-voted)', () => {
         });
 
         it('should wait for eventBlocksToConfirm before the relays deploy and vote', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             await depositAlien(s, 1_000n, 0n, 0);
             const service = new EvmRelayService(s.evm, s.blockchain, s.alienConfiguration, s.relays, s.relayer);
             expect(await service.poll()).toEqual([]);
@@ -226,7 +233,7 @@ describe('EVM -> TVM (relay-voted)', () => {
         });
 
         it('should confirm a depositByNativeToken (WETH) the same way', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             await depositWeth(s, 10n ** 15n, 999n);
             const service = new EvmRelayService(s.evm, s.blockchain, s.alienConfiguration, s.relays, s.relayer);
             const [p] = await service.poll();
@@ -244,7 +251,7 @@ describe('EVM -> TVM (relay-voted)', () => {
         });
 
         it('should confirm a NativeTransfer through the Native configuration to the native proxy', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             const receipt = await depositNative(s, 4_000n);
             const service = new EvmRelayService(s.evm, s.blockchain, s.nativeConfiguration, s.relays, s.relayer);
             const [p] = await service.poll();
@@ -263,7 +270,7 @@ describe('EVM -> TVM (relay-voted)', () => {
         });
 
         it('should complete in non-credit mode by the spec procedure: the user deploys, the relays vote', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             const receipt = await depositAlien(s, 1_000n, 0n);
             const d = await deployEventNonCredit(s.evm, s.alienConfiguration, s.user, receipt.hash);
             expect(d.event.name).toBe('AlienTransfer');
@@ -293,7 +300,7 @@ describe('EVM -> TVM (relay-voted)', () => {
 
     describe('configuration view', () => {
         it('should show _basicConfiguration, _networkConfiguration, _meta and readable flags (getDetails, getFlags)', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             const d = await s.alienConfiguration.getGetDetails();
             const abi = JSON.parse(Buffer.from(d.basicConfiguration.eventABI, 'base64').toString('utf8'));
             expect(abi).toMatchObject({ type: 'event', name: 'AlienTransfer' });
@@ -345,7 +352,7 @@ describe('EVM -> TVM (relay-voted)', () => {
         }
 
         it('should refuse a vote from a key that is not a relay of the round (2337) at no cost to the Event', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             const { event } = await pending(s);
             const before = (await s.blockchain.getContract(event.address)).balance;
             expect(await refusedExternal(EvmRelay.fromSeed('intruder').confirm(s.blockchain, event.address))).toBe(
@@ -356,7 +363,7 @@ describe('EVM -> TVM (relay-voted)', () => {
         });
 
         it('should count a relay once: its replayed message and any new vote are refused (2338)', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             const { event } = await pending(s);
             const relay = s.relays.relays[0];
             const body = relay.voteBody(
@@ -379,7 +386,7 @@ describe('EVM -> TVM (relay-voted)', () => {
         });
 
         it('should refuse a vote addressed to another Event (2336), a bad signature (2339), an expired vote (2340), a bad kind (2342)', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             const { event } = await pending(s);
             const relay = s.relays.relays[1];
             const { external } = await import('@ton/core');
@@ -416,7 +423,7 @@ describe('EVM -> TVM (relay-voted)', () => {
         });
 
         it('should refuse votes once the Event is confirmed (2312)', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             const { event } = await pending(s);
             for (const r of s.relays.relays.slice(0, 3)) await r.confirm(s.blockchain, event.address);
             expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.Confirmed);
@@ -426,7 +433,7 @@ describe('EVM -> TVM (relay-voted)', () => {
         });
 
         it('should reject forged vote data: the relays check the EVM and vote reject; the balance goes back to the initializer', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             const real = await voteData(s, await depositAlien(s, 10n));
             // the same deposit with a larger amount: a different eventData, so a different Event
             const { convertEventData } = await import('../harness/evm/eventData');
@@ -458,7 +465,7 @@ describe('EVM -> TVM (relay-voted)', () => {
         });
 
         it('should refuse a vote the Event cannot pay for (2341)', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             const { event } = await pending(s);
             const c = await s.blockchain.getContract(event.address);
             c.balance = toNano('0.01');
@@ -479,7 +486,7 @@ describe('EVM -> TVM (relay-voted)', () => {
         }
 
         it('should go back to Verified when the proxy reports a failed delivery, and deliver again on retry', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             const event = await confirmed(s);
             // only the configuration's proxy (2331), only in Confirmed (2316)
             const fail = (via = s.alienProxy, value = toNano('1.5')) =>
@@ -521,7 +528,7 @@ describe('EVM -> TVM (relay-voted)', () => {
             });
         });
         it('should keep the last error code, and take the refusal of an unlisting proxy (2701) from its configuration only', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             const event = await confirmed(s);
             expect(Number(await event.getGetLastErrorCode())).toBe(0);
             await s.alienProxy.send({
@@ -564,7 +571,7 @@ describe('EVM -> TVM (relay-voted)', () => {
         });
 
         it('should take daily_limit_reached only from the proxy (2331), only in Confirmed (2316) -> LimitReached', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             const event = await confirmed(s);
             const approver = await s.blockchain.treasury('approver');
             const limit = (via = s.alienProxy) =>
@@ -645,7 +652,7 @@ describe('EVM -> TVM (relay-voted)', () => {
         });
 
         it('should derive the Event address from the vote data as the Event itself is built (deriveEventAddress)', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             const v = await voteData(s, await depositAlien(s));
             const { eventCode } = await readConfiguration(s.alienConfiguration, s.blockchain);
             const onChain = (await eventOf(s, v)).address;
@@ -671,7 +678,7 @@ describe('EVM -> TVM (relay-voted)', () => {
         });
 
         it('should refuse a value below eventInitialBalance (2213) and return it', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             const v = await voteData(s, await depositAlien(s));
             const r = await deploy(s, v, EVENT_INITIAL_BALANCE - 1n);
             expect(r.transactions).toHaveTransaction({
@@ -737,7 +744,7 @@ describe('EVM -> TVM (relay-voted)', () => {
         });
 
         it('should refuse eventData that does not parse by the configured event and flags (2214)', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             const v = await voteData(s, await depositAlien(s));
             const r = await deploy(s, { ...v, eventData: beginCell().storeUint(1, 8).endCell() });
             expect(r.transactions).toHaveTransaction({
@@ -753,7 +760,7 @@ describe('EVM -> TVM (relay-voted)', () => {
         });
 
         it('should deploy the same deposit once: a second deployEvent changes nothing and gets its value back', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             const v = await voteData(s, await depositAlien(s));
             await deploy(s, v);
             const event = await eventOf(s, v);
@@ -792,7 +799,7 @@ describe('EVM -> TVM (relay-voted)', () => {
         });
 
         it('should take evm_event_confirmed only from the derived Event (2212)', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             const v = await voteData(s, await depositAlien(s));
             const r = await s.user.send({
                 to: s.alienConfiguration.address,
@@ -815,7 +822,7 @@ describe('EVM -> TVM (relay-voted)', () => {
         }
 
         it('should compute requiredVotes = keys * 2 / 3 + 1 and push the round to the configurations', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             expect(Number(await s.bridge.getRequiredVotes())).toBe(3);
             for (const [n, want] of [
                 [1, 1],
@@ -834,7 +841,7 @@ describe('EVM -> TVM (relay-voted)', () => {
         });
 
         it('should snapshot the relay keys at deployment: a new round does not change deployed Events', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             const v = await voteData(s, await depositAlien(s));
             await deploy(s, v);
             const oldEvent = await eventOf(s, v);
@@ -858,7 +865,7 @@ describe('EVM -> TVM (relay-voted)', () => {
         });
 
         it('should refuse deployEvent while the bridge is not active (2102)', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             const r = await deployedWith(s, Bridge.setActiveMessage(false));
             expect(r.transactions).toHaveTransaction({
                 to: s.alienConfiguration.address,
@@ -873,7 +880,7 @@ describe('EVM -> TVM (relay-voted)', () => {
         });
 
         it('should refuse deployEvent while the bridge is paused (2108)', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             const r = await deployedWith(s, Bridge.setPausedMessage(true));
             expect(r.transactions).toHaveTransaction({ to: s.alienConfiguration.address, exitCode: E.bridgePaused });
             await s.ownerSend(Bridge.setPausedMessage(false));
@@ -885,7 +892,7 @@ describe('EVM -> TVM (relay-voted)', () => {
         });
 
         it('should refuse deployEvent on a configuration that is not active (2103)', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             const r = await deployedWith(s, Bridge.setConfigurationMessage(s.alienConfiguration.address, false));
             expect(r.transactions).toHaveTransaction({
                 to: s.alienConfiguration.address,
@@ -930,7 +937,7 @@ describe('EVM -> TVM (relay-voted)', () => {
         });
 
         it('should refuse a zero address in its setters (2112)', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             const zero = Address.parse('0:' + '00'.repeat(32));
             for (const body of [
                 Bridge.setConfigurationMessage(zero, true),
@@ -947,7 +954,7 @@ describe('EVM -> TVM (relay-voted)', () => {
         });
 
         it('should take bridge_push_state only from the bridge (2209), owner operations only from the owner (132), relays of 0 only (2113)', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             const { beginCell: bc } = await import('@ton/core');
             const fake = bc()
                 .storeUint(OpEvm.bridgePushState, 32)
@@ -988,7 +995,7 @@ describe('EVM -> TVM (relay-voted)', () => {
         });
 
         it('should push again on bridge_sync_configuration (anyone) and return the rest of the value', async () => {
-            const s = await evmTvmSetup(hre);
+            const s = await freshSetup();
             const r = await s.user.send({
                 to: s.bridge.address,
                 value: toNano('0.5'),

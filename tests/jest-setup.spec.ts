@@ -9,7 +9,8 @@
  * processes specs start with ts-node transpile with swc (tools/jest/child-processes.js); ed25519 key
  * pairs and signatures are Node's and tweetnacl's alike (tools/jest/fast-ed25519.js); @ton/core's
  * bit-level primitives read and write whole bytes with the library's results and errors
- * (tools/jest/fast-cells.js).
+ * (tools/jest/fast-cells.js); Cell.fromBoc hands out a cell it has built before for the same
+ * content, with the library's cells and errors (tools/jest/fast-boc.js).
  */
 import { spawnSync } from 'child_process';
 import { randomBytes } from 'crypto';
@@ -20,6 +21,8 @@ import { Blockchain } from '@ton/sandbox';
 import { Executor } from '@ton/sandbox/dist/executor/Executor';
 import { compiledCode } from '../wrappers/compiled';
 import { JettonMinter } from '../wrappers/JettonMinter';
+import { SyntheticChain } from '../harness/chain';
+import { makeValidatorSet } from '../harness/validators';
 
 /** The library's own sha256_sync, from a module registry the setup has not touched. */
 function librarySha256(): (data: Buffer | string) => Buffer {
@@ -76,6 +79,97 @@ function outcome(f: () => unknown): unknown {
 }
 
 describe('the test setup (tools/jest)', () => {
+    it("Cell.fromBoc should give the library's cells (the same bits, exotic flags, refs, hashes) and errors, reusing cells read before", () => {
+        type Deserialize = (src: Buffer) => Cell[];
+        const fast = jest.requireActual('@ton/core/dist/boc/cell/serialization').deserializeBoc as Deserialize & {
+            fast?: boolean;
+            stats: { hits: number; misses: number };
+        };
+        let lib: Deserialize | undefined;
+        jest.isolateModules(() => {
+            lib = jest.requireActual('@ton/core/dist/boc/cell/serialization').deserializeBoc;
+        });
+        expect(fast.fast).toBe(true);
+        expect(lib).not.toBe(fast);
+        /** a cell as plain data: bits, exotic, hash, children */
+        type Shape = { bits: string; exotic: boolean; hash: string; refs: Shape[] };
+        const shape = (c: Cell): Shape => ({
+            bits: c.bits.toString(),
+            exotic: c.isExotic,
+            hash: c.hash().toString('hex'),
+            refs: c.refs.map(shape),
+        });
+        const outcome = (f: () => Cell[]) => {
+            try {
+                return { roots: f().map(shape) };
+            } catch (e) {
+                return { error: `${(e as Error).constructor.name}: ${(e as Error).message}` };
+            }
+        };
+        let seed = 7;
+        const rnd = (n: number) => {
+            seed = (seed * 1103515245 + 12345) % 2 ** 31;
+            return seed % n;
+        };
+        // random trees sharing subtrees, real code, a real Merkle proof with pruned branches
+        const pool: Cell[] = [];
+        const randomCell = (depth: number): Cell => {
+            if (pool.length && rnd(4) === 0) return pool[rnd(pool.length)];
+            const b = beginCell();
+            const bits = [0, 1, 7, 8, 9, 255, 256, 1023][rnd(8)];
+            for (let i = 0; i < bits; i++) b.storeBit(rnd(2));
+            for (let r = depth > 0 ? rnd(5) : 0; r > 0; r--) b.storeRef(randomCell(depth - 1));
+            const c = b.endCell();
+            pool.push(c);
+            return c;
+        };
+        const chain = new SyntheticChain({
+            globalId: -239,
+            validators: makeValidatorSet({ size: 5, seed: 'boc', utimeSince: 1_000, utimeUntil: 100_000 }),
+            startUtime: 1_010,
+        });
+        const proof = chain.genesisKeyBlock().proof;
+        const roots = [compiledCode('LiteClient'), proof, ...Array.from({ length: 40 }, () => randomCell(4))];
+        expect(proof.isExotic).toBe(true);
+        let damaged = 0;
+        for (const root of roots) {
+            for (const opts of [{}, { idx: true }, { crc32: false }, { idx: true, crc32: false }]) {
+                const boc = root.toBoc(opts);
+                const want = outcome(() => lib!(boc));
+                expect(outcome(() => fast(boc))).toEqual(want);
+                // again: the kept cells
+                expect(outcome(() => fast(boc))).toEqual(want);
+                expect(fast(boc)[0]).toBe(fast(boc)[0]);
+                // damaged: a byte changed or the end cut off (without the CRC, most still parse)
+                for (let k = 0; k < 3; k++) {
+                    const bad = Buffer.from(boc);
+                    if (rnd(3) === 0) {
+                        const cut = bad.subarray(0, rnd(bad.length));
+                        expect(outcome(() => fast(cut))).toEqual(outcome(() => lib!(cut)));
+                    } else {
+                        bad[rnd(bad.length)] ^= 1 << rnd(8);
+                        expect(outcome(() => fast(bad))).toEqual(outcome(() => lib!(bad)));
+                    }
+                    damaged++;
+                }
+            }
+        }
+        expect(damaged).toBe(roots.length * 12);
+        // written by hand (one cell each): stored hashes and depths (d1 bit 16: skipped), 4 bits with
+        // their padding, padding without its 1 bit, a reference to itself, a root out of range
+        const hand = [
+            'b5ee9c72010101010025001002' + 'ee'.repeat(32) + '0000ab',
+            'b5ee9c7201010101000300' + '0001a8',
+            'b5ee9c7201010101000300' + '000100',
+            'b5ee9c7201010101000400' + '010100' + '00',
+            'b5ee9c7201010101000305' + '0001a8',
+        ].map((h) => Buffer.from(h, 'hex'));
+        for (const boc of hand) expect(outcome(() => fast(boc))).toEqual(outcome(() => lib!(boc)));
+        expect(outcome(() => fast(hand[0]))).toEqual({ roots: [expect.objectContaining({ bits: 'AB' })] });
+        expect(outcome(() => fast(hand[1]))).toEqual({ roots: [expect.objectContaining({ bits: 'A' })] });
+        expect(fast.stats.hits).toBeGreaterThan(0);
+    });
+
     it("@ton/core's bit reads, writes, padded buffers and crc32c should give the library's results and errors", () => {
         const fast = coreBits(false);
         const lib = coreBits(true);

@@ -2,6 +2,7 @@ import fs from 'fs';
 import path from 'path';
 import {
     Blockchain,
+    BlockchainSnapshot,
     loadConfig,
     SandboxContract,
     SendMessageResult,
@@ -104,7 +105,11 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
         return res;
     };
 
+    // deployed once; every test starts from that state (a restored snapshot: the same accounts, time
+    // and configuration as a fresh deployment)
+    let deployed: BlockchainSnapshot | undefined;
     beforeEach(async () => {
+        if (deployed) return blockchain.loadFrom(deployed);
         blockchain = await Blockchain.create();
         owner = await blockchain.treasury('owner');
         alice = await blockchain.treasury('alice');
@@ -119,6 +124,7 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
             deploy: true,
             success: true,
         });
+        deployed = blockchain.snapshot();
     });
 
     describe('get-methods and metadata', () => {

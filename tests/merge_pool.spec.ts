@@ -2,6 +2,7 @@ import fs from 'fs';
 import path from 'path';
 import {
     Blockchain,
+    BlockchainSnapshot,
     loadConfig,
     SandboxContract,
     SendMessageResult,
@@ -171,7 +172,11 @@ describe('MergePool', () => {
         throw new Error('no refund transfer');
     };
 
+    // deployed once; every test starts from that state (a restored snapshot: the same accounts, time
+    // and configuration as a fresh deployment)
+    let deployed: BlockchainSnapshot | undefined;
     beforeEach(async () => {
+        if (deployed) return blockchain.loadFrom(deployed);
         blockchain = await Blockchain.create();
         proxy = await blockchain.treasury('proxy');
         owner = await blockchain.treasury('owner');
@@ -202,6 +207,7 @@ describe('MergePool', () => {
         }
         await pool.sendBody(manager.getSender(), MergePool.setCanonicalMessage(C.address));
         for (const m of [A, B, C, D]) await mint(m, alice.address, 10n ** 15n);
+        deployed = blockchain.snapshot();
     });
 
     describe('configuration', () => {

@@ -1,4 +1,4 @@
-import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { Blockchain, BlockchainSnapshot, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { Address, beginCell, Cell, contractAddress } from '@ton/core';
 import { flattenTransaction } from '@ton/test-utils';
 import '@ton/test-utils';
@@ -24,7 +24,11 @@ describe('MergeRouter', () => {
     let pool: Address;
     let router: SandboxContract<MergeRouter>;
 
+    // deployed once; every test starts from that state (a restored snapshot: the same accounts, time
+    // and configuration as a fresh deployment)
+    let deployed: BlockchainSnapshot | undefined;
     beforeEach(async () => {
+        if (deployed) return blockchain.loadFrom(deployed);
         blockchain = await Blockchain.create();
         proxy = await blockchain.treasury('proxy');
         owner = await blockchain.treasury('owner');
@@ -35,6 +39,7 @@ describe('MergeRouter', () => {
         router = blockchain.openContract(await MergeRouter.createFromConfig({ proxy: proxy.address, token }));
         const res = await router.sendDeploy(stranger.getSender());
         expect(res.transactions).toHaveTransaction({ to: router.address, deploy: true, success: true });
+        deployed = blockchain.snapshot();
     });
 
     const init = async () => {

@@ -1,6 +1,13 @@
 import fs from 'fs';
 import path from 'path';
-import { Blockchain, internal, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
+import {
+    Blockchain,
+    BlockchainSnapshot,
+    internal,
+    SandboxContract,
+    SendMessageResult,
+    TreasuryContract,
+} from '@ton/sandbox';
 import { Address, beginCell, Cell, toNano, Transaction } from '@ton/core';
 import { JettonMaster } from '@ton/ton';
 import { flattenTransaction } from '@ton/test-utils';
@@ -141,7 +148,11 @@ describe('ProxyMultiVaultAlien', () => {
             value,
         });
 
+    // deployed once; every test starts from that state (a restored snapshot: the same accounts, time
+    // and configuration as a fresh deployment)
+    let deployed: BlockchainSnapshot | undefined;
     beforeEach(async () => {
+        if (deployed) return blockchain.loadFrom(deployed);
         blockchain = await Blockchain.create();
         owner = await blockchain.treasury('owner');
         alice = await blockchain.treasury('alice');
@@ -154,6 +165,7 @@ describe('ProxyMultiVaultAlien', () => {
         );
         const dep = await proxy.sendDeploy(owner.getSender());
         expect(dep.transactions).toHaveTransaction({ to: proxy.address, deploy: true, success: true });
+        deployed = blockchain.snapshot();
     });
 
     describe('mint (incoming)', () => {

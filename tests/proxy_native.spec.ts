@@ -1,4 +1,4 @@
-import { Blockchain, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
+import { Blockchain, BlockchainSnapshot, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import { Address, beginCell, Cell, Dictionary, toNano, Transaction } from '@ton/core';
 import { flattenTransaction } from '@ton/test-utils';
 import '@ton/test-utils';
@@ -144,7 +144,11 @@ describe('ProxyMultiVaultNative', () => {
             value,
         );
 
+    // deployed once; every test starts from that state (a restored snapshot: the same accounts, time
+    // and configuration as a fresh deployment)
+    let deployed: BlockchainSnapshot | undefined;
     beforeEach(async () => {
+        if (deployed) return blockchain.loadFrom(deployed);
         blockchain = await Blockchain.create();
         owner = await blockchain.treasury('owner');
         alice = await blockchain.treasury('alice');
@@ -182,6 +186,7 @@ describe('ProxyMultiVaultNative', () => {
             success: true,
         });
         proxyWallet = await walletOf(proxy.address);
+        deployed = blockchain.snapshot();
     });
 
     describe('registration', () => {

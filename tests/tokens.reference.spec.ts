@@ -16,7 +16,7 @@
  * - REFERENCE_WALLET_TRANSFER_FIXED covers what the reference wallet asks (tonweb's build: its
  *   smallest accepted transfer is the forward fee + 0.03 TON; the current source asks 0.04).
  */
-import { Blockchain, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
+import { Blockchain, BlockchainSnapshot, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import { Address, beginCell, Cell, toNano, Transaction } from '@ton/core';
 import { flattenTransaction } from '@ton/test-utils';
 import '@ton/test-utils';
@@ -123,7 +123,11 @@ describe('Native proxy with the reference TEP-74 jetton', () => {
         expect(sum).toBe(await jetton.totalSupply());
     }
 
+    // deployed once; every test starts from that state (a restored snapshot: the same accounts, time
+    // and configuration as a fresh deployment)
+    let deployed: BlockchainSnapshot | undefined;
     beforeEach(async () => {
+        if (deployed) return blockchain.loadFrom(deployed);
         blockchain = await Blockchain.create();
         owner = await blockchain.treasury('owner');
         alice = await blockchain.treasury('alice');
@@ -151,6 +155,7 @@ describe('Native proxy with the reference TEP-74 jetton', () => {
         });
         expect(allSucceeded(reg.transactions)).toBe(true);
         expect(await proxy.getWalletOf(jetton.minter)).toEqualAddress(proxyWallet);
+        deployed = blockchain.snapshot();
     });
 
     it("REFERENCE_WALLET_TRANSFER_FIXED covers what the reference wallet asks: tonweb's build takes forward fee + 0.03 TON, the current source 0.04", async () => {

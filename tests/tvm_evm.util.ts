@@ -15,7 +15,7 @@ import { WithdrawalKind } from '../wrappers/evm/withdrawals';
 import { ProxyMessages } from '../wrappers/ProxyMultiVaultNative';
 import { burnToEvmBody, lockToEvmBody, TvmEvmPayloadArgs, tvmEvmPayloadCell } from '../lib/tvmEvmEvents';
 import { TvmEvmRelayService } from '../harness/evm/tvmEvmRelay';
-import { mined, setup } from './evm_tvm.util';
+import { freshSetup, mined } from './evm_tvm.util';
 
 export const ROUND = 1;
 export const ROUND_TTL = 7 * 24 * 3600;
@@ -30,7 +30,7 @@ export function relayEvmKeys(n: number, tag = 'tvm-evm'): SigningKey[] {
 }
 
 export async function tvmEvmSetup(o: { relays?: number; withdrawFeeBps?: bigint } = {}) {
-    const s = await setup();
+    const s = await freshSetup();
     const { deployer, governance, guardian } = s.evm.signers;
     const keys = relayEvmKeys(o.relays ?? 4);
     const bridge = await deployEvmContract(hre, 'Bridge', [governance.address, guardian.address, ROUND_TTL], deployer);

@@ -42,6 +42,8 @@ export interface ApiOptions {
     evmCreditValueWei?: bigint;
     /** fastify's logger (pino, JSON lines); default off */
     logger?: boolean | Record<string, unknown>;
+    /** /transfers/search counts at most this many matches (default SEARCH_COUNT_CAP, 10,000) */
+    searchCountCap?: number;
 }
 
 const REASON: Record<number, string> = {
@@ -404,6 +406,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
                 limit: b.limit,
                 offset: b.offset,
                 totalCount: b.isNeedTotalCount,
+                countCap: o.searchCountCap,
             });
             return { transfers: r.transfers.map(itemOf), totalCount: r.totalCount ?? 0 };
         },

@@ -72,7 +72,9 @@ function showTransfer(s) {
   $('tid').textContent = t.outgoing.transactionHash;
   $('status').textContent = t.transferStatus;
   $('status').className = t.transferStatus;
-  $('eventStatus').textContent = s.details && s.details.eventStatus ? '(Event: ' + s.details.eventStatus + (s.details.lastErrorCode ? ', last error ' + s.details.lastErrorCode : '') + ')' : '';
+  const w = s.details && s.details.withdrawal;
+  $('eventStatus').textContent = s.details && s.details.eventStatus ? '(Event: ' + s.details.eventStatus + (s.details.lastErrorCode ? ', last error ' + s.details.lastErrorCode : '') + ')'
+    : w ? '(Withdrawal: ' + w.state + (w.approveStatus ? ', ' + w.approveStatus : '') + ')' : '';
   const tl = $('timeline'); tl.innerHTML = '';
   for (const step of (s.details ? s.details.timeline : [])) {
     const li = document.createElement('li');
@@ -87,7 +89,9 @@ function showTransfer(s) {
 }
 async function openTransfer(id, chain) {
   const evm = id.startsWith('0x');
-  const s = await call('/v2/transfers/status', evm ? { evmTvm: { transactionHashEvm: id, dappChainId: chain } } : { tvmTvm: { outgoingTransactionHash: id, dappChainId: chain } });
+  let s = await call('/v2/transfers/status', evm ? { evmTvm: { transactionHashEvm: id, dappChainId: chain } } : { tvmTvm: { outgoingTransactionHash: id, dappChainId: chain } });
+  // a 0x id that is no EVM deposit may be a MultiVault withdrawal id (a TVM to EVM transfer)
+  if (evm && !s.transfer) s = await call('/v2/transfers/status', { tvmEvm: { withdrawalId: id, dappChainId: chain } });
   if (s.transfer) showTransfer(s);
   return !!s.transfer;
 }

@@ -4,6 +4,9 @@
  * document from them, and the tests check every response against them. Extensions beyond the spec
  * are marked "(extension)" and never change a spec field.
  */
+import { SEARCH_COUNT_CAP } from '../storage/store';
+
+const CAP = SEARCH_COUNT_CAP.toLocaleString('en-US');
 
 const str = (description?: string) => ({ type: 'string', ...(description ? { description } : {}) }) as const;
 const nstr = (description?: string) => ({ type: ['string', 'null'], ...(description ? { description } : {}) }) as const;
@@ -344,7 +347,9 @@ export const SearchResponse = obj({
             properties: { tvmTvm: TvmTvmRecord, evmTvm: EvmTvmRecord, tvmEvm: TvmEvmRecord },
         },
     },
-    totalCount: num('the number of matching transfers (0 when isNeedTotalCount is false)'),
+    totalCount: num(
+        `the number of matching transfers, counted up to ${CAP}: when more match, ${CAP} (0 when isNeedTotalCount is false)`,
+    ),
 });
 
 // ------------------------------------------------------------------ configurations

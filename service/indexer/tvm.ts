@@ -18,14 +18,16 @@
  * batch and the cursor after it are committed in one transaction, so an indexer killed at any
  * point resumes where its last commit left it, with nothing lost and nothing twice.
  */
-import { Address, Cell, Transaction } from '@ton/core';
+import { Address, Cell, loadTransaction, Transaction } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { Op, OpEvm } from '../../wrappers/constants';
 import { EvmTvmEventConfiguration, loadVoteData } from '../../wrappers/EvmTvmEventConfiguration';
 import { decodeTvmTvmEvent, isTvmTvmEvent } from '../../lib/tvmTvmEvents';
 import { readTxMessages, transferFromProxyTransaction } from '../../lib/transferId';
 import { buildProofPayload, provenFromProofData } from '../../lib/proofPayload';
-import { runGetMethodV2, v2Provider } from '../../lib/toncenterV2';
+import { getTransactionsRaw, runGetMethodV2, v2Provider } from '../../lib/toncenterV2';
+import { RawCell } from '../../lib/rawCell';
+import { RawMessage, RawTransaction } from '../../lib/rawTransaction';
 import { Deployment, DEPLOY_PARAMS, TvmNetworkEntry } from '../../lib/deploy/deployment';
 import { Db, Queryable } from '../storage/db';
 import {
@@ -66,7 +68,7 @@ export interface TvmIndexerOptions {
     client?: TonClient;
     /** explorer base for the Proof API (default: the deployment's `explorer`) */
     explorer?: string;
-    /** transactions per committed batch (default 100) */
+    /** transactions per committed batch (default 1000: one statement per table, see storage CHUNK) */
     batch?: number;
     /** pause after each committed batch, ms (default 0): spares a rate-limited endpoint */
     pauseMs?: number;
@@ -78,18 +80,10 @@ export interface TvmIndexerOptions {
 const raw = (a: Address) => a.toRawString();
 const hex = (b: Buffer) => b.toString('hex');
 
-function opOf(body: Cell | undefined): number | undefined {
+function opOf(body: RawCell | undefined): number | undefined {
     if (!body) return undefined;
     const s = body.beginParse();
     return s.remainingBits >= 32 ? s.preloadUint(32) : undefined;
-}
-
-function successful(tx: Transaction): boolean {
-    const d = tx.description;
-    if (d.type !== 'generic') return false;
-    if (d.aborted) return false;
-    if (d.computePhase.type !== 'vm' || !d.computePhase.success) return false;
-    return !d.actionPhase || d.actionPhase.success;
 }
 
 /** The streams of network `key`: its proxies and its configurations. */
@@ -112,22 +106,33 @@ export function streamsOf(entry: TvmNetworkEntry): Stream[] {
 export interface TxEffects {
     transfers: TransferRow[];
     events: EventRow[];
-    deliveries: { eventAddress: string; delivery: DeliveryRow }[];
+    /** `at`: the delivering transaction's time */
+    deliveries: { eventAddress: string; delivery: DeliveryRow; at: number }[];
 }
 
-/** What one transaction of a stream means for storage (pure: the unit the tests check). */
-export function effectsOf(tx: Transaction, stream: Stream, chainId: number): TxEffects {
+/**
+ * What one transaction of a stream means for storage (pure: the unit the tests check). Reads the
+ * transaction lazily (lib/rawTransaction.ts): a proxy's transaction is hashed (its Transfer ID) only
+ * when it emits an event or delivers, and only the messages looked at are parsed.
+ */
+export function effectsOf(t: Transaction | RawTransaction, stream: Stream, chainId: number): TxEffects {
+    const tx = t instanceof RawTransaction ? t : new RawTransaction(RawCell.fromCell(t.raw));
     const out: TxEffects = { transfers: [], events: [], deliveries: [] };
     const inBody = tx.inMessage?.body;
     const op = opOf(inBody);
     if (stream.role === 'proxy') {
-        // an outgoing transfer: the event as an external outbound message
-        const found = transferFromProxyTransaction(tx);
-        if (found && isTvmTvmEvent(found.eventBody)) {
-            const e = decodeTvmTvmEvent(found.eventBody);
-            const messageHash = hex(found.messageHash);
+        // an outgoing transfer: the event as an external outbound message (the first one, by index)
+        let event: { index: number; message: RawMessage } | undefined;
+        for (const [index, message] of tx.outMessages)
+            if (message.type === 'external-out' && isTvmTvmEvent(message.body)) {
+                event = { index, message };
+                break;
+            }
+        if (event) {
+            const e = decodeTvmTvmEvent(event.message.body);
+            const messageHash = hex(event.message.cell.hash());
             out.transfers.push({
-                transferId: found.transferIdHex,
+                transferId: hex(tx.hash()),
                 kind: 'TvmToTvm',
                 createdAt: tx.now,
                 fromChainId: chainId,
@@ -144,17 +149,24 @@ export function effectsOf(tx: Transaction, stream: Stream, chainId: number): TxE
                 linkKey: `tvm:${messageHash}`,
                 expectedGas: e.expectedGas.toString(),
                 sourceLt: tx.lt.toString(),
-                outMsgIndex: found.outMessageIndex,
+                outMsgIndex: event.index,
                 proofPayload: null,
             });
         }
-        // a TVM to EVM transfer (TvmEvmNative / TvmEvmAlien)
-        out.transfers.push(...tvmEvmTransfersOf(tx, stream.address, chainId));
+        // a TVM to EVM transfer (TvmEvmNative / TvmEvmAlien): read by @ton/core (./tvmEvm.ts) once an
+        // external out message carries one (the common TVM to TVM transactions never pay for it)
+        for (const m of tx.outMessages.values()) {
+            const mop = m.type === 'external-out' ? opOf(m.body) : undefined;
+            if (mop !== Op.tvmEvm.tvmEvmNative && mop !== Op.tvmEvm.tvmEvmAlien) continue;
+            const core = t instanceof RawTransaction ? loadTransaction(tx.cell.toCell().beginParse()) : t;
+            out.transfers.push(...tvmEvmTransfersOf(core, stream.address, chainId));
+            break;
+        }
         // a delivery: the confirmation from a configuration (or the alien proxy) that mints or unlocks
         if (
             inBody &&
             (op === Op.bridge.onTvmEventConfirmedExtended || op === OpEvm.onEvmEventConfirmedExtended) &&
-            successful(tx)
+            tx.successful
         ) {
             const s = inBody.beginParse();
             s.loadUint(32);
@@ -169,7 +181,7 @@ export function effectsOf(tx: Transaction, stream: Stream, chainId: number): TxE
                 token = raw(decodeTvmTvmEvent(ev.loadRef()).token);
             }
             for (const m of tx.outMessages.values()) {
-                if (m.info.type !== 'internal') continue;
+                if (m.type !== 'internal') continue;
                 const mop = opOf(m.body);
                 if (mop !== Op.jetton.mint && mop !== Op.jetton.transfer) continue;
                 const b = m.body.beginParse();
@@ -179,13 +191,14 @@ export function effectsOf(tx: Transaction, stream: Stream, chainId: number): TxE
                 if (mop === Op.jetton.mint) {
                     b.loadAddress();
                     amount = b.loadCoins();
-                    token = raw(m.info.dest);
+                    token = raw(m.dest as Address);
                 } else amount = b.loadCoins();
                 out.deliveries.push({
                     eventAddress: raw(eventAddress),
+                    at: tx.now,
                     delivery: {
                         deliveryTx: hex(tx.hash()),
-                        deliveryMsgHash: hex(tx.inMessage!.body.hash()),
+                        deliveryMsgHash: hex(inBody.hash()),
                         deliveredAmount: amount.toString(),
                         deliveredToken: token,
                         deliveredProxy: raw(stream.address),
@@ -197,27 +210,27 @@ export function effectsOf(tx: Transaction, stream: Stream, chainId: number): TxE
         return out;
     }
     // configurations: an Event deployed (a successful deploy sends the Event's state init)
-    if (!inBody || !successful(tx)) return out;
-    const deploy = [...tx.outMessages.values()].find((m) => m.init && m.info.type === 'internal');
-    if (!deploy || deploy.info.type !== 'internal') return out;
+    if (!inBody || !tx.successful) return out;
+    const deploy = [...tx.outMessages.values()].find((m) => m.init && m.type === 'internal');
+    if (!deploy) return out;
     const s = inBody.beginParse();
     let linkKey: string;
     if (stream.role === 'tvmConfiguration') {
         if (op !== Op.bridge.deployTvmEvent) return out;
         s.loadUint(32);
         s.loadUintBig(64);
-        linkKey = `tvm:${s.loadUintBig(256).toString(16).padStart(64, '0')}`;
+        linkKey = `tvm:${s.loadHex256()}`;
     } else {
         if (op !== OpEvm.deployEvmEvent) return out;
         s.loadUint(32);
-        const eventTransaction = s.loadUintBig(256);
+        const eventTransaction = s.loadHex256();
         const eventIndex = s.loadUint(32);
-        linkKey = `evm:${eventTransaction.toString(16).padStart(64, '0')}:${eventIndex}`;
+        linkKey = `evm:${eventTransaction}:${eventIndex}`;
     }
     out.events.push({
         linkKey,
         chainId,
-        address: raw(deploy.info.dest),
+        address: raw(deploy.dest as Address),
         eventKind: stream.role === 'tvmConfiguration' ? 'TvmTvm' : 'EvmTvm',
         tokenType: stream.tokenType!,
         configuration: raw(stream.address),
@@ -258,27 +271,45 @@ export class TvmIndexer {
         return `tvm:${this.chainId}:${raw(s.address)}`;
     }
 
+    /** where the last passes spent their time (ms): waiting for the endpoint, reading transactions, storing */
+    readonly timings = { endpointWaitMs: 0, decodeMs: 0, storeMs: 0, transactions: 0 };
+
     /**
-     * New transactions of `address` after lt `after`, oldest first. toncenter pages from the newest
-     * back, so the pass reads back to the cursor once and handles all it read (in committed batches).
+     * What the transactions of stream `s` after lt `after` mean, oldest first. toncenter pages from the
+     * newest back, so the pass reads back to the cursor once; each page is read while the next one is
+     * on its way (the next page starts where this one ends, known before any BoC is read).
      */
-    async newTransactions(address: Address, after: bigint): Promise<Transaction[]> {
+    async readStream(s: Stream, after: bigint): Promise<{ lt: bigint; hash: string; effects: TxEffects }[]> {
         const page = 100;
-        const out: Transaction[] = [];
-        let from: { lt: string; hash: string } | undefined;
-        for (;;) {
-            const list = await this.client.getTransactions(address, {
+        const out: { lt: bigint; hash: string; effects: TxEffects }[] = [];
+        const fetchPage = (from?: { lt: string; hash: string }) => {
+            const p = getTransactionsRaw(this.client, s.address, {
                 limit: page,
                 lt: from?.lt,
                 hash: from?.hash,
-                to_lt: after.toString(),
-                archival: true,
+                toLt: after.toString(),
             });
-            const fresh = list.filter((t) => t.lt > after && (!from || t.lt < BigInt(from.lt)));
-            out.push(...fresh);
-            if (list.length < page || fresh.length === 0) break;
-            const last = list[list.length - 1];
-            from = { lt: last.lt.toString(), hash: last.hash().toString('base64') };
+            p.catch(() => undefined); // awaited below; a failure while the previous page is read is not unhandled
+            return p;
+        };
+        let from: { lt: string; hash: string } | undefined;
+        let next = fetchPage();
+        for (;;) {
+            let t = performance.now();
+            const list = await next;
+            this.timings.endpointWaitMs += performance.now() - t;
+            const upTo = from && BigInt(from.lt);
+            const fresh = list.filter((x) => x.lt > after && (upTo === undefined || x.lt < upTo));
+            const more = list.length >= page && fresh.length > 0;
+            if (more) {
+                const last = list[list.length - 1];
+                from = { lt: last.lt.toString(), hash: last.hash };
+                next = fetchPage(from);
+            }
+            t = performance.now();
+            for (const x of fresh) out.push({ lt: x.lt, hash: x.hash, effects: effectsOf(x.tx, s, this.chainId) });
+            this.timings.decodeMs += performance.now() - t;
+            if (!more) break;
         }
         out.sort((a, b) => (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0));
         return out;
@@ -287,36 +318,36 @@ export class TvmIndexer {
     /** One pass over every stream; returns the number of transactions handled. */
     async pollStreams(): Promise<number> {
         let handled = 0;
-        const batch = this.o.batch ?? 100;
+        const batch = this.o.batch ?? 1000;
         for (const s of this.streams) {
             const name = this.cursorName(s);
             const cursor = await getCursor(this.o.db, name);
             const after = cursor ? BigInt(cursor.split(':')[0]) : 0n;
-            const txs = await this.newTransactions(s.address, after);
+            const txs = await this.readStream(s, after);
             for (let i = 0; i < txs.length; i += batch) {
                 const chunk = txs.slice(i, i + batch);
-                const effects = chunk.map((t) => effectsOf(t, s, this.chainId));
-                await this.completeTvmEvm(effects.flatMap((e) => e.transfers));
+                await this.completeTvmEvm(chunk.flatMap((c) => c.effects.transfers));
                 const last = chunk[chunk.length - 1];
                 let rows = 0;
+                const t = performance.now();
                 await this.o.db.transaction(async (q) => {
                     await relaxedCommit(q);
                     rows += await insertTransfers(
                         q,
-                        effects.flatMap((e) => e.transfers),
+                        chunk.flatMap((c) => c.effects.transfers),
                     );
                     rows += await insertEvents(
                         q,
-                        effects.flatMap((e) => e.events),
+                        chunk.flatMap((c) => c.effects.events),
                     );
                     await insertDeliveries(
                         q,
-                        effects.flatMap((e, j) =>
-                            e.deliveries.map((d) => ({ ...d, chainId: this.chainId, at: chunk[j].now })),
-                        ),
+                        chunk.flatMap((c) => c.effects.deliveries.map((d) => ({ ...d, chainId: this.chainId }))),
                     );
-                    await setCursor(q, name, `${last.lt}:${hex(last.hash())}`);
+                    await setCursor(q, name, `${last.lt}:${Buffer.from(last.hash, 'base64').toString('hex')}`);
                 });
+                this.timings.storeMs += performance.now() - t;
+                this.timings.transactions += chunk.length;
                 handled += chunk.length;
                 this.log('indexer.batch', {
                     network: this.chainId,

@@ -128,6 +128,9 @@ export class ProcessOperators implements Operators {
                 CREDIT_MNEMONIC: mnemonic,
                 CREDIT_SUBWALLET: String(OPERATOR_SUBWALLETS.credit[from]),
                 CREDIT_STATE: path.join(stateDir, `credit-${from}.jsonl`),
+                // the journal, whatever storage the shell names for the API service
+                DATABASE_URL: '',
+                DATA_DIR: '',
                 CREDIT_INTERVAL_MS: '1000',
             });
         }

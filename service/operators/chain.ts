@@ -34,18 +34,36 @@ export async function isActive(client: TonClient, address: Address): Promise<boo
     return (await client.getContractState(address)).state === 'active';
 }
 
+/** The address of the Event of a message hash on a configuration (its deriveEventAddress). */
+export async function eventAddressOf(
+    client: TonClient,
+    configuration: Address,
+    messageHash: Buffer | bigint,
+): Promise<Address> {
+    const h = typeof messageHash === 'bigint' ? messageHash : BigInt('0x' + messageHash.toString('hex'));
+    return (await runGetter(client, configuration, 'deriveEventAddress', [{ type: 'int', value: h }])).readAddress();
+}
+
+/** An Event's status (null: not deployed). */
+export async function eventStatusAt(client: TonClient, address: Address): Promise<number | null> {
+    if (!(await isActive(client, address))) return null;
+    return (await runGetter(client, address, 'getStatus')).readNumber();
+}
+
 /** The Event of a message hash on a configuration, and its status (null: not deployed). */
 export async function eventOf(
     client: TonClient,
     configuration: Address,
     messageHash: Buffer | bigint,
 ): Promise<{ address: Address; status: number | null }> {
-    const h = typeof messageHash === 'bigint' ? messageHash : BigInt('0x' + messageHash.toString('hex'));
-    const address = (
-        await runGetter(client, configuration, 'deriveEventAddress', [{ type: 'int', value: h }])
-    ).readAddress();
-    if (!(await isActive(client, address))) return { address, status: null };
-    return { address, status: (await runGetter(client, address, 'getStatus')).readNumber() };
+    const address = await eventAddressOf(client, configuration, messageHash);
+    return { address, status: await eventStatusAt(client, address) };
+}
+
+/** A wallet's seqno (any wallet with the `seqno` get method; 0 while it is not deployed). */
+export async function walletSeqnoOf(client: TonClient, address: Address): Promise<number> {
+    if (!(await isActive(client, address))) return 0;
+    return (await runGetter(client, address, 'seqno')).readNumber();
 }
 
 // ---------------------------------------------------------------- key blocks

@@ -1,31 +1,44 @@
 /**
  * The credit backend of one direction X -> Y: for every transfer out of X's proxies to Y with
  * `expected_gas > 0` (credit mode), it deploys the Event on Y with the proof, paying from its
- * wallet, exactly once across restarts.
+ * wallet, exactly once across restarts and across concurrent instances.
  *
- * Exactly once: the Event's address is deterministic (the configuration's deriveEventAddress of the
- * event message hash), and a wallet accepts one message per seqno. For a transfer the backend
- *   1. reads the Event: deployed (and not Rejected / Verified) -> done, whoever deployed it;
- *   2. signs the deployment at the wallet's seqno S, valid until T, and RECORDS it (journal, fsync);
- *   3. sends it; 4. records the delivery once the Event exists.
- * After a crash anywhere, the recorded message decides: the Event exists -> done; the wallet is
- * still at S and T has not passed -> the same message is sent again (it lands at most once); the
- * wallet is past S and the Event never came, or T passed -> a new attempt (at most
- * CREDIT_MAX_ATTEMPTS). A second instance on another wallet can only duplicate a refused
- * deployment (an Event is deployed once), never a delivery.
+ * State (creditStore.ts): a row per transfer keyed by its Event's address (deterministic: the
+ * configuration's deriveEventAddress of the event message hash), in the service's storage
+ * (DATABASE_URL: PostgreSQL, shared by several instances; DATA_DIR: PGlite, one instance) or in a
+ * journal file (CREDIT_STATE, one instance). An instance works on a transfer only while it holds its
+ * lease (SQL store), one transfer deployment of its wallet in flight at a time. For a transfer it
+ *   1. reads the Event on chain: Confirmed (or later: LimitReached, LiquidityRequested / Provided,
+ *      Cancelled) -> delivered, whoever deployed it; Pending -> a check in flight, wait;
+ *      not deployed, Initializing (a proof refused, e.g. a stranger's padded one, 2317), Rejected or
+ *      Verified -> a proof is needed;
+ *   2. a recorded deployment (any instance's wallet) decides first: its wallet still at seqno S and
+ *      T not passed -> the same message again (a wallet takes one message per seqno); the wallet
+ *      past S -> wait up to CREDIT_SETTLE_MS for the Event; T passed (with a margin for the
+ *      network's clock) or no Event in time -> a new attempt, at most CREDIT_MAX_ATTEMPTS;
+ *   3. fetches the proof, checks off chain that Y's LiteClient takes its signatures (else it waits
+ *      for the sync service), signs the deployment at its wallet's seqno S valid until T, RECORDS it
+ *      (fenced by its lease: a lost lease sends nothing), sends it; 4. records the delivery.
+ * An instance keeps the lease of the one transfer its wallet pays for; a transfer it waits on goes back.
+ * After a kill -9 the lease expires (CREDIT_LEASE_MS) and another instance (or the restarted one)
+ * takes the transfer with its record. Gas spent per transfer: the paying wallet's balance before the
+ * deployment minus after the Event confirmed (one deployment in flight per wallet); low-balance
+ * alarm (error log, /health 503) below CREDIT_LOW_BALANCE.
  *
- * Before paying it checks off chain that Y's LiteClient will take the proof's signatures (else it
- * waits for the sync service). It records the gas spent per transfer (wallet balance before the
- * deployment minus after the Event settled) and alarms (error log, /health 503) below
- * CREDIT_LOW_BALANCE.
- *
- *   DEPLOYMENT_FILE, CREDIT_FROM (X), CREDIT_STATE (the journal file)
- *   CREDIT_MNEMONIC (or WALLET_MNEMONIC), CREDIT_SUBWALLET (0): the wallet on Y
+ *   DEPLOYMENT_FILE, CREDIT_FROM (X)
+ *   DATABASE_URL (PostgreSQL) | DATA_DIR (PGlite data directory) | CREDIT_STATE (journal file): one
+ *   CREDIT_MNEMONIC (or WALLET_MNEMONIC), CREDIT_SUBWALLET (0): the wallet on Y (one per instance)
  *   PROOF_API_URL (default: X's explorer, the local network's /v1/proof_chain)
  *   PORT (0), CREDIT_INTERVAL_MS (1000), CREDIT_VALUE (DEPLOY_PARAMS.tvmDeployEventValue),
  *   CREDIT_MAX_ATTEMPTS (3), CREDIT_LOW_BALANCE (10 TON), CREDIT_SETTLE_MS (30000),
- *   CREDIT_FAULT_PAUSE_MS (fault tests only: pause after sending, before recording)
+ *   CREDIT_LEASE_MS (60000), CREDIT_INSTANCE (lease owner id; default host/pid/random)
+ *   CREDIT_FAULT_PAUSE_MS, CREDIT_FAULT_POINT (fault tests only: pause after sending, or with
+ *   `before-send` after recording and before sending)
  */
+import crypto from 'crypto';
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
 import { Address, toNano, Transaction } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { DEPLOY_PARAMS, otherKey } from '../../lib/deploy/deployment';
@@ -33,6 +46,7 @@ import { deployTvmEventBody } from '../../lib/proofPayload';
 import { transferFromProxyTransaction } from '../../lib/transferId';
 import { decodeTvmTvmEvent, isTvmTvmEvent } from '../../lib/tvmTvmEvents';
 import { EventStatus } from '../../wrappers/eventStatus';
+import { openDb } from '../storage/db';
 import {
     deploymentFromEnv,
     envInt,
@@ -43,42 +57,31 @@ import {
     Service,
     startService,
 } from './frame';
-import { eventOf, fetchProofData, liteClientAccepts, liteClientOn, verifierView } from './chain';
-import { Journal } from './journal';
-import { OperatorWallet, SignedExternal } from './wallet';
+import {
+    eventAddressOf,
+    eventStatusAt,
+    fetchProofData,
+    liteClientAccepts,
+    liteClientOn,
+    verifierView,
+    walletSeqnoOf,
+} from './chain';
+import { CreditStore, CreditTransfer, JournalCreditStore, NewTransfer, SqlCreditStore } from './creditStore';
+import { OperatorWallet } from './wallet';
 
-export type CreditRecord =
-    | { k: 'cursor'; proxy: string; lt: string }
-    | {
-          k: 'seen';
-          id: string;
-          proxy: string;
-          lt: string;
-          messageHash: string;
-          outIndex: number;
-          configuration: string;
-          /** ms since the epoch, when it was found */
-          at: number;
-      }
-    | { k: 'signed'; id: string; attempt: number; seqno: number; validUntil: number; boc: string; balance: string }
-    | { k: 'accepted'; id: string; seqno: number; at: number }
-    | {
-          k: 'delivered';
-          id: string;
-          event: string;
-          status: number;
-          spent: string | null;
-          by: 'this backend' | 'another party';
-      }
-    | { k: 'failed'; id: string; reason: string };
+export type { CreditRecord } from './creditStore';
 
-interface Transfer {
-    seen: Extract<CreditRecord, { k: 'seen' }>;
-    signed?: Extract<CreditRecord, { k: 'signed' }>;
-    accepted?: Extract<CreditRecord, { k: 'accepted' }>;
-    attempts: number;
-    done?: Extract<CreditRecord, { k: 'delivered' } | { k: 'failed' }>;
-}
+/** seconds past a message's valid_until before it counts as expired (the network's clock may lag) */
+export const EXPIRY_MARGIN_SECONDS = 10;
+
+/** Event statuses after which the transfer needs nothing more from a credit backend */
+const SETTLED = new Set<number>([
+    EventStatus.Confirmed,
+    EventStatus.Cancelled,
+    EventStatus.LimitReached,
+    EventStatus.LiquidityRequested,
+    EventStatus.LiquidityProvided,
+]);
 
 export interface CreditOptions {
     source: TonClient;
@@ -90,17 +93,24 @@ export interface CreditOptions {
     liteClient: Address;
     proofApi: string;
     wallet: OperatorWallet;
-    journal: Journal<CreditRecord>;
+    store: CreditStore;
     value: bigint;
     maxAttempts: number;
     lowBalance: bigint;
     settleMs: number;
     faultPauseMs?: number;
+    faultPoint?: 'before-send' | 'after-send';
 }
 
+/**
+ * What a transfer's step left: nothing more to do; waiting for something else (the proof's block, the
+ * sync service, someone's check: the lease goes back); this wallet's deployment in flight (the lease
+ * kept, no other transfer this round); or this wallet busy with another transfer's deployment (the
+ * lease goes back, no other transfer this round). So an instance holds only the transfer it pays for.
+ */
+type Outcome = 'done' | 'wait' | 'inflight' | 'blocked';
+
 export class CreditWorker {
-    readonly transfers = new Map<string, Transfer>();
-    readonly cursors = new Map<string, bigint>();
     balance: bigint | null = null;
     lastError: string | null = null;
 
@@ -109,67 +119,42 @@ export class CreditWorker {
         readonly svc: Service,
     ) {
         const m = svc.metrics;
-        m.define('transfers_seen', 'counter', 'credit-mode transfers found on the source proxies');
-        m.define('transfers_delivered', 'counter', 'Events deployed by this backend and found on chain');
+        m.define('transfers_seen', 'counter', 'credit-mode transfers found on the source proxies (new to the store)');
+        m.define(
+            'transfers_delivered',
+            'counter',
+            'Events a recorded deployment of a backend deployed, found by this instance',
+        );
         m.define('transfers_by_others', 'counter', 'Events found deployed by someone else');
         m.define('transfers_failed', 'counter', 'transfers given up after the bounded retries');
         m.define('transfers_pending', 'gauge', 'transfers seen and not delivered yet');
+        m.define('transfers_taken_over', 'counter', "transfers claimed from another instance's expired lease");
         m.define('deployments_sent', 'counter', 'deployment messages sent (resends included)');
         m.define('gas_spent_nanotons', 'counter', 'nanotons spent on delivered transfers');
         m.define('wallet_balance', 'gauge', 'nanotons in the wallet');
         m.define('lag_seconds', 'gauge', 'age of the oldest pending transfer (seconds since it was seen)');
-        for (const r of o.journal.records) this.apply(r);
-        svc.metrics.set('transfers_pending', this.pending().length);
-    }
-
-    private apply(r: CreditRecord): void {
-        if (r.k === 'cursor') {
-            this.cursors.set(r.proxy, BigInt(r.lt));
-            return;
-        }
-        if (r.k === 'seen') {
-            if (!this.transfers.has(r.id)) this.transfers.set(r.id, { seen: r, attempts: 0 });
-            return;
-        }
-        const t = this.transfers.get(r.id);
-        if (!t) return;
-        if (r.k === 'signed') {
-            t.signed = r;
-            t.accepted = undefined;
-            t.attempts = Math.max(t.attempts, r.attempt);
-        } else if (r.k === 'accepted') t.accepted = r;
-        else t.done = r;
-    }
-
-    private record(r: CreditRecord): void {
-        this.o.journal.append(r);
-        this.apply(r);
-    }
-
-    pending(): Transfer[] {
-        return [...this.transfers.values()].filter((t) => !t.done);
-    }
-
-    /** Journal records still needed after a restart (used to compact the file on open). */
-    static compact(records: CreditRecord[]): CreditRecord[] {
-        const lastCursor = new Map<string, number>();
-        records.forEach((r, i) => r.k === 'cursor' && lastCursor.set(r.proxy, i));
-        return records.filter((r, i) => r.k !== 'cursor' || lastCursor.get(r.proxy) === i);
     }
 
     async round(): Promise<void> {
         try {
-            this.balance = await this.o.wallet.balance();
+            const { wallet, store } = this.o;
+            this.balance = await wallet.balance();
             this.svc.metrics.set('wallet_balance', this.balance);
             if (this.balance < this.o.lowBalance)
                 this.svc.log.error('credit.low_balance', { balance: this.balance, alarmBelow: this.o.lowBalance });
             await this.scan();
-            for (const t of this.pending()) {
-                if (this.svc.stopping) break;
-                await this.process(t);
+            const skip: string[] = [];
+            for (let i = 0; i < 1000 && !this.svc.stopping; i++) {
+                const t = await store.claim(Date.now(), skip);
+                if (!t) break;
+                const outcome = await this.process(t);
+                if (outcome === 'inflight') break; // one deployment of this wallet at a time
+                if (outcome === 'wait' || outcome === 'blocked') await store.release(t);
+                if (outcome === 'blocked') break;
+                skip.push(t.eventAddress);
             }
-            const p = this.pending();
-            this.svc.metrics.set('transfers_pending', p.length);
+            const p = await store.pending();
+            this.svc.metrics.set('transfers_pending', p.count);
             this.lastError = null;
         } catch (e) {
             this.lastError = (e as Error).message;
@@ -181,7 +166,7 @@ export class CreditWorker {
     private async scan(): Promise<void> {
         for (const proxy of this.o.proxies) {
             const key = proxy.toRawString();
-            const after = this.cursors.get(key) ?? 0n;
+            const after = await this.o.store.cursor(key);
             const txs: Transaction[] = [];
             let page = await this.o.source.getTransactions(proxy, {
                 limit: 100,
@@ -202,165 +187,212 @@ export class CreditWorker {
                 ).slice(1);
                 txs.push(...page);
             }
+            if (!txs.length) continue;
             txs.sort((a, b) => (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0));
+            const found: NewTransfer[] = [];
             for (const tx of txs) {
-                const found = transferFromProxyTransaction(tx);
-                if (found && isTvmTvmEvent(found.eventBody)) {
-                    const e = decodeTvmTvmEvent(found.eventBody);
-                    if (
-                        e.destinationChainId === this.o.destinationGlobalId &&
-                        e.expectedGas > 0n &&
-                        !this.transfers.has(found.transferIdHex)
-                    ) {
-                        this.record({
-                            k: 'seen',
-                            id: found.transferIdHex,
-                            proxy: key,
-                            lt: tx.lt.toString(),
-                            messageHash: found.messageHash.toString('hex'),
-                            outIndex: found.outMessageIndex,
-                            configuration: this.o.configurationFor(e.tokenType).toRawString(),
-                            at: Date.now(),
-                        });
-                        this.svc.metrics.inc('transfers_seen');
-                        this.svc.log.info('credit.seen', {
-                            transferId: found.transferIdHex,
-                            lt: tx.lt,
-                            amount: e.amount,
-                        });
-                    }
-                }
-                this.record({ k: 'cursor', proxy: key, lt: tx.lt.toString() });
+                const f = transferFromProxyTransaction(tx);
+                if (!f || !isTvmTvmEvent(f.eventBody)) continue;
+                const e = decodeTvmTvmEvent(f.eventBody);
+                if (e.destinationChainId !== this.o.destinationGlobalId || e.expectedGas <= 0n) continue;
+                const configuration = this.o.configurationFor(e.tokenType);
+                const event = await eventAddressOf(this.o.destination, configuration, f.messageHash);
+                found.push({
+                    eventAddress: event.toRawString(),
+                    transferId: f.transferIdHex,
+                    configuration: configuration.toRawString(),
+                    proxy: key,
+                    lt: tx.lt.toString(),
+                    messageHash: f.messageHash.toString('hex'),
+                    outIndex: f.outMessageIndex,
+                    seenAt: Date.now(),
+                });
+            }
+            const added = await this.o.store.addSeen(key, txs[txs.length - 1].lt, found);
+            for (const t of added) {
+                this.svc.metrics.inc('transfers_seen');
+                this.svc.log.info('credit.seen', { transferId: t.transferId, lt: t.lt, eventAddress: t.eventAddress });
             }
         }
     }
 
-    private async process(t: Transfer): Promise<void> {
-        const { wallet, destination } = this.o;
+    private async process(t: CreditTransfer): Promise<Outcome> {
+        const { wallet, destination, store } = this.o;
         const log = this.svc.log;
-        const id = t.seen.id;
-        const configuration = Address.parse(t.seen.configuration);
-        const ev = await eventOf(destination, configuration, Buffer.from(t.seen.messageHash, 'hex'));
-        // Initializing: deployed by someone whose proof the Event refused (2317: e.g. a stranger's
-        // padded proof at the configuration's flat eventInitialBalance), no proof processed: deliver
-        const deployed =
-            ev.status !== null &&
-            ev.status !== EventStatus.Initializing &&
-            ev.status !== EventStatus.Rejected &&
-            ev.status !== EventStatus.Verified;
-        const now = Math.floor(Date.now() / 1000);
-        if (deployed) {
-            const ours = t.signed !== undefined && (await wallet.seqno()) > t.signed.seqno;
-            const spent = ours && t.signed ? BigInt(t.signed.balance) - (await wallet.balance()) : null;
-            this.record({
-                k: 'delivered',
-                id,
-                event: ev.address.toRawString(),
-                status: ev.status!,
-                spent: spent === null ? null : spent.toString(),
-                by: ours ? 'this backend' : 'another party',
+        const id = t.transferId;
+        if (t.tookOverFrom) {
+            this.svc.metrics.inc('transfers_taken_over');
+            log.warn('credit.takeover', {
+                transferId: id,
+                eventAddress: t.eventAddress,
+                from: t.tookOverFrom,
+                signedBy: t.signed?.wallet ?? null,
+                seqno: t.signed?.seqno ?? null,
             });
-            if (ours) {
+        }
+        const eventAddress = Address.parse(t.eventAddress);
+        const status = await eventStatusAt(destination, eventAddress);
+        // whether the recorded deployment's wallet took it (its seqno moved past the message's)
+        const signer = t.signed ? Address.parse(t.signed.wallet) : null;
+        const signerSeqno = signer
+            ? signer.equals(wallet.address)
+                ? await wallet.seqno()
+                : await walletSeqnoOf(destination, signer)
+            : null;
+        const landed = t.signed !== null && signerSeqno !== null && signerSeqno > t.signed.seqno;
+        if (status !== null && SETTLED.has(status)) {
+            const spent =
+                landed && t.signed ? BigInt(t.signed.balance) - (await destination.getBalance(signer!)) : null;
+            const paidBy = landed ? t.signed!.wallet : null;
+            if (!(await store.recordDelivered(t, { eventStatus: status, spent: spent?.toString() ?? null, paidBy })))
+                return this.leaseLost(t);
+            if (paidBy) {
                 this.svc.metrics.inc('transfers_delivered');
                 if (spent !== null && spent > 0n) this.svc.metrics.inc('gas_spent_nanotons', Number(spent));
             } else this.svc.metrics.inc('transfers_by_others');
             log.info('credit.delivered', {
                 transferId: id,
-                eventAddress: ev.address.toRawString(),
-                status: ev.status,
+                eventAddress: t.eventAddress,
+                status,
                 spent,
-                by: ours ? 'this backend' : 'another party',
+                paidBy,
+                by: paidBy ? 'this backend' : 'another party',
             });
-            return;
+            return 'done';
         }
+        const now = Math.floor(Date.now() / 1000);
         if (t.signed) {
-            const seqno = await wallet.seqno();
-            if (seqno <= t.signed.seqno) {
-                if (now < t.signed.validUntil) {
-                    // not landed yet, still valid: the same message again (a wallet takes it once)
-                    await wallet.submit(signedOf(t.signed));
+            if (!landed) {
+                if (now <= t.signed.validUntil) {
+                    // not landed yet, still valid: the same message again (its wallet takes it once)
+                    await destination.sendFile(Buffer.from(t.signed.boc, 'base64'));
                     this.svc.metrics.inc('deployments_sent');
-                    log.info('credit.resent', { transferId: id, seqno: t.signed.seqno });
-                    return;
+                    log.info('credit.resent', { transferId: id, wallet: t.signed.wallet, seqno: t.signed.seqno });
+                    return 'inflight';
                 }
-                log.warn('credit.expired', { transferId: id, seqno: t.signed.seqno });
+                if (now <= t.signed.validUntil + EXPIRY_MARGIN_SECONDS) return 'inflight';
+                log.warn('credit.expired', { transferId: id, wallet: t.signed.wallet, seqno: t.signed.seqno });
             } else {
-                // the wallet took it: wait for the Event (it travels through a few messages)
-                const at = t.accepted?.at ?? Date.now();
-                if (!t.accepted) this.record({ k: 'accepted', id, seqno: t.signed.seqno, at });
-                if (Date.now() - at < this.o.settleMs && ev.status === null) return;
-                log.warn('credit.not_deployed', { transferId: id, seqno: t.signed.seqno, status: ev.status });
+                // its wallet took it: the Event comes a few messages later
+                const at = t.acceptedAt ?? Date.now();
+                if (t.acceptedAt === null && !(await store.recordAccepted(t, at))) return this.leaseLost(t);
+                if (status === EventStatus.Pending) return 'inflight';
+                if (Date.now() - at < this.o.settleMs) return 'inflight';
+                log.warn('credit.not_deployed', { transferId: id, seqno: t.signed.seqno, status });
             }
+        } else if (status === EventStatus.Pending) {
+            // someone else's proof is being checked: wait for its outcome
+            return 'wait';
         }
         if (t.attempts >= this.o.maxAttempts) {
-            this.record({ k: 'failed', id, reason: `no Event after ${t.attempts} attempts (status ${ev.status})` });
+            const reason = `no Event delivered after ${t.attempts} attempts (status ${status})`;
+            if (!(await store.recordFailed(t, reason))) return this.leaseLost(t);
             this.svc.metrics.inc('transfers_failed');
-            log.error('credit.failed', { transferId: id, attempts: t.attempts, status: ev.status });
-            return;
+            log.error('credit.failed', { transferId: id, attempts: t.attempts, status });
+            return 'done';
         }
-        const proofData = await fetchProofData(this.o.proofApi, Address.parse(t.seen.proxy), BigInt(t.seen.lt));
-        if (!proofData) return; // its block is not sealed yet
+        const proofData = await fetchProofData(this.o.proofApi, Address.parse(t.proxy), BigInt(t.lt));
+        if (!proofData) return 'wait'; // its block is not sealed yet
         const view = await verifierView(liteClientOn(destination, this.o.liteClient));
         if (!liteClientAccepts(proofData, view)) {
             log.info('credit.waiting_for_sync', { transferId: id, epochSince: view.epochSince });
-            return;
+            return 'wait';
         }
+        // another deployment of this wallet is not through yet (e.g. one a killed instance recorded)
+        if (await store.busy(wallet.address.toRawString(), t.eventAddress)) return 'blocked';
+        const seqno = await wallet.seqno();
         const body = deployTvmEventBody({
-            queryId: BigInt(t.seen.lt),
-            msgHash: Buffer.from(t.seen.messageHash, 'hex'),
-            outMsgIndex: t.seen.outIndex,
+            queryId: BigInt(t.lt),
+            msgHash: Buffer.from(t.messageHash, 'hex'),
+            outMsgIndex: t.outIndex,
             remainingGasTo: wallet.address,
             proofData,
         });
         const balance = await wallet.balance();
-        const s = wallet.sign(await wallet.seqno(), [{ to: configuration, value: this.o.value, body }]);
-        this.record({
-            k: 'signed',
-            id,
-            attempt: t.attempts + 1,
-            seqno: s.seqno,
-            validUntil: s.validUntil,
-            boc: s.boc.toString('base64'),
-            balance: balance.toString(),
-        });
+        const s = wallet.sign(seqno, [{ to: Address.parse(t.configuration), value: this.o.value, body }]);
+        const recorded = await store.recordSigned(
+            t,
+            {
+                wallet: wallet.address.toRawString(),
+                seqno: s.seqno,
+                validUntil: s.validUntil,
+                boc: s.boc.toString('base64'),
+                balance: balance.toString(),
+                at: Date.now(),
+            },
+            t.attempts + 1,
+        );
+        if (!recorded) return this.leaseLost(t);
+        if (this.o.faultPoint === 'before-send') await this.faultPause(t);
         await wallet.submit(s);
         this.svc.metrics.inc('deployments_sent');
         log.info('credit.submitted', {
             transferId: id,
             seqno: s.seqno,
-            attempt: t.attempts,
-            eventAddress: ev.address.toRawString(),
+            attempt: t.attempts + 1,
+            eventAddress: t.eventAddress,
         });
-        if (this.o.faultPauseMs) await new Promise((r) => setTimeout(r, this.o.faultPauseMs));
+        if (this.o.faultPoint !== 'before-send') await this.faultPause(t);
+        return 'inflight';
     }
 
-    health() {
-        const pending = this.pending();
-        const oldest = pending.length ? Math.min(...pending.map((t) => t.seen.at)) : null;
-        this.svc.metrics.set('lag_seconds', oldest === null ? 0 : Math.round((Date.now() - oldest) / 1000));
+    private leaseLost(t: CreditTransfer): Outcome {
+        this.svc.log.warn('credit.lease_lost', { transferId: t.transferId, eventAddress: t.eventAddress });
+        return 'done';
+    }
+
+    private async faultPause(t: CreditTransfer): Promise<void> {
+        if (!this.o.faultPauseMs) return;
+        this.svc.log.info('credit.fault_pause', {
+            transferId: t.transferId,
+            eventAddress: t.eventAddress,
+            point: this.o.faultPoint ?? 'after-send',
+        });
+        await new Promise((r) => setTimeout(r, this.o.faultPauseMs));
+    }
+
+    async health() {
+        const p = await this.o.store.pending();
+        this.svc.metrics.set(
+            'lag_seconds',
+            p.oldestSeenAt === null ? 0 : Math.round((Date.now() - p.oldestSeenAt) / 1000),
+        );
         return {
             ok: this.lastError === null && (this.balance === null || this.balance >= this.o.lowBalance),
-            pending: pending.length,
-            oldestPendingSince: oldest === null ? null : new Date(oldest).toISOString(),
+            store: this.o.store.kind,
+            instance: this.o.store.owner,
+            pending: p.count,
+            oldestPendingSince: p.oldestSeenAt === null ? null : new Date(p.oldestSeenAt).toISOString(),
             balance: this.balance?.toString() ?? null,
             lowBalance: this.balance !== null && this.balance < this.o.lowBalance,
             lastError: this.lastError,
         };
     }
 
-    /** What was spent per delivered transfer (the journal's record). */
-    spent(): { transferId: string; spent: string | null; by: string }[] {
-        return [...this.transfers.values()]
-            .filter((t) => t.done?.k === 'delivered')
-            .map((t) => {
-                const d = t.done as Extract<CreditRecord, { k: 'delivered' }>;
-                return { transferId: t.seen.id, spent: d.spent, by: d.by };
-            });
+    /** What was spent per delivered transfer (the store's record). */
+    spent() {
+        return this.o.store.spent();
     }
 }
 
-function signedOf(r: Extract<CreditRecord, { k: 'signed' }>): SignedExternal {
-    return { seqno: r.seqno, validUntil: r.validUntil, boc: Buffer.from(r.boc, 'base64') };
+/** The store the environment names: DATABASE_URL (PostgreSQL), DATA_DIR (PGlite) or CREDIT_STATE (journal). */
+export async function creditStoreFromEnv(route: string, wallet: Address): Promise<CreditStore> {
+    const url = process.env.DATABASE_URL || undefined;
+    const dataDir = process.env.DATA_DIR || undefined;
+    const journal = process.env.CREDIT_STATE || undefined;
+    const set = [url && 'DATABASE_URL', dataDir && 'DATA_DIR', journal && 'CREDIT_STATE'].filter(Boolean);
+    if (set.length !== 1)
+        throw new Error(
+            `DATABASE_URL, DATA_DIR, CREDIT_STATE: exactly one is expected (${set.length ? set.join(', ') + ' set' : 'none set'}): PostgreSQL (several instances), a PGlite data directory or a journal file (one instance)`,
+        );
+    if (journal) return JournalCreditStore.open(journal);
+    if (url && !/^postgres(ql)?:\/\//.test(url)) throw new Error(`DATABASE_URL=${url}: a postgres:// URL is expected`);
+    if (dataDir) fs.mkdirSync(path.resolve(dataDir), { recursive: true });
+    const db = await openDb(url ? { url, poolSize: 4 } : { dataDir: path.resolve(dataDir!) });
+    const owner =
+        process.env.CREDIT_INSTANCE ||
+        `${os.hostname()}/${process.pid}/${wallet.toRawString().slice(2, 10)}/${crypto.randomBytes(3).toString('hex')}`;
+    return new SqlCreditStore(db, route, owner, envInt('CREDIT_LEASE_MS', 60_000, 1000));
 }
 
 async function main() {
@@ -380,14 +412,17 @@ async function main() {
         mnemonicFromEnv('CREDIT'),
         envInt('CREDIT_SUBWALLET', 0),
     );
-    const journal = Journal.open<CreditRecord>(envString('CREDIT_STATE'), CreditWorker.compact);
+    const faultPoint = envString('CREDIT_FAULT_POINT', 'after-send');
+    if (faultPoint !== 'after-send' && faultPoint !== 'before-send')
+        throw new Error(`CREDIT_FAULT_POINT=${faultPoint}: after-send or before-send`);
+    const store = await creditStoreFromEnv(`${src.globalId}:${dst.globalId}`, wallet.address);
     const ref: { worker?: CreditWorker } = {};
     const svc = await startService({
         name: `credit-${from}-${to}`,
         port: envInt('PORT', 0, 0, 65535),
         health: () => ref.worker?.health() ?? { ok: false, starting: true },
         routes: (app) => {
-            app.get('/v1/spent', async () => ({ ok: true, result: ref.worker?.spent() ?? [] }));
+            app.get('/v1/spent', async () => ({ ok: true, result: (await ref.worker?.spent()) ?? [] }));
         },
     });
     const alien = Address.parse(need(dst.contracts.alienConfiguration, `tvm.${to}.contracts.alienConfiguration`));
@@ -406,22 +441,28 @@ async function main() {
             liteClient: Address.parse(need(dst.contracts.liteClient, `tvm.${to}.contracts.liteClient`)),
             proofApi: envString('PROOF_API_URL', src.explorer ?? ''),
             wallet,
-            journal,
+            store,
             value: envNano('CREDIT_VALUE', DEPLOY_PARAMS.tvmDeployEventValue),
             maxAttempts: envInt('CREDIT_MAX_ATTEMPTS', 3, 1, 100),
             lowBalance: envNano('CREDIT_LOW_BALANCE', toNano('10')),
             settleMs: envInt('CREDIT_SETTLE_MS', 30_000, 1000),
             faultPauseMs: envInt('CREDIT_FAULT_PAUSE_MS', 0),
+            faultPoint,
         },
         svc,
     ));
-    svc.onStop(() => journal.close());
+    svc.onStop(async () => {
+        // a clean stop hands this instance's transfers to the others at once (no lease to wait out)
+        await store.releaseAll();
+        await store.close();
+    });
     svc.log.info('credit.config', {
         from,
         to,
         wallet: wallet.address.toRawString(),
-        journal: journal.file,
-        pending: worker.pending().length,
+        store: store.kind,
+        instance: store.owner,
+        pending: (await store.pending()).count,
     });
     svc.loop('credit', envInt('CREDIT_INTERVAL_MS', 1000, 50), () => worker.round());
 }

@@ -101,6 +101,8 @@ export interface OpenOptions {
     url?: string;
     /** PGlite data directory (default: in memory) */
     dataDir?: string;
+    /** PGlite: start from this dump of a data directory (dumpPglite) instead of an empty database */
+    loadDataDir?: Blob;
     /** pool size for PostgreSQL (default 10) */
     poolSize?: number;
     /** run the migrations (default true) */
@@ -241,6 +243,15 @@ class PgliteDb implements Db {
     async close() {
         await this.db.close();
     }
+    dump(): Promise<Blob> {
+        return this.db.dumpDataDir('none');
+    }
+}
+
+/** A PGlite database's data directory as a tar (what `openDb({ loadDataDir })` starts from). */
+export function dumpPglite(db: Db): Promise<Blob> {
+    if (!(db instanceof PgliteDb)) throw new Error('dumpPglite: not a PGlite database');
+    return db.dump();
 }
 
 export async function openDb(o: OpenOptions = {}): Promise<Db> {
@@ -254,7 +265,7 @@ export async function openDb(o: OpenOptions = {}): Promise<Db> {
     } else {
         // required, not imported: jest runs CommonJS and PGlite ships both builds
         const { PGlite } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
-        db = new PgliteDb(await PGlite.create(o.dataDir));
+        db = new PgliteDb(await PGlite.create(o.dataDir, o.loadDataDir ? { loadDataDir: o.loadDataDir } : {}));
     }
     if (o.migrate !== false) await migrate(db);
     return db;

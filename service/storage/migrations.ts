@@ -19,6 +19,12 @@
  * row per MultiVault withdrawal, keyed by the same link key, written by the EVM indexer from the
  * vault's Withdrawal / PendingWithdrawal* logs (service/storage/withdrawals.ts); the API joins the two.
  *
+ * Migration 4: credit_transfers / credit_cursors, the credit backend's state
+ * (service/operators/creditStore.ts): one row per credit-mode transfer keyed by its Event's address
+ * (deterministic), claimed by one backend instance at a time through a lease (lease_owner,
+ * lease_until), with the deployment message it signed (recorded before it is sent), the delivery and
+ * the gas spent; and where each route's proxy scan stands.
+ *
  * Migration 2 drops `transfers.source_tx` (the source proxy's whole Transaction, about 1 kB a
  * transfer, read once to build the proof payload): the indexer reads that transaction again from its
  * network when it builds the proof, so a row is the transfer's facts only.
@@ -150,6 +156,48 @@ export const MIGRATIONS: Migration[] = [
                 updated_at bigint NOT NULL
             )`,
             'CREATE UNIQUE INDEX withdrawals_pending ON withdrawals (chain_id, recipient, pending_id) WHERE pending_id IS NOT NULL',
+        ],
+    },
+    {
+        version: 4,
+        name: 'credit backend: transfers with leases, cursors',
+        sql: [
+            `CREATE TABLE credit_transfers (
+                event_address text PRIMARY KEY,
+                transfer_id text NOT NULL UNIQUE,
+                route text NOT NULL,
+                configuration text NOT NULL,
+                proxy text NOT NULL,
+                source_lt text NOT NULL,
+                message_hash text NOT NULL,
+                out_msg_index integer NOT NULL,
+                seen_at bigint NOT NULL,
+                state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'failed')),
+                lease_owner text,
+                lease_until bigint,
+                attempts integer NOT NULL DEFAULT 0,
+                wallet text,
+                seqno bigint,
+                valid_until bigint,
+                boc text,
+                balance_before text,
+                signed_at bigint,
+                accepted_at bigint,
+                event_status integer,
+                spent text,
+                paid_by text,
+                done_by text,
+                done_at bigint,
+                reason text
+            )`,
+            `CREATE INDEX credit_transfers_pending ON credit_transfers (route, seen_at) WHERE state = 'pending'`,
+            `CREATE TABLE credit_cursors (
+                route text NOT NULL,
+                proxy text NOT NULL,
+                lt numeric NOT NULL,
+                updated_at bigint NOT NULL,
+                PRIMARY KEY (route, proxy)
+            )`,
         ],
     },
 ];

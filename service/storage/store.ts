@@ -394,7 +394,12 @@ export interface SearchFilter {
     limit: number;
     offset: number;
     totalCount: boolean;
+    /** count at most this many matches (default SEARCH_COUNT_CAP) */
+    countCap?: number;
 }
+
+/** /transfers/search counts at most this many matches: a larger total answers this (service/README.md). */
+export const SEARCH_COUNT_CAP = 10_000;
 
 /**
  * The page and the total of a search. Without a status filter the transfers are chosen, ordered and
@@ -435,21 +440,29 @@ export async function searchTransfers(
     const dir = f.ordering === 'CreatedAtAscending' ? 'ASC' : 'DESC';
     const order = `ORDER BY t.created_at ${dir}, t.transfer_id ${dir}`;
     const page = `LIMIT ${p(f.limit)} OFFSET ${p(f.offset)}`;
-    // the total rides on the page's rows (a window count over every match, before LIMIT): one
-    // statement, one plan, one scan; only a page past the end asks for it separately
-    const total = f.totalCount ? ', count(*) OVER () AS total_count' : '';
+    // the total counts at most `cap` matches (a larger total answers the cap): no request scans more
+    // rows than that to count them, however little its filter narrows
+    const cap = f.countCap ?? SEARCH_COUNT_CAP;
+    // without a status filter the total rides on the page's rows (a window count over the first
+    // `cap` matches): one statement; a status filter, a page past the cap or past the end count apart
+    const windowed = f.totalCount && !byStatus && f.offset + f.limit <= cap;
     const rows = await q.query(
         byStatus
-            ? `SELECT ${SEARCH_COLUMNS}${total} FROM ${from} ${order} ${page}`
-            : `SELECT ${SEARCH_COLUMNS} FROM (SELECT t.*${total} FROM ${from} ${order} ${page}) t ${JOIN_ALL} ${order}`,
-        params,
+            ? `SELECT ${SEARCH_COLUMNS} FROM ${from} ${order} ${page}`
+            : windowed
+              ? `SELECT ${SEARCH_COLUMNS} FROM (SELECT m.*, count(*) OVER () AS total_count
+                    FROM (SELECT t.* FROM ${from} ${order} LIMIT $${params.length + 1}) m
+                    ORDER BY m.created_at ${dir}, m.transfer_id ${dir} ${page}) t ${JOIN_ALL} ${order}`
+              : `SELECT ${SEARCH_COLUMNS} FROM (SELECT t.* FROM ${from} ${order} ${page}) t ${JOIN_ALL} ${order}`,
+        windowed ? [...params, cap] : params,
     );
     let totalCount: number | null = null;
-    if (f.totalCount && rows.length) totalCount = Number(rows[0].total_count);
+    if (windowed && rows.length) totalCount = Number(rows[0].total_count);
     else if (f.totalCount) {
+        const filter = params.slice(0, -2);
         const c = await q.query<{ n: unknown }>(
-            `SELECT count(*) AS n FROM ${from}`,
-            params.slice(0, params.length - 2),
+            `SELECT count(*) AS n FROM (SELECT 1 FROM ${from} LIMIT $${filter.length + 1}) m`,
+            [...filter, cap],
         );
         totalCount = Number(c[0].n);
     }

@@ -412,6 +412,48 @@ describe.each(backends)('/v2 on $name', (backend) => {
             expect((await search({})).body.totalCount).toBe(42);
         });
 
+        it('isNeedTotalCount counts at most the cap (10,000 by default; 5 here): the pages themselves stay exact', async () => {
+            const capped = await buildApi({ db, deployment, searchCountCap: 5 });
+            try {
+                const both = async (payload: Record<string, unknown>) => {
+                    const body = { limit: 100, offset: 0, isNeedTotalCount: true, ...payload };
+                    const [a, b] = await Promise.all(
+                        [api, capped].map((x) =>
+                            request(x, { method: 'POST', url: '/v2/transfers/search', payload: body }),
+                        ),
+                    );
+                    valid('search', b.json());
+                    return { full: { body: a.json() }, capped: { body: b.json() } };
+                };
+                // no filter, 42 matches: 5 counted; the page is the uncapped one
+                let r = await both({});
+                expect(r.full.body.totalCount).toBe(42);
+                expect(r.capped.body.totalCount).toBe(5);
+                expect(ids(r.capped)).toEqual(ids(r.full));
+                expect(ids(r.capped)).toHaveLength(42);
+                // a page past the cap, a page past the end, a status filter: counted apart, capped alike
+                r = await both({ transferKinds: ['TvmToTvm'], limit: 3, offset: 10, ordering: 'CreatedAtAscending' });
+                expect(ids(r.capped)).toEqual([10, 11, 12].map((i) => data.tvm[i].transferId));
+                expect(r.capped.body.totalCount).toBe(5);
+                r = await both({ transferKinds: ['TvmToTvm'], limit: 3, offset: 40 });
+                expect(r.capped.body).toEqual({ transfers: [], totalCount: 5 });
+                r = await both({ transferKinds: ['TvmToTvm'], statuses: ['Pending'], limit: 2 });
+                expect(r.full.body.totalCount).toBe(34);
+                expect(r.capped.body.totalCount).toBe(5);
+                expect(ids(r.capped)).toEqual(ids(r.full));
+                // fewer matches than the cap: exact
+                r = await both({ fromEvmChainId: EVM });
+                expect(r.capped.body.totalCount).toBe(2);
+                r = await both({ transferKinds: ['TvmToTvm'], statuses: ['Completed'] });
+                expect(r.capped.body.totalCount).toBe(5);
+                expect(r.full.body.totalCount).toBe(5);
+                r = await both({ statuses: ['Failed'] });
+                expect(r.capped.body.totalCount).toBe(1);
+            } finally {
+                await capped.close();
+            }
+        });
+
         it.each([
             [{ userAddresses: USERS.slice(0, 8) }, 'userAddresses', 'at most 7 items'],
             [

@@ -1,18 +1,21 @@
 /**
  * The explorer page (GET /explorer) in a real browser: headless Chromium (Debian's package) driven
  * by playwright-core against the API on PGlite. Search by address lists the transfers; a click shows
- * a transfer's timeline on both networks and its next action; a Transfer ID opens it directly; bad
- * input shows the API's rule.
+ * a transfer's timeline on both networks and its next action; a Transfer ID opens it directly; a TVM
+ * to EVM transfer by its EVM recipient or its withdrawal id; bad input shows the API's rule.
  */
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { chromium, BrowserContext, Page } from 'playwright-core';
 import { FastifyInstance } from 'fastify';
-import { Db, openDb } from '../../service/storage/db';
+import { Db } from '../../service/storage/db';
 import { buildApi } from '../../service/api/app';
-import { deployment, fill, USERS } from './fixtures';
+import { insertTransfers } from '../../service/storage/store';
+import { applyWithdrawalSteps } from '../../service/storage/withdrawals';
+import { deployment, EVM, evmAddr, fill, hash, tvmEvmTransfer, USERS } from './fixtures';
 import { listen } from './http';
+import { openMigratedPglite } from './pglite';
 
 jest.setTimeout(120_000);
 
@@ -31,10 +34,31 @@ maybe('the explorer page in headless Chromium', () => {
     let page: Page;
     let data: Awaited<ReturnType<typeof fill>>;
     let profile: string;
+    const toEvm = tvmEvmTransfer(0);
 
     beforeAll(async () => {
-        db = await openDb({});
+        db = await openMigratedPglite();
         data = await fill(db);
+        // a TVM to EVM transfer whose withdrawal waits for the withdraw guardian (over the limit)
+        await insertTransfers(db, [toEvm]);
+        await applyWithdrawalSteps(db, [
+            {
+                chainId: EVM,
+                vault: deployment.evm!.multiVault!,
+                tx: '0x' + hash('explorer save'),
+                block: 10,
+                logIndex: 0,
+                at: toEvm.createdAt + 30,
+                kind: 'Created',
+                withdrawalId: toEvm.linkKey.slice(3),
+                recipient: toEvm.recipient,
+                pendingId: 0n,
+                token: evmAddr('representation'),
+                amount: BigInt(toEvm.amount),
+                approveStatus: 1,
+                bounty: 0n,
+            },
+        ]);
         api = await buildApi({ db, deployment });
         base = await listen(api);
         profile = fs.mkdtempSync(path.join(os.tmpdir(), 'explorer-chromium-'));
@@ -100,6 +124,25 @@ maybe('the explorer page in headless Chromium', () => {
         const next = await page.$$eval('#next li', (lis) => lis.map((li) => li.textContent ?? ''));
         expect(next[0]).toMatch(/^wait for the limit approver \(limitApprover\): /);
         expect(next[1]).toMatch(/^retry \(sender, recipient or initializer\)/);
+    });
+
+    it('a TVM to EVM transfer: listed for its EVM recipient, opened by its withdrawal id, the withdraw guardian next', async () => {
+        await search(toEvm.recipient);
+        await page.waitForSelector('#list:not([hidden]) tr.row');
+        const cells = await page.$$eval('#list tr.row td', (tds) => tds.map((td) => td.textContent));
+        expect(cells[1]).toBe('TvmToEvm');
+        expect(cells[6]).toBe(toEvm.transferId);
+        await search(toEvm.linkKey.slice(3));
+        await page.waitForSelector('#transfer:not([hidden])');
+        expect(await page.textContent('#tid')).toBe(toEvm.transferId);
+        expect(await page.textContent('#status')).toBe('Pending');
+        expect(await page.textContent('#eventStatus')).toBe('(Withdrawal: Pending, Required)');
+        const steps = await page.$$eval('#timeline li', (lis) => lis.map((li) => li.textContent ?? ''));
+        expect(steps.map((s) => s.replace(/^\S+ \S+ {2}/, ''))).toEqual([
+            `chain -239  Sent  ${toEvm.transferId}`,
+            `chain ${EVM}  Withdrawal pending  0x${hash('explorer save')}`,
+        ]);
+        expect(await page.textContent('#next')).toMatch(/^wait for the withdraw guardian \(withdrawGuardian\): /);
     });
 
     it('shows the rule of a refused search, and an unknown Transfer ID as not found', async () => {

@@ -6,6 +6,8 @@
 import crypto from 'crypto';
 import { Deployment } from '../../lib/deploy/deployment';
 import { Db } from '../../service/storage/db';
+import { withdrawalLinkKey } from '../../service/storage/withdrawals';
+import { withdrawalId } from '../../wrappers/evm/withdrawals';
 import {
     EventRow,
     insertDelivery,
@@ -95,6 +97,34 @@ export function evmTransfer(i: number, o: Partial<TransferRow> = {}): TransferRo
         expectedGas: '0',
         sourceLt: String(100 + i),
         outMsgIndex: i,
+        proofPayload: null,
+        ...o,
+    };
+}
+
+/** TVM to EVM transfer i from A to EVM: even i a lock of a native token (9 decimals), odd i a burn (6). */
+export function tvmEvmTransfer(i: number, o: Partial<TransferRow> = {}): TransferRow {
+    const transferId = h(`tvm-evm ${i}`);
+    const native = i % 2 === 0;
+    return {
+        transferId,
+        kind: 'TvmToEvm',
+        createdAt: 1_700_100_000 + i * 10,
+        fromChainId: A,
+        toChainId: EVM,
+        tokenType: native ? 'Native' : 'Alien',
+        sender: tvmAddr('tvm sender'),
+        recipient: evmAddr('evm recipient'),
+        token: native ? tvmAddr('A.native-root') : tvmAddr('A.alien-minter'),
+        proxy: native ? deployment.tvm.A.contracts.nativeProxy! : deployment.tvm.A.contracts.alienProxy!,
+        amount: String(1_000_000n * BigInt(i + 1)),
+        decimals: native ? 9 : 6,
+        symbol: native ? 'TNT' : 'USDT',
+        messageHash: h(`tvm-evm msg ${i}`),
+        linkKey: withdrawalLinkKey(withdrawalId(0, BigInt('0x' + transferId))),
+        expectedGas: '0',
+        sourceLt: String(5000 + i),
+        outMsgIndex: 0,
         proofPayload: null,
         ...o,
     };

@@ -12,18 +12,11 @@ import { FastifyInstance } from 'fastify';
 import { Db, migrate, openDb } from '../../service/storage/db';
 import { MIGRATIONS } from '../../service/storage/migrations';
 import { buildApi } from '../../service/api/app';
-import { getTransfer, insertTransfers, TransferRow } from '../../service/storage/store';
-import {
-    applyWithdrawalSteps,
-    getWithdrawal,
-    withdrawalLinkKey,
-    WithdrawalStep,
-    ZERO_ADDRESS,
-} from '../../service/storage/withdrawals';
-import { withdrawalId } from '../../wrappers/evm/withdrawals';
+import { getTransfer, insertTransfers } from '../../service/storage/store';
+import { applyWithdrawalSteps, getWithdrawal, WithdrawalStep, ZERO_ADDRESS } from '../../service/storage/withdrawals';
 import * as S from '../../service/api/schemas';
-import { request } from './http';
-import { A, B, EVM, deployment, evmAddr, fill, hash, tvmAddr } from './fixtures';
+import { listen, request } from './http';
+import { A, B, EVM, deployment, evmAddr, fill, hash, tvmAddr, tvmEvmTransfer } from './fixtures';
 import { PgServer, requirePostgres, startPostgres } from './postgres';
 
 jest.setTimeout(120_000);
@@ -42,41 +35,13 @@ function valid(kind: keyof typeof check, body: unknown) {
 
 const VAULT = deployment.evm!.multiVault!.toLowerCase();
 const NATIVE_ROOT = tvmAddr('A.native-root');
-const ALIEN_MINTER = tvmAddr('A.alien-minter');
 const EVM_TOKEN = evmAddr('usdt');
 const REPRESENTATION = evmAddr('representation');
 const RECIPIENT = evmAddr('evm recipient');
 const FILLER = evmAddr('filler');
 const SENDER = tvmAddr('tvm sender');
 
-/** TVM to EVM transfer i from A: even i a lock of a native token (9 decimals), odd i a burn (6). */
-function tvmEvm(i: number): TransferRow {
-    const transferId = hash(`tvm-evm ${i}`);
-    const native = i % 2 === 0;
-    return {
-        transferId,
-        kind: 'TvmToEvm',
-        createdAt: 1_700_100_000 + i * 10,
-        fromChainId: A,
-        toChainId: EVM,
-        tokenType: native ? 'Native' : 'Alien',
-        sender: SENDER,
-        recipient: RECIPIENT,
-        token: native ? NATIVE_ROOT : ALIEN_MINTER,
-        proxy: native ? deployment.tvm.A.contracts.nativeProxy! : deployment.tvm.A.contracts.alienProxy!,
-        amount: String(1_000_000n * BigInt(i + 1)),
-        decimals: native ? 9 : 6,
-        symbol: native ? 'TNT' : 'USDT',
-        messageHash: hash(`tvm-evm msg ${i}`),
-        linkKey: withdrawalLinkKey(withdrawalId(0, BigInt('0x' + transferId))),
-        expectedGas: '0',
-        sourceLt: String(5000 + i),
-        outMsgIndex: 0,
-        proofPayload: null,
-    };
-}
-
-const T = Array.from({ length: 8 }, (_, i) => tvmEvm(i));
+const T = Array.from({ length: 8 }, (_, i) => tvmEvmTransfer(i));
 const wid = (i: number) => T[i].linkKey.slice(3);
 const tokenOf = (i: number) => (i % 2 === 0 ? REPRESENTATION : EVM_TOKEN);
 const feeOf = (i: number) => BigInt(T[i].amount) / 500n;
@@ -190,7 +155,7 @@ describe.each(backends)('TVM to EVM on $name', (backend) => {
         for (const m of MIGRATIONS.slice(0, 2)) for (const s of m.sql) await db.query(s);
         await db.query(`INSERT INTO schema_migrations VALUES (1, 'v1', 0), (2, 'v2', 0)`);
         ({ tvm } = await fill(db));
-        api = await buildApi({ db, deployment, prices: { [EVM_TOKEN]: '1' } });
+        api = await buildApi({ db, deployment, prices: { [EVM_TOKEN]: '1' }, streamPollMs: 100 });
     });
     afterAll(async () => {
         await api?.close();
@@ -200,7 +165,7 @@ describe.each(backends)('TVM to EVM on $name', (backend) => {
 
     it('migration 3: a version 2 database takes the TvmToEvm kind and the withdrawals, every transfer kept', async () => {
         await expect(insertTransfers(db, [T[0]])).rejects.toThrow(/transfers_kind_check/);
-        expect(await migrate(db)).toEqual([3]);
+        expect(await migrate(db)).toEqual(MIGRATIONS.slice(2).map((m) => m.version)); // 3 and any later
         expect((await getTransfer(db, 'TvmToTvm', tvm[0].transferId))?.sender).toBe(tvm[0].sender);
         expect(await db.transaction((q) => insertTransfers(q, T))).toBe(T.length);
         expect(await migrate(db)).toEqual([]);
@@ -440,5 +405,38 @@ describe.each(backends)('TVM to EVM on $name', (backend) => {
         expect(u.body).toMatchObject({ field: 'toEvmChainId', rule: 'unknown EVM chain id 5: one of 31337' });
         const k = await search({ transferKinds: ['TvmToEvm', 'Nope'] });
         expect(k.body.field).toBe('transferKinds[1]');
+    });
+
+    it('(extension) the status stream follows a TVM to EVM transfer by its Transfer ID until the guardian approves it', async () => {
+        const root = await listen(api);
+        const r = await fetch(
+            `${root}/v2/transfers/status/stream?outgoingTransactionHash=${T[6].transferId}&dappChainId=${A}`,
+        );
+        expect(r.headers.get('content-type')).toBe('text/event-stream');
+        const reader = r.body!.getReader();
+        let text = '';
+        const next = async () => {
+            while (!text.includes('\n\n')) {
+                const { value, done } = await reader.read();
+                if (done) return undefined;
+                text += Buffer.from(value).toString();
+            }
+            const [chunk] = text.split('\n\n', 1);
+            text = text.slice(chunk.length + 2);
+            const data = JSON.parse(/^data: (.*)$/m.exec(chunk)![1]);
+            valid('status', data);
+            return data;
+        };
+        const first = await next();
+        expect(first.transfer.tvmEvm.transferStatus).toBe('Pending');
+        const tx = base('approve 6');
+        await applyWithdrawalSteps(db, [
+            { ...tx, kind: 'Approve', ...pid(4n), approveStatus: 2 },
+            { ...tx, logIndex: 2, kind: 'Paid', ...pid(4n), amount: netOf(6), filler: ZERO_ADDRESS, bounty: 0n },
+        ]);
+        let last = first;
+        for (let ev = await next(); ev; ev = await next()) last = ev;
+        expect(last.transfer.tvmEvm.transferStatus).toBe('Completed');
+        expect(last.notInstantTransfer).toMatchObject({ amount: '0', approveStatus: 'Approved' });
     });
 });
