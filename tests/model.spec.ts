@@ -313,20 +313,29 @@ describe('Bridge model: random sequences over two networks', () => {
         const m = await fresh(-10);
         let locked!: ForeignEvent, blacklisted!: ForeignEvent, near!: ForeignEvent, all!: ForeignEvent;
         const script: (() => Promise<void>)[] = [
-            async () => void (locked = await strand.newEvent({ near: false, bounty: 'part', payload: true })),
+            async () =>
+                void (locked = await strand.newEvent({ near: false, bounty: 'part', payload: true, recipient: 0 })),
             () => strand.setStatus({ e: locked, who: 'event', status: WALLET_STATUS.sendLocked }),
             () => strand.provide(locked, { delta: 1n, forward: toNano('0.5') }), // both transfers bounce: held
             () => strand.retry(locked, toNano('0.05')), // 2317
             () => strand.retry(locked, toNano('1')), // bounced again: held
             () => strand.setStatus({ e: locked, who: 'event', status: 0 }),
             () => strand.retry(locked, toNano('1')), // delivered, repaid
-            async () => void (blacklisted = await strand.newEvent({ near: false, bounty: 'none', payload: false })),
+            async () =>
+                void (blacklisted = await strand.newEvent({
+                    near: false,
+                    bounty: 'none',
+                    payload: false,
+                    recipient: 1,
+                })),
             () => strand.setStatus({ e: blacklisted, who: 'recipient', status: WALLET_STATUS.receiveLocked }),
             () => strand.provide(blacklisted, { delta: 0n, forward: toNano('0.08') }), // too little for the step: back
             () => strand.provide(blacklisted, { delta: 0n, forward: toNano('0.5') }), // the exception
-            async () => void (near = await strand.newEvent({ near: true, bounty: 'none', payload: false })),
+            async () =>
+                void (near = await strand.newEvent({ near: true, bounty: 'none', payload: false, recipient: 0 })),
             () => strand.provide(near, { delta: 1n, forward: toNano('0.5') }), // about 2^120 tokens, one back
-            async () => void (all = await strand.newEvent({ near: false, bounty: 'all', payload: false })),
+            async () =>
+                void (all = await strand.newEvent({ near: false, bounty: 'all', payload: false, recipient: 0 })),
             () => strand.provide(all, { delta: 0n, forward: toNano('0.5') }), // nothing to deliver: repaid
             () => m.lock('A', 'token', 'alice', 'carol', 5_000n),
             () => m.deliver(m.transfers[0], 'credit'),

@@ -134,7 +134,7 @@ export class Strand implements ModelExtension {
     // ------------------------------------------------------------ moves
 
     async newEvent(
-        o: { near?: boolean; bounty?: 'none' | 'part' | 'all'; payload?: boolean } = {},
+        o: { near?: boolean; bounty?: 'none' | 'part' | 'all'; payload?: boolean; recipient?: 0 | 1 } = {},
     ): Promise<ForeignEvent> {
         const r = this.m.rng;
         const near = o.near ?? (!this.nearUsed && r.chance(0.3));
@@ -142,7 +142,7 @@ export class Strand implements ModelExtension {
         const amount = near ? NEAR_2_120 - r.bigint(0n, 1000n) : r.bigint(1n, 10_000_000_000n);
         const b = o.bounty ?? (r.chance(0.2) ? 'all' : r.chance(0.5) ? 'none' : 'part');
         const bounty = b === 'all' ? amount : b === 'none' ? 0n : r.bigint(0n, amount / 10n);
-        const recipient = r.pick(this.recipients);
+        const recipient = o.recipient !== undefined ? this.recipients[o.recipient] : r.pick(this.recipients);
         const payload = (o.payload ?? r.chance(0.25)) ? bigPayload(16) : null;
         const id = this.events.length;
         this.m.log(
