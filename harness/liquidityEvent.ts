@@ -75,7 +75,6 @@ export async function liquidityRequestedEvent(
                 transactionHash: a.msgHash,
                 verificationFailed: false,
                 nativeProxy: null,
-                nativeProxyTokenWallet: null,
                 event: body,
                 lastErrorCode: 0n,
                 limitApprover: null,

@@ -10,3 +10,4 @@ export * from './evmEventData';
 export * from './toncenterV2';
 export * from './tvmEvmEvents';
 export * from './signatures';
+export * from './tvmEvmRelay';

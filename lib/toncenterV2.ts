@@ -80,6 +80,22 @@ function serialize(args: TupleItem[]): [string, string][] {
     });
 }
 
+/** One JSON-RPC call to the client's v2 endpoint (its API key sent): the HTTP status and the answer. */
+export async function callV2<R>(
+    client: TonClient,
+    method: string,
+    params: Record<string, unknown>,
+): Promise<{ status: number; body: { ok: boolean; error?: string; code?: number; result?: R } }> {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (client.parameters.apiKey) headers['X-API-Key'] = client.parameters.apiKey;
+    const r = await fetch(client.parameters.endpoint, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ id: '1', jsonrpc: '2.0', method, params }),
+    });
+    return { status: r.status, body: (await r.json()) as { ok: boolean; error?: string; code?: number; result?: R } };
+}
+
 /** runGetMethod over the v2 JSON-RPC endpoint; throws with the exit code when it is not 0 or 1. */
 export async function runGetMethodV2(
     client: TonClient,
@@ -87,25 +103,13 @@ export async function runGetMethodV2(
     method: string,
     args: TupleItem[],
 ): Promise<TupleReader> {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (client.parameters.apiKey) headers['X-API-Key'] = client.parameters.apiKey;
-    const r = await fetch(client.parameters.endpoint, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({
-            id: '1',
-            jsonrpc: '2.0',
-            method: 'runGetMethod',
-            params: { address: address.toString(), method, stack: serialize(args) },
-        }),
+    const { status, body } = await callV2<{ exit_code: number; stack: [string, unknown][] }>(client, 'runGetMethod', {
+        address: address.toString(),
+        method,
+        stack: serialize(args),
     });
-    const body = (await r.json()) as {
-        ok: boolean;
-        error?: string;
-        result?: { exit_code: number; stack: [string, unknown][] };
-    };
     if (!body.ok || !body.result)
-        throw new Error(`runGetMethod ${method} on ${address.toString()}: ${body.error ?? r.status}`);
+        throw new Error(`runGetMethod ${method} on ${address.toString()}: ${body.error ?? status}`);
     if (body.result.exit_code !== 0 && body.result.exit_code !== 1)
         throw new Error(`get method ${method} of ${address.toString()} failed with exit code ${body.result.exit_code}`);
     return new TupleReader(body.result.stack.map(stackItem));
@@ -174,6 +178,23 @@ export async function getTransactionsRaw(
             );
         return { lt, hash: t.transaction_id.hash, tx };
     });
+}
+
+/**
+ * Whether the transaction of `account` at `lt` is in a sealed (final) block: `lookupBlock` by lt in
+ * the account's shard (its id's top 64 bits as the shard, as a lite server takes an account prefix)
+ * answers a block; a 404 means not yet.
+ */
+export async function inSealedBlock(client: TonClient, account: Address, lt: bigint): Promise<boolean> {
+    const prefix = BigInt.asIntN(64, BigInt('0x' + account.hash.subarray(0, 8).toString('hex')));
+    const { status, body } = await callV2(client, 'lookupBlock', {
+        workchain: account.workChain,
+        shard: prefix.toString(),
+        lt: lt.toString(),
+    });
+    if (body.ok) return true;
+    if (status === 404 || body.code === 404) return false;
+    throw new Error(`lookupBlock lt ${lt}: ${body.error ?? `HTTP ${status}`}`);
 }
 
 /** TonClient's provider for `address`, with get methods read by runGetMethodV2. */

@@ -28,7 +28,10 @@ export interface ValidatorSetData<V extends ValidatorDescr = ValidatorDescr> {
     totalWeight?: bigint;
     /** 0x11 (`validators`) or 0x12 (`validators_ext`); built sets use 0x12 */
     tag?: 0x11 | 0x12;
-    /** only when parsed from a list with pruned entries: the declared `total` (validators holds fewer) */
+    /**
+     * the declared `total` when it differs from `validators.length`: parsed from a list with pruned
+     * entries, or a set built to declare more validators than it lists (storeValidatorSet writes it)
+     */
     total?: number;
 }
 
@@ -116,7 +119,7 @@ export function loadValidatorDescr(s: Slice): ValidatorDescr {
 export function storeValidatorSet(set: ValidatorSetData) {
     return (b: Builder) => {
         const tag = set.tag ?? TAG_VALIDATORS_EXT;
-        const total = set.validators.length;
+        const total = set.total ?? set.validators.length;
         b.storeUint(tag, 8)
             .storeUint(set.utimeSince, 32)
             .storeUint(set.utimeUntil, 32)
@@ -132,7 +135,7 @@ export function storeValidatorSet(set: ValidatorSetData) {
         if (tag === TAG_VALIDATORS_EXT) b.storeDict(dict);
         else {
             // `validators#11 ... list:(Hashmap 16 ValidatorDescr)`: non-empty, the root edge is inline.
-            if (total === 0) throw new Error('validators#11 needs at least one validator');
+            if (set.validators.length === 0) throw new Error('validators#11 needs at least one validator');
             b.storeDictDirect(dict);
         }
     };

@@ -13,7 +13,15 @@ import { Errors, Op } from '../wrappers/constants';
 import { EventStatus, toTransferStatus, TransferStatus, transferStatusName } from '../wrappers/eventStatus';
 import { TokenType, TvmTvmEventConfiguration } from '../wrappers/TvmTvmEventConfiguration';
 import { parseTvmEventRefused, tvmEventInitData, tvmTvmEventBody } from '../wrappers/tvmTvmEvent';
-import { MultiVaultTvmTvmEventAlien as AlienBase } from '../build/MultiVaultTvmTvmEventAlien/tact_MultiVaultTvmTvmEventAlien';
+import {
+    MultiVaultTvmTvmEventAlien as AlienBase,
+    loadTvmEventState,
+    loadTvmEventStateHead,
+    loadTvmEventStateRest,
+    storeTvmEventState,
+    storeTvmEventStateHead,
+    TvmEventState,
+} from '../build/MultiVaultTvmTvmEventAlien/tact_MultiVaultTvmTvmEventAlien';
 import {
     addr,
     computeGas,
@@ -292,6 +300,64 @@ describe('gas constants (contracts/bridge/event_common.tact)', () => {
         );
         // deploy_tvm_event of the configuration, for the record (not a constant: the sender pays it)
         expect(gasOf(retry, f.user.address, f.alienConfig.address)).toBeLessThan(20_000);
+    });
+});
+
+describe('state layout (event.tlb, tvm_event_state)', () => {
+    // transaction_checked reads and rewrites the state's first cell alone (TvmEventStateHead) and
+    // takes the event from the second (TvmEventStateRest): both must keep TvmEventState's layout
+    it("TvmEventStateHead and TvmEventStateRest read TvmEventState's cells; a rewritten head keeps the rest", () => {
+        const a = (n: number) => new Address(0, Buffer.alloc(32, n));
+        const ref = (n: number) => beginCell().storeUint(n, 32).endCell();
+        const st: TvmEventState = {
+            $$type: 'TvmEventState',
+            remainingGasTo: a(1),
+            transactionHash: 0x1234n,
+            transactionChecker: a(2),
+            verificationFailed: true,
+            limitApproved: true,
+            cancelPending: false,
+            lastErrorCode: 2713n,
+            initializer: a(3),
+            proxy: a(4),
+            nativeProxy: ref(5),
+            event: ref(6),
+            limitApprover: a(7),
+            liquidity: ref(8),
+            merge: ref(9),
+        };
+        const cell = beginCell().store(storeTvmEventState(st)).endCell();
+        const head = loadTvmEventStateHead(cell.beginParse());
+        const view = (x: Record<string, unknown>) =>
+            Object.fromEntries(
+                Object.entries(x).map(([k, v]) => [k, v instanceof Address || v instanceof Cell ? v.toString() : v]),
+            );
+        const { $$type: _h, rest, ...headFields } = head;
+        expect(view(headFields)).toEqual(
+            view({
+                remainingGasTo: st.remainingGasTo,
+                transactionHash: st.transactionHash,
+                transactionChecker: st.transactionChecker,
+                verificationFailed: st.verificationFailed,
+                limitApproved: st.limitApproved,
+                cancelPending: st.cancelPending,
+                lastErrorCode: st.lastErrorCode,
+            }),
+        );
+        const { $$type: _r, more: _m, ...restFields } = loadTvmEventStateRest(rest.beginParse());
+        expect(view(restFields)).toEqual(
+            view({ initializer: st.initializer, proxy: st.proxy, nativeProxy: st.nativeProxy, event: st.event }),
+        );
+        const rewritten = beginCell()
+            .store(storeTvmEventStateHead({ ...head, remainingGasTo: a(10), transactionHash: 0x5678n }))
+            .endCell();
+        const back = loadTvmEventState(rewritten.beginParse());
+        expect(beginCell().store(storeTvmEventState(back)).endCell().hash()).toEqual(
+            beginCell()
+                .store(storeTvmEventState({ ...st, remainingGasTo: a(10), transactionHash: 0x5678n }))
+                .endCell()
+                .hash(),
+        );
     });
 });
 

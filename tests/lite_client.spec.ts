@@ -1,4 +1,4 @@
-import { Blockchain, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
+import { Blockchain, BlockchainSnapshot, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import { Address, beginCell, Cell, toNano } from '@ton/core';
 import { compiledCode } from '../wrappers/compiled';
 import '@ton/test-utils';
@@ -42,9 +42,10 @@ describe('LiteClient (synthetic chain)', () => {
     // main = 5 of 7; main weights 100+100+1+50+49 = 300 -> cutoff 201 exactly
     const WEIGHTS_A = [100n, 100n, 1n, 50n, 49n, 1000n, 1000n];
 
+    // the LiteClient deployed once; every test starts from that state (a restored snapshot: the same
+    // accounts and time as a fresh deployment), the set, genesis block and seqno made again
+    let deployed: BlockchainSnapshot | undefined;
     beforeEach(async () => {
-        blockchain = await Blockchain.create();
-        sync = await blockchain.treasury('sync');
         setA = makeValidatorSet({
             size: 7,
             main: 5,
@@ -55,9 +56,13 @@ describe('LiteClient (synthetic chain)', () => {
         });
         genesis = buildKeyBlock({ globalId: GLOBAL_ID, seqno: 100, genUtime: T0, p34: setA, prevKeyBlockSeqno: 0 });
         seqno = 101;
+        if (deployed) return blockchain.loadFrom(deployed);
+        blockchain = await Blockchain.create();
+        sync = await blockchain.treasury('sync');
         lc = blockchain.openContract(LiteClient.createFromKeyBlock(keyBlockProof(genesis), code));
         const r = await lc.sendDeploy(sync.getSender(), toNano('1'));
         expect(r.transactions).toHaveTransaction({ to: lc.address, deploy: true, success: true });
+        deployed = blockchain.snapshot();
     });
 
     const mcBlock = (o: { globalId?: number } = {}) =>
@@ -434,6 +439,22 @@ describe('LiteClient (synthetic chain)', () => {
                     expectFail(await newKey(kb, signBlock(kb, setA)), Errors.liteClient.invalidEpoch);
                 });
             }
+
+            // lc::max_main: main is checked against it with the other epoch parameters, before a
+            // signature or a list entry is read, so the set declares main = total = 57,345 over a
+            // short list (a list of that size could not be sent: a message holds at most 8,192
+            // cells). At the bound the epoch check passes and the value rule refuses the set (206):
+            // adopting 57,344 main validators would cost 57,344 x lc::gas_per_new_entry gas, far
+            // beyond the 1,000,000 gas limit of a transaction (what the LiteClient can adopt is
+            // bounded by gas long before 57,344: see lite_client.tlb).
+            it('main above 57,344 (lc::max_main), whatever the signatures: 116; main = 57,344 passes it (206 next)', async () => {
+                const s = base();
+                const above = keyBlock({ ...s, main: 57_345, total: 57_345 });
+                expectFail(await newKey(above, signBlock(above, setA)), Errors.liteClient.invalidEpoch);
+                expectFail(await newKey(above, signBlock(above, setA, [0])), Errors.liteClient.invalidEpoch);
+                const at = keyBlock({ ...s, main: 57_344, total: 57_344 });
+                expectFail(await newKey(at, signBlock(at, setA)), Errors.liteClient.notEnoughValue);
+            });
 
             it('the list has fewer than main entries', async () => {
                 // total says 9 but only 5 entries are stored, main = 6

@@ -1,31 +1,19 @@
 /**
- * TVM to EVM relays (contracts/bridge/tvm_evm.tlb, "relays"): each relay of the EVM Bridge's round
- * watches the TVM network on its own, takes the TvmEvmNative / TvmEvmAlien events of the proxies it
- * serves from transactions in SEALED blocks only (a transaction still open could be dropped), for
- * its EVM chain only, and signs the EIP-712 digest of the withdrawal each names with its secp256k1
- * key. The service keeps the signatures and serves them to anyone (signaturesOf); the user, or any
- * executor, collects them and sends saveWithdrawNative / saveWithdrawAlien. A relay never signs an
- * event twice, nor one of another round's Bridge than the one it reads when it signs.
+ * TVM to EVM relays in the simulator (contracts/bridge/tvm_evm.tlb, "relays"): a thin adapter over
+ * lib/tvmEvmRelay.ts, what the relay operator processes (service/operators/tvmEvmRelay.ts) compute
+ * the same way. Each relay of the EVM Bridge's round takes the TvmEvmNative / TvmEvmAlien events of
+ * the proxies it serves from transactions in SEALED blocks only (a transaction still open could be
+ * dropped), for its EVM chain only, and signs the EIP-712 digest of the withdrawal each names with
+ * its secp256k1 key, for the Bridge's round it reads when it signs. Here one object stands for all
+ * the relays and reads the sandbox's transactions directly; signaturesOf is what they serve.
  */
 import { Address } from '@ton/core';
-import { Contract, SigningKey, computeAddress, ContractTransactionResponse } from 'ethers';
-import { FoundTvmEvmEvent, tvmEvmEventsOf, withdrawalOf } from '../../lib/tvmEvmEvents';
-import {
-    RelaySignature,
-    Withdrawal,
-    WithdrawalKind,
-    packSignatures,
-    signDigest,
-    withdrawalDigest,
-} from '../../wrappers/evm/withdrawals';
+import { Contract, SigningKey, computeAddress } from 'ethers';
+import { SignedWithdrawal, signWithdrawal, tvmEvmEventsFor } from '../../lib/tvmEvmRelay';
 import { TvmNetwork } from '../network';
 
-export interface SignedWithdrawal {
-    found: FoundTvmEvmEvent;
-    withdrawal: Withdrawal;
-    digest: string;
-    signatures: RelaySignature[];
-}
+export { sendWithdrawal } from '../../lib/tvmEvmRelay';
+export type { SignedWithdrawal } from '../../lib/tvmEvmRelay';
 
 export interface TvmEvmRelayOptions {
     net: TvmNetwork;
@@ -61,22 +49,12 @@ export class TvmEvmRelayService {
         for (; i < txs.length; i++) {
             const tx = txs[i];
             if (!this.o.net.isSealed(tx)) break;
-            for (const proxy of this.o.proxies) {
-                for (const found of tvmEvmEventsOf(tx, proxy)) {
-                    if (found.event.evmChainId !== BigInt(this.o.chainId)) continue;
-                    const key = found.transactionHash.toString(16);
-                    if (this.signed.has(key)) continue;
-                    const withdrawal = withdrawalOf(found, round);
-                    const digest = withdrawalDigest(this.o.chainId, this.o.vaultAddress, withdrawal);
-                    const s: SignedWithdrawal = {
-                        found,
-                        withdrawal,
-                        digest,
-                        signatures: this.o.keys.map((k) => signDigest(k, digest)),
-                    };
-                    this.signed.set(key, s);
-                    out.push(s);
-                }
+            for (const found of tvmEvmEventsFor(tx, this.o.proxies, this.o.chainId)) {
+                const key = found.transactionHash.toString(16);
+                if (this.signed.has(key)) continue;
+                const s = signWithdrawal(found, round, this.o.chainId, this.o.vaultAddress, this.o.keys);
+                this.signed.set(key, s);
+                out.push(s);
             }
         }
         this.cursor += i;
@@ -87,20 +65,4 @@ export class TvmEvmRelayService {
     signaturesOf(transactionHash: bigint | string): SignedWithdrawal | undefined {
         return this.signed.get(BigInt(transactionHash).toString(16));
     }
-}
-
-/**
- * The user's (or anyone's) side: the withdrawal and `count` of its signatures (default all the
- * service has) sent to the MultiVault by `vault` (a contract connected to the sender).
- */
-export function sendWithdrawal(
-    vault: Contract,
-    s: SignedWithdrawal,
-    o: { count?: number; bounty?: bigint } = {},
-): Promise<ContractTransactionResponse> {
-    const sigs = packSignatures(s.signatures.slice(0, o.count ?? s.signatures.length));
-    const { kind, ...w } = s.withdrawal;
-    return kind === WithdrawalKind.Native
-        ? vault.getFunction('saveWithdrawNative')(w, sigs)
-        : vault.getFunction('saveWithdrawAlien')(w, sigs, o.bounty ?? 0n);
 }

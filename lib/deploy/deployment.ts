@@ -65,6 +65,8 @@ export interface EvmNetworkEntry {
     multiVault?: string;
     /** TVM to EVM: the relays' Bridge (evm/Bridge.sol) the MultiVault checks withdrawals with */
     bridge?: string;
+    /** TVM to EVM: the relays' HTTP endpoints serving their signatures (`GET <url>/v1/withdrawals/<id>`) */
+    relayEndpoints?: string[];
     weth?: string;
     governance?: string;
     guardian?: string;

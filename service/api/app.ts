@@ -321,7 +321,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
                 updatedAt: Math.max(v.indexedAt, v.withdrawal?.updatedAt ?? 0),
                 notInstantTransfer: tvmEvmNotInstant(v),
                 proofPayload: null,
-                details: detailsOf(v),
+                details: detailsOf(v, o.deployment.evm?.relayEndpoints),
             };
         return {
             transfer: itemOf(v),

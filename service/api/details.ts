@@ -134,8 +134,9 @@ export function timeline(v: TransferView): TimelineStep[] {
     return out;
 }
 
-export function detailsOf(v: TransferView) {
-    if (v.kind === 'TvmToEvm') return tvmEvmDetails(v);
+/** `relayEndpoints`: the TVM to EVM relays' HTTP endpoints (the deployment's evm.relayEndpoints) */
+export function detailsOf(v: TransferView, relayEndpoints: string[] = []) {
+    if (v.kind === 'TvmToEvm') return tvmEvmDetails(v, relayEndpoints);
     const e = v.event;
     return {
         timeline: timeline(v),

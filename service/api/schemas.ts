@@ -231,6 +231,12 @@ export const Details = {
                 filler: nstr('the depositor who filled it'),
                 cancelledAmount: str(),
                 returnTransfer: nstr('cancelled back to TVM: the EVM to TVM Transfer ID (transactionHashEvm)'),
+                signatureUrls: {
+                    type: 'array',
+                    items: str(),
+                    description:
+                        "where each relay serves its signature of the withdrawal (GET; the deployment's evm.relayEndpoints)",
+                },
             },
             undefined,
             { description: 'TVM to EVM only: the MultiVault withdrawal' },

@@ -78,14 +78,15 @@ const waitingForLiquidity = (w: WithdrawalRow) =>
 export function tvmEvmNextActions(v: TransferView): NextAction[] {
     const w = v.withdrawal;
     if (!w) {
+        // the relays serve their signatures by Transfer ID (service/operators/README.md, "TVM to EVM relays")
         const method = v.tokenType === 'Native' ? 'saveWithdrawNative' : 'saveWithdrawAlien';
         return [
             {
                 action: method,
                 caller: 'anyone (the recipient, or an executor)',
                 note:
-                    'once the source block is sealed the relays sign the withdrawal; send it to the MultiVault with ' +
-                    'the signatures of keys*2/3+1 relays of the round' +
+                    'once the source block is sealed the relays sign the withdrawal (details.withdrawal.signatureUrls); ' +
+                    'send it to the MultiVault with the signatures of keys*2/3+1 relays of the round' +
                     (v.tokenType === 'Alien'
                         ? ' (the recipient sending it may name a bounty, kept if the vault is short of liquidity)'
                         : ''),
@@ -145,8 +146,11 @@ export function tvmEvmTimeline(v: TransferView): TimelineStep[] {
     return out;
 }
 
-/** (extension) `details` of a TVM to EVM transfer: no Event contract; the withdrawal instead. */
-export function tvmEvmDetails(v: TransferView) {
+/**
+ * (extension) `details` of a TVM to EVM transfer: no Event contract; the withdrawal instead, with
+ * where each relay of `relayEndpoints` serves its signature of it.
+ */
+export function tvmEvmDetails(v: TransferView, relayEndpoints: string[] = []) {
     const w = v.withdrawal;
     return {
         timeline: tvmEvmTimeline(v),
@@ -167,6 +171,7 @@ export function tvmEvmDetails(v: TransferView) {
             filler: w?.filler ?? null,
             cancelledAmount: w?.cancelledAmount ?? '0',
             returnTransfer: w?.cancelTx ?? null,
+            signatureUrls: relayEndpoints.map((u) => `${u.replace(/\/+$/, '')}/v1/withdrawals/${v.transferId}`),
         },
     };
 }

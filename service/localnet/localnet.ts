@@ -13,6 +13,7 @@ import { freePort } from '../freePort';
 import path from 'path';
 import { Address, toNano } from '@ton/core';
 import { TonClient } from '@ton/ton';
+import { SigningKey } from 'ethers';
 import { RelaySet } from '../../harness/evm/relay';
 import { loadCodes } from '../../lib/deploy/codes';
 import { Deployment, deploymentPath, readDeployment, writeDeployment } from '../../lib/deploy/deployment';
@@ -25,6 +26,7 @@ import { serveTonCenter, TonCenterServer } from './toncenter';
 import { EvmNode, HARDHAT_ACCOUNTS, ignitionDeploy, ROOT, startEvmNode } from './evmNode';
 import { TvmAccount, tvmAccount, walletAddresses } from './accounts';
 import { InProcessOperators, Log, Operators } from './operators';
+import { localTvmEvmRelayKeys, openTvmToEvm } from './tvmEvm';
 import { ProcessOperators } from './processOperators';
 
 export const TVM_NETWORKS = [
@@ -43,7 +45,7 @@ export interface LocalNetworkOptions {
     epochSeconds?: number;
     /** validators per TVM network (default 16) */
     validators?: number;
-    /** relays of the EVM network (default 4) */
+    /** relays of the EVM network (default 4), each way: EVM to TVM (ed25519 keys) and TVM to EVM (secp256k1 keys) */
     relays?: number;
     /** deploy the bridge and start the actors (default true) */
     deploy?: boolean;
@@ -60,6 +62,8 @@ export interface LocalNetworkOptions {
      * actors on a timer in this process (quicker to start); or any `Operators` of the network
      */
     operators?: 'processes' | 'in-process' | ((n: LocalNetwork) => Operators);
+    /** ms between the operators' rounds, in process or as processes (default 1000) */
+    operatorIntervalMs?: number;
     log?: Log;
 }
 
@@ -81,6 +85,8 @@ export interface LocalNetwork {
      */
     accounts: { deployer: TvmAccount; user: TvmAccount; operator: TvmAccount };
     relays: RelaySet;
+    /** the TVM to EVM relays' EVM keys: the Bridge's first round (localTvmEvmRelayKeys) */
+    tvmEvmRelayKeys: SigningKey[];
     deployment(): Deployment;
     /** deploys everything (what `deploy: true` does) */
     deploy(): Promise<void>;
@@ -122,6 +128,7 @@ export async function startLocalNetwork(o: LocalNetworkOptions = {}): Promise<Lo
             operator: await tvmAccount('operator'),
         };
         const relays = localRelays(name, o.relays ?? 4);
+        const tvmEvmRelayKeys = localTvmEvmRelayKeys(o.relays ?? 4);
         const tvm: Record<string, LocalTvm> = {};
         for (const n of TVM_NETWORKS) {
             const node = await TvmNode.create({
@@ -186,6 +193,7 @@ export async function startLocalNetwork(o: LocalNetworkOptions = {}): Promise<Lo
             evm,
             accounts,
             relays,
+            tvmEvmRelayKeys,
             deployment: () => readDeployment(file),
             deploy: async () => {
                 const d = readDeployment(file);
@@ -200,6 +208,7 @@ export async function startLocalNetwork(o: LocalNetworkOptions = {}): Promise<Lo
                     Object.assign(d.evm, {
                         multiVault: a['DevnetBridge#MultiVault'],
                         weth: a['DevnetBridge#TestWETH'],
+                        bridge: a['DevnetBridge#Bridge'],
                         governance: HARDHAT_ACCOUNTS[1].address,
                         guardian: HARDHAT_ACCOUNTS[2].address,
                     });
@@ -219,6 +228,8 @@ export async function startLocalNetwork(o: LocalNetworkOptions = {}): Promise<Lo
                 }
                 d.extra = { ...d.extra, tokens };
                 save(d);
+                // TVM to EVM: the Bridge's first round and the MultiVault's TVM configurations
+                if (evm && d.evm?.bridge) await openTvmToEvm(evm.provider, d, tvmEvmRelayKeys);
             },
             startOperators: async () => {
                 const ops =
@@ -231,12 +242,19 @@ export async function startLocalNetwork(o: LocalNetworkOptions = {}): Promise<Lo
                                 {
                                     evm: evm ? { provider: evm.provider, chainId: evm.chainId } : undefined,
                                     relays,
+                                    tvmEvmRelayKeys,
                                     log,
+                                    tickMs: o.operatorIntervalMs,
                                 },
                             )
-                          : new ProcessOperators(handle, { log });
+                          : new ProcessOperators(handle, { log, intervalMs: o.operatorIntervalMs });
                 await ops.start();
                 stops.push(() => ops.stop());
+                if (ops.tvmEvmRelayUrls?.length) {
+                    const d = readDeployment(file);
+                    d.evm!.relayEndpoints = ops.tvmEvmRelayUrls;
+                    writeDeployment(file, d);
+                }
                 handle.operators = ops;
                 return ops;
             },

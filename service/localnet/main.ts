@@ -9,6 +9,7 @@
  * transfers to operators started elsewhere, see service/localnet/README.md).
  */
 import { startLocalNetwork } from './localnet';
+import { computeAddress } from 'ethers';
 import { HARDHAT_ACCOUNTS } from './evmNode';
 
 const env = (k: string, d: number) => {
@@ -102,6 +103,7 @@ async function main() {
                   '  EVM',
                   `    multiVault               ${d.evm.multiVault}`,
                   `    weth                     ${d.evm.weth}`,
+                  `    bridge (TVM to EVM)      ${d.evm.bridge}`,
               ]
             : []),
         ...Object.entries((d.extra?.tokens ?? {}) as Record<string, { minter: string; symbol: string }>).map(
@@ -116,8 +118,14 @@ async function main() {
                 `  #${i} public ${r.keys.publicKey.toString('hex')}  seed ${r.keys.secretKey.subarray(0, 32).toString('hex')}`,
         ),
         '',
+        `TVM to EVM relays (the EVM Bridge's round 1; private key = keccak256("localnet tvm-evm relay <i>")):`,
+        ...net.tvmEvmRelayKeys.map(
+            (k, i) =>
+                `  #${i} ${computeAddress(k.publicKey)}  key ${k.privateKey}${d.evm?.relayEndpoints?.[i] ? `  signatures at ${d.evm.relayEndpoints[i]}/v1/withdrawals/<id>` : ''}`,
+        ),
+        '',
         operators !== 'none'
-            ? `Off-chain actors running (${operators}): sync service and credit backend each way, EVM relays. Ctrl-C stops.`
+            ? `Off-chain actors running (${operators}): sync service and credit backend each way, EVM relays both ways. Ctrl-C stops.`
             : 'Off-chain actors NOT started (LOCALNET_OPERATORS=none): transfers wait for your operators. Ctrl-C stops.',
     ];
     console.log(lines.join('\n'));

@@ -8,7 +8,7 @@
  * backend, which then deploys its Event; with expected_gas 0 the user completes it (non-credit).
  */
 import { Address } from '@ton/core';
-import { JsonRpcProvider } from 'ethers';
+import { JsonRpcProvider, SigningKey } from 'ethers';
 import { SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { CreditBackend, SyncService } from '../../harness/actors';
 import { EvmRelayService, RelaySet } from '../../harness/evm/relay';
@@ -18,10 +18,13 @@ import { decodeTvmTvmEvent } from '../../lib/tvmTvmEvents';
 import { multiVaultInterface } from '../../lib/deploy/tvm';
 import { DEPLOY_PARAMS, Deployment, otherKey } from '../../lib/deploy/deployment';
 import { TvmNode } from './tvmNode';
+import { InProcessTvmEvmRelays } from './tvmEvm';
 
 export interface Operators {
     start(): Promise<void>;
     stop(): Promise<void>;
+    /** the TVM to EVM relays' HTTP endpoints (after start; also the deployment file's evm.relayEndpoints) */
+    tvmEvmRelayUrls?: string[];
 }
 
 export type Log = (event: string, fields?: Record<string, unknown>) => void;
@@ -38,8 +41,10 @@ export class InProcessOperators implements Operators {
     private running?: Promise<void>;
     private directions: Direction[] = [];
     private relays: { node: TvmNode; service: EvmRelayService }[] = [];
-    /** transfers delivered by the credit backend, events confirmed by relays (for /health and logs) */
-    readonly stats = { credited: 0, relayed: 0, keyBlocks: 0, errors: 0 };
+    /** transfers delivered by the credit backend, events confirmed by relays, rounds ended (for /health, logs, tests) */
+    readonly stats = { credited: 0, relayed: 0, keyBlocks: 0, errors: 0, rounds: 0 };
+    private tvmEvm?: InProcessTvmEvmRelays;
+    tvmEvmRelayUrls?: string[];
 
     constructor(
         readonly nodes: Record<string, TvmNode>,
@@ -47,6 +52,8 @@ export class InProcessOperators implements Operators {
         readonly o: {
             evm?: { provider: JsonRpcProvider; chainId: number };
             relays?: RelaySet;
+            /** TVM to EVM relays' keys: run here (InProcessTvmEvmRelays) when the deployment has evm.bridge */
+            tvmEvmRelayKeys?: SigningKey[];
             tickMs?: number;
             log?: Log;
         },
@@ -128,6 +135,14 @@ export class InProcessOperators implements Operators {
                 });
             }
         }
+        if (d.evm?.bridge && this.o.evm && this.o.tvmEvmRelayKeys?.length) {
+            this.tvmEvm = new InProcessTvmEvmRelays(d, this.o.tvmEvmRelayKeys, {
+                provider: this.o.evm.provider,
+                log: this.o.log,
+            });
+            await this.tvmEvm.start();
+            this.tvmEvmRelayUrls = this.tvmEvm.urls;
+        }
         const tick = this.o.tickMs ?? 1000;
         const loop = () => {
             this.running = this.step().finally(() => {
@@ -190,11 +205,13 @@ export class InProcessOperators implements Operators {
                 this.log('operators.error', { relays: r.node.name, error: (e as Error).message });
             }
         }
+        this.stats.rounds++;
     }
 
     async stop(): Promise<void> {
         if (this.timer) clearTimeout(this.timer);
         this.timer = undefined;
         await this.running;
+        await this.tvmEvm?.stop();
     }
 }

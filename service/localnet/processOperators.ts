@@ -45,10 +45,12 @@ interface Child {
 
 export class ProcessOperators implements Operators {
     readonly children: Child[] = [];
+    tvmEvmRelayUrls?: string[];
 
     constructor(
         readonly net: LocalNetwork,
-        readonly o: { log?: Log; stateDir?: string } = {},
+        /** intervalMs: ms between each service's rounds (default 1000) */
+        readonly o: { log?: Log; stateDir?: string; intervalMs?: number } = {},
     ) {}
 
     private spawnService(name: string, script: string, env: Record<string, string>): Child {
@@ -106,6 +108,7 @@ export class ProcessOperators implements Operators {
         const d = net.deployment();
         const words = net.accounts.operator.mnemonic;
         const mnemonic = words.join(' ');
+        const interval = String(this.o.intervalMs ?? 1000);
         const stateDir = this.o.stateDir ?? path.join(path.dirname(net.deploymentFile), `${net.name}.operators`);
         fs.mkdirSync(stateDir, { recursive: true });
         const fund = async (on: string, subwallet: number) => {
@@ -121,7 +124,7 @@ export class ProcessOperators implements Operators {
                 SYNC_FROM: from,
                 SYNC_MNEMONIC: mnemonic,
                 SYNC_SUBWALLET: String(OPERATOR_SUBWALLETS.sync[from]),
-                SYNC_INTERVAL_MS: '1000',
+                SYNC_INTERVAL_MS: interval,
             });
             this.spawnService(`credit-${from}-${to}`, 'credit.ts', {
                 CREDIT_FROM: from,
@@ -131,7 +134,7 @@ export class ProcessOperators implements Operators {
                 // the journal, whatever storage the shell names for the API service
                 DATABASE_URL: '',
                 DATA_DIR: '',
-                CREDIT_INTERVAL_MS: '1000',
+                CREDIT_INTERVAL_MS: interval,
             });
         }
         if (d.evm && net.evm) {
@@ -140,15 +143,30 @@ export class ProcessOperators implements Operators {
                 if (deployer !== undefined) await fund(d.evm.tvm, deployer);
                 this.spawnService(`relay-${i}`, 'relay.ts', {
                     RELAY_SEED: relay.keys.secretKey.subarray(0, 32).toString('hex'),
-                    RELAY_INTERVAL_MS: '1000',
+                    RELAY_INTERVAL_MS: interval,
                     ...(deployer !== undefined
                         ? { RELAY_DEPLOY: '1', RELAY_MNEMONIC: mnemonic, RELAY_SUBWALLET: String(deployer) }
                         : {}),
                 });
             }
         }
+        const tvmEvm: Child[] = [];
+        if (d.evm?.bridge && net.evm)
+            for (const [i, key] of net.tvmEvmRelayKeys.entries()) {
+                // its journal belongs to this network: a new network starts it empty
+                const state = path.join(stateDir, `tvmevm-relay-${i}.jsonl`);
+                fs.rmSync(state, { force: true });
+                tvmEvm.push(
+                    this.spawnService(`tvmevm-relay-${i}`, 'tvmEvmRelay.ts', {
+                        TVMEVM_RELAY_KEY: key.privateKey,
+                        TVMEVM_RELAY_STATE: state,
+                        TVMEVM_RELAY_INTERVAL_MS: '1000',
+                    }),
+                );
+            }
         try {
             await Promise.all(this.children.map((c) => c.started));
+            this.tvmEvmRelayUrls = await Promise.all(tvmEvm.map((c) => c.started));
         } catch (e) {
             await this.stop();
             throw e;

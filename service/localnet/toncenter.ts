@@ -343,7 +343,12 @@ export const METHODS: Record<string, Handler> = {
     },
     lookupBlock: async (node, p) => {
         const workchain = intParam(p, 'workchain', { min: -1, max: 0 });
-        if (workchain !== -1) throw new NodeError(422, 'workchain: -1 (the masterchain) is expected');
+        if (p.lt !== undefined && p.lt !== null && p.lt !== '') return lookupByLt(node, p, workchain);
+        if (workchain !== -1)
+            throw new NodeError(
+                422,
+                'workchain: -1 (the masterchain) is expected (a basechain block is looked up by lt)',
+            );
         const shard = p.shard === undefined ? MC_SHARD : String(p.shard);
         if (shard !== MC_SHARD) throw new NodeError(422, `shard: ${MC_SHARD} (the masterchain) is expected`);
         const seqno = intParam(p, 'seqno', { min: 0 });
@@ -368,6 +373,40 @@ export const METHODS: Record<string, Handler> = {
     tryLocateTx: async (node, p) => locate(node, p, 'result'),
     tryLocateSourceTx: async (node, p) => locate(node, p, 'source'),
 };
+
+/**
+ * `lookupBlock` by lt: the sealed block of `workchain` holding the transaction at `lt` of the account
+ * whose id starts with `shard` (the id's top 64 bits as a signed or unsigned 64-bit integer, as a
+ * lite server takes an account prefix; default any account). 404 while its block is not sealed: a
+ * client that sees a transaction through getTransactions asks this to know it is final.
+ */
+function lookupByLt(node: TvmNode, p: Params, workchain: number | undefined) {
+    if (workchain === undefined) throw new NodeError(422, 'workchain: required (-1 or 0)');
+    const lt = bigParam(p, 'lt')!;
+    let prefix: bigint | undefined;
+    if (p.shard !== undefined && p.shard !== null && p.shard !== '') {
+        const v = String(p.shard);
+        if (!/^-?\d+$/.test(v)) throw new NodeError(422, 'shard: a 64-bit integer is expected');
+        const n = BigInt(v);
+        if (n < -(1n << 63n) || n >= 1n << 64n) throw new NodeError(422, 'shard: a 64-bit integer is expected');
+        prefix = n < 0n ? n + (1n << 64n) : n;
+    }
+    const b = node.blockHoldingLt(workchain, prefix, lt);
+    if (!b)
+        throw new NodeError(
+            404,
+            `lt: no sealed block of workchain ${workchain} holds a transaction at lt ${lt} in that shard (not sealed yet, or none)`,
+        );
+    const signed = b.shard >= 1n << 63n ? b.shard - (1n << 64n) : b.shard;
+    return {
+        '@type': 'ton.blockIdExt',
+        workchain: b.workchain,
+        shard: signed.toString(),
+        seqno: b.seqno,
+        root_hash: b.rootHash.toString('base64'),
+        file_hash: b.fileHash.toString('base64'),
+    };
+}
 
 /** The transaction that received (result) or sent (source) the internal message source -> destination at created_lt. */
 async function locate(node: TvmNode, p: Params, which: 'result' | 'source') {

@@ -21,6 +21,7 @@ import { hashKey, readTxMessages, TraceJson, TraceMessageJson } from '../../lib/
 import { ProvenTransaction } from '../../lib/proofPayload';
 import { TvmNetwork, TvmNetworkOptions } from '../../harness/network';
 import { SignedKeyBlock } from '../../harness/chain';
+import type { BuiltBlock } from '../../harness/blocks';
 
 export interface TvmNodeOptions extends Omit<TvmNetworkOptions, 'now'> {
     /** seconds between sealed blocks (default 2) */
@@ -195,6 +196,24 @@ export class TvmNode {
         const last = this.network.chain.lastBlock;
         if (last && last.seqno === seqno) return last;
         return this.keyBlocks().find((k) => k.block.seqno === seqno)?.block;
+    }
+
+    /**
+     * The sealed block holding the transaction at `lt` of an account of `workchain` whose id starts
+     * with `prefix` (its top 64 bits; undefined: any account), or undefined while that transaction is
+     * not sealed (what `lookupBlock` by lt answers; the same boundary as the proofs: `isSealed`).
+     */
+    blockHoldingLt(workchain: number, prefix: bigint | undefined, lt: bigint): BuiltBlock | undefined {
+        const all = this.network.transactions;
+        for (let i = all.length - 1; i >= 0; i--) {
+            const tx = all[i];
+            if (tx.lt !== lt) continue;
+            if (prefix !== undefined && tx.address >> 192n !== prefix) continue;
+            if (!this.isSealed(tx)) return undefined;
+            const holder = this.network.chain.where(tx.raw)?.holder;
+            return holder && holder.workchain === workchain ? holder : undefined;
+        }
+        return undefined;
     }
 
     /** Whether a transaction is in a sealed block. */

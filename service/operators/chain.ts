@@ -3,7 +3,7 @@
  * view, an Event's address and status, a network's key blocks (the local network's HTTP feed or a
  * real network's lite servers), and the proof of a transaction from a Proof API.
  */
-import { Address, Cell, TupleItem } from '@ton/core';
+import { Address, Cell, Transaction, TupleItem } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { v2Provider } from '../../lib/toncenterV2';
 import { LiteClientReader, packSignatures, ProofSource, VerifierView, verifierView } from '../../lib/proofSource';
@@ -27,6 +27,27 @@ export function liteClientOn(
 
 export async function runGetter(client: TonClient, address: Address, method: string, args: TupleItem[] = []) {
     return (await v2Provider(client, address).get(method, args)).stack;
+}
+
+/** The account's transactions after lt `after` (all of them, paging 100 at a time), oldest first. */
+export async function transactionsAfter(client: TonClient, address: Address, after: bigint): Promise<Transaction[]> {
+    const txs: Transaction[] = [];
+    let page = await client.getTransactions(address, { limit: 100, to_lt: after.toString(), archival: true });
+    txs.push(...page);
+    while (page.length === 100) {
+        const last = page[page.length - 1];
+        page = (
+            await client.getTransactions(address, {
+                limit: 100,
+                lt: last.lt.toString(),
+                hash: last.hash().toString('base64'),
+                to_lt: after.toString(),
+                archival: true,
+            })
+        ).slice(1);
+        txs.push(...page);
+    }
+    return txs.sort((a, b) => (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0));
 }
 
 /** Whether the account is deployed (active). */

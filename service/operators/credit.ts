@@ -39,7 +39,7 @@ import crypto from 'crypto';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { Address, toNano, Transaction } from '@ton/core';
+import { Address, toNano } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { DEPLOY_PARAMS, otherKey } from '../../lib/deploy/deployment';
 import { deployTvmEventBody } from '../../lib/proofPayload';
@@ -63,6 +63,7 @@ import {
     fetchProofData,
     liteClientAccepts,
     liteClientOn,
+    transactionsAfter,
     verifierView,
     walletSeqnoOf,
 } from './chain';
@@ -73,6 +74,13 @@ export type { CreditRecord } from './creditStore';
 
 /** seconds past a message's valid_until before it counts as expired (the network's clock may lag) */
 export const EXPIRY_MARGIN_SECONDS = 10;
+
+/**
+ * A recorded message this instance sent that has not landed is sent again only after this long (a
+ * few blocks), not at every round: a public toncenter endpoint limits requests. One it did not send
+ * (a restart, a takeover) is sent at once.
+ */
+export const RESEND_AFTER_MS = 10_000;
 
 /** Event statuses after which the transfer needs nothing more from a credit backend */
 const SETTLED = new Set<number>([
@@ -111,6 +119,8 @@ export interface CreditOptions {
 type Outcome = 'done' | 'wait' | 'inflight' | 'blocked';
 
 export class CreditWorker {
+    /** when this instance last sent each recorded message (base64 BOC), to resend one only after RESEND_AFTER_MS */
+    private sentAt = new Map<string, number>();
     balance: bigint | null = null;
     lastError: string | null = null;
 
@@ -138,6 +148,8 @@ export class CreditWorker {
     async round(): Promise<void> {
         try {
             const { wallet, store } = this.o;
+            // a message is valid for a minute: what was sent before that has landed or expired
+            for (const [boc, at] of this.sentAt) if (Date.now() - at > 120_000) this.sentAt.delete(boc);
             this.balance = await wallet.balance();
             this.svc.metrics.set('wallet_balance', this.balance);
             if (this.balance < this.o.lowBalance)
@@ -166,29 +178,8 @@ export class CreditWorker {
     private async scan(): Promise<void> {
         for (const proxy of this.o.proxies) {
             const key = proxy.toRawString();
-            const after = await this.o.store.cursor(key);
-            const txs: Transaction[] = [];
-            let page = await this.o.source.getTransactions(proxy, {
-                limit: 100,
-                to_lt: after.toString(),
-                archival: true,
-            });
-            txs.push(...page);
-            while (page.length === 100) {
-                const last = page[page.length - 1];
-                page = (
-                    await this.o.source.getTransactions(proxy, {
-                        limit: 100,
-                        lt: last.lt.toString(),
-                        hash: last.hash().toString('base64'),
-                        to_lt: after.toString(),
-                        archival: true,
-                    })
-                ).slice(1);
-                txs.push(...page);
-            }
+            const txs = await transactionsAfter(this.o.source, proxy, await this.o.store.cursor(key));
             if (!txs.length) continue;
-            txs.sort((a, b) => (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0));
             const found: NewTransfer[] = [];
             for (const tx of txs) {
                 const f = transferFromProxyTransaction(tx);
@@ -264,7 +255,11 @@ export class CreditWorker {
         if (t.signed) {
             if (!landed) {
                 if (now <= t.signed.validUntil) {
+                    // sent by this instance a moment ago: give it a few blocks before sending it again
+                    const sentAt = this.sentAt.get(t.signed.boc);
+                    if (sentAt !== undefined && Date.now() - sentAt < RESEND_AFTER_MS) return 'inflight';
                     // not landed yet, still valid: the same message again (its wallet takes it once)
+                    this.sentAt.set(t.signed.boc, Date.now());
                     await destination.sendFile(Buffer.from(t.signed.boc, 'base64'));
                     this.svc.metrics.inc('deployments_sent');
                     log.info('credit.resent', { transferId: id, wallet: t.signed.wallet, seqno: t.signed.seqno });
@@ -324,6 +319,7 @@ export class CreditWorker {
         );
         if (!recorded) return this.leaseLost(t);
         if (this.o.faultPoint === 'before-send') await this.faultPause(t);
+        this.sentAt.set(s.boc.toString('base64'), Date.now());
         await wallet.submit(s);
         this.svc.metrics.inc('deployments_sent');
         log.info('credit.submitted', {

@@ -7,7 +7,9 @@
  *   svc.loop('sync', 2000, () => step());
  *
  * A loop's step that throws is logged at error level, counted (`errors`) and retried at the next
- * tick; the process keeps running. Health answers 200 when every check is ok, 503 otherwise.
+ * tick; the process keeps running. Every step that ended, failed or not, is counted (`rounds`): what
+ * a client waits on to know the service has looked again. Health answers 200 when every check is
+ * ok, 503 otherwise.
  */
 import fs from 'fs';
 import Fastify, { FastifyInstance } from 'fastify';
@@ -138,6 +140,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
     const log = o.log ?? jsonLogger(o.name, (process.env.LOG_LEVEL as Level) || 'info');
     const metrics = o.metrics ?? new Metrics();
     metrics.define('errors', 'counter', 'steps that failed (logged at error level)');
+    metrics.define('rounds', 'counter', 'loop steps that ended (failed ones too)');
     metrics.define('up_seconds', 'gauge', 'seconds since the service started');
     const t0 = Date.now();
     const app = Fastify({ logger: false });
@@ -186,6 +189,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
                         log.error(`${name}.failed`, { error: errorText(e) });
                     })
                     .finally(() => {
+                        metrics.inc('rounds');
                         l.running = undefined;
                         if (!state.stopping) l.timer = setTimeout(tick, everyMs);
                     });
@@ -258,6 +262,25 @@ export function deploymentFromEnv(): Deployment {
     const file = envString('DEPLOYMENT_FILE');
     if (!fs.existsSync(file)) throw new Error(`DEPLOYMENT_FILE=${file}: no such file`);
     return readDeployment(file);
+}
+
+/**
+ * The deployment file of a service between the EVM network and the TVM network its MultiVault
+ * serves (`evm.tvm`): both entries, with their endpoints set.
+ */
+export function evmDeploymentFromEnv(): {
+    d: Deployment;
+    evm: NonNullable<Deployment['evm']> & { endpoint: string };
+    tvm: Deployment['tvm'][string] & { endpoint: string };
+} {
+    const d = deploymentFromEnv();
+    if (!d.evm) throw new Error(`deployment ${d.name}: no evm network`);
+    const evm = d.evm;
+    const tvm = d.tvm[evm.tvm];
+    if (!tvm) throw new Error(`deployment ${d.name}: evm.tvm names no TVM network (${evm.tvm})`);
+    if (!evm.endpoint) throw new Error(`deployment ${d.name}: evm.endpoint is not set`);
+    if (!tvm.endpoint) throw new Error(`deployment ${d.name}: tvm.${evm.tvm}.endpoint is not set`);
+    return { d, evm: evm as typeof evm & { endpoint: string }, tvm: tvm as typeof tvm & { endpoint: string } };
 }
 
 /** The wallet mnemonic of a service: <PREFIX>_MNEMONIC (24 words) or WALLET_MNEMONIC. */

@@ -40,12 +40,12 @@ import {
 import { MultiVaultEvmTvmEventAlien } from '../../wrappers/MultiVaultEvmTvmEventAlien';
 import { findDepositEvents } from '../../wrappers/evm/depositEvents';
 import {
-    deploymentFromEnv,
     envInt,
     envNano,
     envString,
     mnemonicFromEnv,
     errorText,
+    evmDeploymentFromEnv,
     runMain,
     Service,
     startService,
@@ -242,13 +242,7 @@ export class RelayWorker {
 }
 
 async function main() {
-    const d = deploymentFromEnv();
-    if (!d.evm) throw new Error(`deployment ${d.name}: no evm network`);
-    const evmEntry = d.evm;
-    const tvmEntry = d.tvm[evmEntry.tvm];
-    if (!tvmEntry) throw new Error(`deployment ${d.name}: evm.tvm names no TVM network (${evmEntry.tvm})`);
-    if (!evmEntry.endpoint) throw new Error(`deployment ${d.name}: evm.endpoint is not set`);
-    if (!tvmEntry.endpoint) throw new Error(`deployment ${d.name}: tvm.${evmEntry.tvm}.endpoint is not set`);
+    const { d, evm: evmEntry, tvm: tvmEntry } = evmDeploymentFromEnv();
     const seed = envString('RELAY_SEED');
     if (!/^[0-9a-fA-F]{64}$/.test(seed))
         throw new Error('RELAY_SEED: 64 hex characters (the 32-byte ed25519 seed) expected');

@@ -17,6 +17,8 @@ import { Contract, JsonRpcProvider, Wallet } from 'ethers';
 import { startLocalNetwork, LocalNetwork, USER_TOKENS } from '../../service/localnet/localnet';
 import { hardhat, HARDHAT_ACCOUNTS, ignitionDeploy, ROOT } from '../../service/localnet/evmNode';
 import { TvmAccount } from '../../service/localnet/accounts';
+import { InProcessOperators } from '../../service/localnet/operators';
+import { ProcessOperators } from '../../service/localnet/processOperators';
 import { readDeployment, writeDeployment, DEPLOY_PARAMS } from '../../lib/deploy/deployment';
 import { opsFromTonClient } from '../../lib/deploy/adapters';
 import { deployJetton, mintJetton, registerNativeToken } from '../../lib/deploy/tokens';
@@ -104,7 +106,8 @@ describe('local bridge network, end to end', () => {
     const times: Record<string, number> = {};
 
     beforeAll(async () => {
-        process.env.LOCALNET_EVM_BLOCK_MS ??= '1000';
+        // an EVM block every 250 ms: a deposit's two confirmations in half a second
+        process.env.LOCALNET_EVM_BLOCK_MS ??= '250';
         const t = Date.now();
         net = await startLocalNetwork({
             name: NAME,
@@ -112,6 +115,7 @@ describe('local bridge network, end to end', () => {
             blockSeconds: 1,
             epochSeconds: 3600,
             operators: OPERATORS,
+            operatorIntervalMs: 500,
         });
         times.start = Date.now() - t;
         A = net.tvm.A.client;
@@ -233,6 +237,15 @@ describe('local bridge network, end to end', () => {
         await net.startOperators();
         times.operators = Date.now() - t0;
     });
+
+    /** The rounds the operators (in process) or the credit backend A -> B (as a process, its /health) have ended. */
+    async function creditRounds(): Promise<number> {
+        const ops = net.operators;
+        if (ops instanceof InProcessOperators) return ops.stats.rounds;
+        const credit = (ops as ProcessOperators).children.find((c) => c.name === 'credit-A-B')!;
+        const h = (await (await fetch(`${await credit.started}/health`)).json()) as { metrics: { rounds: number } };
+        return h.metrics.rounds;
+    }
 
     /** The user's lock of `amount` on A for B through its v4 wallet; returns the wallet transaction's hash. */
     async function lock(amount: bigint, expectedGas: bigint): Promise<string> {
@@ -357,8 +370,9 @@ describe('local bridge network, end to end', () => {
         const before = await balanceOnB();
         const amount = 2_000_000_000n;
         const abiTx = await lockNonCredit(amount);
-        // no credit: nothing arrives by itself
-        await new Promise((r) => setTimeout(r, 3000));
+        // no credit: nothing arrives by itself, however many rounds the credit backend makes over the sealed lock
+        const seen = await creditRounds();
+        await until('three more rounds of the credit backend', async () => (await creditRounds()) >= seen + 3);
         expect(await balanceOnB()).toBe(before);
         await sendAbiTx(abiTx);
         await until('the mint on B', async () => (await balanceOnB()) === before + amount - amount / 1000n);

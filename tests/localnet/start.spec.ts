@@ -11,6 +11,7 @@ import { Address } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { readDeployment } from '../../lib/deploy/deployment';
 import { ROOT } from '../../service/localnet/evmNode';
+import { until } from '../until.util';
 
 jest.setTimeout(300_000);
 
@@ -92,12 +93,31 @@ describe('npm start: the local bridge network as a process', () => {
             }).then((r) => r.json() as Promise<{ result: string }>);
             expect(chainId.result.length).toBeGreaterThan(1000);
 
+            // the TVM to EVM relays (the operators' own: here in process): each healthy, in the Bridge's round 1
+            const relays = [
+                ...out.matchAll(
+                    /^\s+#\d+ (0x[0-9a-fA-F]{40})\s+key 0x[0-9a-f]{64}\s+signatures at (http:\/\/127\.0\.0\.1:\d+)\/v1\/withdrawals\/<id>$/gm,
+                ),
+            ];
+            expect(relays.length).toBe(4);
+            expect(d.evm!.relayEndpoints).toEqual(relays.map((m) => m[2]));
+            for (const [, signer, url] of relays)
+                expect(
+                    await until(`relay ${signer} healthy`, async () => {
+                        const r = await fetch(`${url}/health`);
+                        return (
+                            r.status === 200 &&
+                            ((await r.json()) as { signer: string; round: number; inRound: boolean })
+                        );
+                    }),
+                ).toMatchObject({ signer, round: 1, inRound: true });
+
             // Ctrl-C: everything stops, the process exits 0, the ports are closed
             const t1 = Date.now();
             p.kill('SIGINT');
             expect(await exited).toBe(0);
             expect(out).toMatch(/SIGINT: stopping the local bridge network[\s\S]*stopped\./);
-            for (const url of [tvm[0][3], evmUrl]) await expect(fetch(url)).rejects.toThrow();
+            for (const url of [tvm[0][3], evmUrl, relays[0][2]]) await expect(fetch(url)).rejects.toThrow();
             process.stderr.write(
                 `[npm start spec] operators ${process.env.LOCALNET_OPERATORS || 'in-process'}: up in ${up} ms, stopped in ${Date.now() - t1} ms\n`,
             );

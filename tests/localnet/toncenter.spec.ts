@@ -13,6 +13,7 @@ import { provenFromProofData, TraceJson, transferIdFromTrace, traceTransactions 
 import { describeKeyBlock, lookupMasterchainBlock } from '../../lib/deploy/keyBlock';
 import { LiteClient } from '../../wrappers/LiteClient';
 import { compiledCode } from '../../wrappers/compiled';
+import { inSealedBlock } from '../../lib/toncenterV2';
 
 interface KeyBlockJson {
     seqno: number;
@@ -134,9 +135,23 @@ describe('local TVM network: toncenter v2 endpoint', () => {
         const before = await raw(server.url, 'GET', path);
         expect(before.status).toBe(404);
         expect(before.json.error).toMatch(/not sealed/);
+        // lookupBlock by lt (what a relay asks before it takes a transaction) finds no block yet
+        const account = Address.parse(child.account.address);
+        const lookup = () =>
+            raw(
+                server.url,
+                'GET',
+                `/api/v2/lookupBlock?workchain=0&shard=${BigInt.asIntN(64, BigInt('0x' + account.hash.subarray(0, 8).toString('hex')))}&lt=${child.lt}`,
+            );
+        expect((await lookup()).status).toBe(404);
+        expect((await lookup()).json.error).toMatch(/^lt: no sealed block/);
+        expect(await inSealedBlock(client, account, BigInt(child.lt))).toBe(false);
         await node.exclusive(() => node.seal());
         const after = await raw(server.url, 'GET', path);
         expect(after.status).toBe(200);
+        const block = (await lookup()).json.result;
+        expect([block.workchain, block.seqno > 0]).toEqual([0, true]);
+        expect(await inSealedBlock(client, account, BigInt(child.lt))).toBe(true);
         const proven = provenFromProofData(Cell.fromBase64(after.json.result.boc));
         expect(proven.transaction.hash().toString('hex')).toBe(child.hash);
     });
@@ -281,6 +296,15 @@ describe('local TVM network: toncenter v2 endpoint', () => {
             ['GET', '/v1/key_blocks?limit=1000', undefined, 422, /limit/],
             ['POST', '/jsonRPC', '{"method":"lookupBlock","params":{"workchain":0,"seqno":1}}', 422, /workchain/],
             ['POST', '/jsonRPC', '{"method":"lookupBlock","params":{"workchain":-1}}', 422, /seqno: required/],
+            ['POST', '/jsonRPC', '{"method":"lookupBlock","params":{"workchain":0,"lt":"x"}}', 422, /^lt: /],
+            ['POST', '/jsonRPC', '{"method":"lookupBlock","params":{"lt":"5"}}', 422, /^workchain: required/],
+            [
+                'POST',
+                '/jsonRPC',
+                '{"method":"lookupBlock","params":{"workchain":0,"shard":"zz","lt":"5"}}',
+                422,
+                /^shard: /,
+            ],
             ['GET', '/nowhere', undefined, 404, /not found/],
             ['PUT', '/jsonRPC', '{}', 405, /only GET and POST/],
         ];

@@ -71,6 +71,8 @@ describe('operators: the common frame', () => {
             error: 'boom',
         });
         await svc.stop('test');
+        // every step that ended is a round, the failed one too (what clients wait on: service/operators/frame.ts)
+        expect(svc.metrics.get('rounds')).toBe(steps);
         const after = steps;
         await new Promise((r) => setTimeout(r, 100));
         expect(steps).toBe(after);

@@ -3,7 +3,10 @@
  * the environment, its JSON log lines collected, signals (SIGTERM, SIGKILL) sent by pid.
  */
 import { ChildProcess, spawn } from 'child_process';
+import fs from 'fs';
+import os from 'os';
 import path from 'path';
+import { LocalNetwork, LocalNetworkOptions, startLocalNetwork } from '../../service/localnet/localnet';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -105,6 +108,12 @@ export class ServiceProcess {
         return (await this.event('started', 180_000)).url as string;
     }
 
+    /** The loop rounds the service has ended (its /health metrics): what a test waits on to know it looked again. */
+    async rounds(): Promise<number> {
+        const h = (await (await fetch(`${await this.url()}/health`)).json()) as { metrics: { rounds: number } };
+        return h.metrics.rounds;
+    }
+
     signal(s: NodeJS.Signals): void {
         if (this.child.exitCode === null && this.child.signalCode === null) process.kill(this.child.pid!, s);
     }
@@ -117,4 +126,36 @@ export class ServiceProcess {
         clearTimeout(t);
         return r;
     }
+}
+
+/**
+ * The local network an operator spec runs its processes against: in a new temporary folder, 1 s
+ * blocks, no epoch change unless asked, 8 validators, no operators of its own (unless `o` says).
+ */
+export async function opsNetwork(
+    prefix: string,
+    o: Partial<LocalNetworkOptions> = {},
+): Promise<{ net: LocalNetwork; dir: string }> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
+    const net = await startLocalNetwork({
+        name: `${prefix}-${process.pid}`,
+        dir,
+        startOperators: false,
+        blockSeconds: 1,
+        epochSeconds: 3600,
+        validators: 8,
+        ...o,
+    });
+    return { net, dir };
+}
+
+/** Each process's last log lines and stderr, printed after a spec (the reporter shows them when it fails). */
+export function printProcesses(procs: ServiceProcess[], label: (p: ServiceProcess) => string): void {
+    for (const p of procs)
+        console.log(
+            `${p.script} ${label(p)}:\n${p.lines
+                .slice(-15)
+                .map((l) => JSON.stringify(l))
+                .join('\n')}\n${p.stderr.join('').slice(-1500)}`,
+        );
 }

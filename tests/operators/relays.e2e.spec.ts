@@ -5,12 +5,10 @@
  * after sending its vote and restarted does not vote again, and the deposit completes.
  */
 import fs from 'fs';
-import os from 'os';
-import path from 'path';
 import { Address, toNano } from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
 import { Contract, JsonRpcProvider, Wallet } from 'ethers';
-import { LocalNetwork, startLocalNetwork } from '../../service/localnet/localnet';
+import { LocalNetwork } from '../../service/localnet/localnet';
 import { HARDHAT_ACCOUNTS } from '../../service/localnet/evmNode';
 import { readDeployment } from '../../lib/deploy/deployment';
 import { multiVaultInterface } from '../../lib/deploy/tvm';
@@ -20,7 +18,7 @@ import { JettonWallet } from '../../wrappers/JettonWallet';
 import { ProxyMultiVaultAlien } from '../../wrappers/ProxyMultiVaultAlien';
 import { MultiVaultEvmTvmEventAlien } from '../../wrappers/MultiVaultEvmTvmEventAlien';
 import { OperatorWallet } from '../../service/operators/wallet';
-import { ServiceProcess } from './process';
+import { opsNetwork, printProcesses, ServiceProcess } from './process';
 import { until as untilDone } from '../until.util';
 
 jest.setTimeout(300_000);
@@ -64,16 +62,7 @@ describe('EVM relays as processes against the local network', () => {
 
     beforeAll(async () => {
         process.env.LOCALNET_EVM_BLOCK_MS ??= '1000';
-        dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-relays-'));
-        net = await startLocalNetwork({
-            name: `ops-relays-${process.pid}`,
-            dir,
-            startOperators: false,
-            blockSeconds: 1,
-            epochSeconds: 3600,
-            validators: 8,
-            relays: N,
-        });
+        ({ net, dir } = await opsNetwork('ops-relays', { relays: N }));
         for (const sub of Object.values(DEPLOYERS)) {
             const a = await OperatorWallet.addressOf(net.accounts.operator.mnemonic, sub);
             await net.tvm.A.node.exclusive(() => net.tvm.A.node.fund(a, toNano('1000')));
@@ -85,13 +74,7 @@ describe('EVM relays as processes against the local network', () => {
 
     afterAll(async () => {
         await Promise.all(procs.map((p) => p.stop(5000)));
-        for (const p of procs)
-            console.log(
-                `${p.script} ${p.env.RELAY_SEED}:\n${p.lines
-                    .slice(-15)
-                    .map((l) => JSON.stringify(l))
-                    .join('\n')}\n${p.stderr.join('').slice(-1500)}`,
-            );
+        printProcesses(procs, (p) => p.env.RELAY_SEED);
         provider?.destroy();
         await net?.stop();
         fs.rmSync(dir, { recursive: true, force: true });
@@ -170,8 +153,9 @@ describe('EVM relays as processes against the local network', () => {
         const restarted = startRelay(2);
         await restarted.url();
         await until('the mint on A', async () => (await balanceOnA()) === before + 7_000_000n);
-        // a few more rounds of the restarted relay: it finds its vote on chain and does not vote again
-        await new Promise((r) => setTimeout(r, 3000));
+        // three more rounds of the restarted relay: it finds its vote on chain and does not vote again
+        const seen = await restarted.rounds();
+        await until('three more rounds of the restarted relay', async () => (await restarted.rounds()) >= seen + 3);
         expect(voted(restarted, tx)).toEqual([]);
         const event = Address.parse(vote.eventAddress as string);
         const voters = await MultiVaultEvmTvmEventAlien.createFromAddress(event).getGetVoters(

@@ -292,8 +292,9 @@ describe('operators as processes against the local network', () => {
         const kinds = records().map((r) => r.k);
         expect(kinds.filter((k) => k === 'signed').length).toBe(1);
         expect(kinds.filter((k) => k === 'delivered').length).toBe(1);
-        // a while later: still once
-        await new Promise((r) => setTimeout(r, 4000));
+        // three rounds of the resumed backend later: still once
+        const seen = await resumed.rounds();
+        await until('three more rounds of the resumed backend', async () => (await resumed.rounds()) >= seen + 3);
         expect(await alienBalance('B')).toBe(before + 5_000_000_000n);
         expect(await wallet.seqno()).toBe(seqnoBefore + 1);
     });

@@ -15,6 +15,7 @@ import * as S from '../../service/api/schemas';
 import { listen, request } from './http';
 import { fill, PROOF } from './fixtures';
 import { startPostgres, PgServer, requirePostgres } from './postgres';
+import { openMigratedPglite } from './pglite';
 import {
     A,
     B,
@@ -50,7 +51,8 @@ function valid(kind: keyof typeof check, body: unknown) {
 type Backend = { name: string; open: () => Promise<{ db: Db; url?: string; server?: PgServer }> };
 const withPg = requirePostgres();
 const backends: Backend[] = [
-    { name: 'PGlite', open: async () => ({ db: await openDb({}) }) },
+    // a migrated database from the kept dump (tests/service/pglite.ts): the migrations are storage.spec's subject
+    { name: 'PGlite', open: async () => ({ db: await openMigratedPglite() }) },
     ...(withPg
         ? [
               {

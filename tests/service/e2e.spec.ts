@@ -113,10 +113,17 @@ maybe('the service on the local bridge network', () => {
 
     beforeAll(async () => {
         let t = Date.now();
-        process.env.LOCALNET_EVM_BLOCK_MS ??= '1000';
+        // an EVM block every 250 ms: a deposit's two confirmations in half a second
+        process.env.LOCALNET_EVM_BLOCK_MS ??= '250';
         [net, pg] = await Promise.all([
             // the harness's operators in process: quicker to start (tests/operators/ runs the processes)
-            startLocalNetwork({ name: NAME, blockSeconds: 1, epochSeconds: 3600, operators: 'in-process' }),
+            startLocalNetwork({
+                name: NAME,
+                blockSeconds: 1,
+                epochSeconds: 3600,
+                operators: 'in-process',
+                operatorIntervalMs: 500,
+            }),
             startPostgres(),
         ]);
         times.network = Date.now() - t;

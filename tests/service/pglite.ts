@@ -1,10 +1,11 @@
 /**
- * A migrated PGlite database for the specs whose subject is not the migrations (the explorer page):
+ * A migrated PGlite database for the specs whose subject is not the migrations (the API, the explorer page):
  * the first call in a checkout creates one with `openDb` (PGlite's initdb and every migration) and
  * keeps its data directory as a tar in the temp directory, named by PGlite's version and the
  * migrations' text; later calls, from any spec file, start from that tar, skipping initdb and the
  * migrations (about 2 s of CPU each). The migrations still run on it and find nothing to apply.
- * tests/service/storage.spec.ts and the API specs open empty databases and migrate them.
+ * tests/service/storage.spec.ts and tests/service/tvm_evm.api.spec.ts open empty databases and
+ * migrate them.
  */
 import crypto from 'crypto';
 import fs from 'fs';

@@ -40,6 +40,7 @@ const REPRESENTATION = evmAddr('representation');
 const RECIPIENT = evmAddr('evm recipient');
 const FILLER = evmAddr('filler');
 const SENDER = tvmAddr('tvm sender');
+const RELAYS = ['http://127.0.0.1:8091', 'http://relay-2.example/'];
 
 const T = Array.from({ length: 8 }, (_, i) => tvmEvmTransfer(i));
 const wid = (i: number) => T[i].linkKey.slice(3);
@@ -155,7 +156,12 @@ describe.each(backends)('TVM to EVM on $name', (backend) => {
         for (const m of MIGRATIONS.slice(0, 2)) for (const s of m.sql) await db.query(s);
         await db.query(`INSERT INTO schema_migrations VALUES (1, 'v1', 0), (2, 'v2', 0)`);
         ({ tvm } = await fill(db));
-        api = await buildApi({ db, deployment, prices: { [EVM_TOKEN]: '1' }, streamPollMs: 100 });
+        api = await buildApi({
+            db,
+            deployment: { ...deployment, evm: { ...deployment.evm!, relayEndpoints: RELAYS } },
+            prices: { [EVM_TOKEN]: '1' },
+            streamPollMs: 100,
+        });
     });
     afterAll(async () => {
         await api?.close();
@@ -282,6 +288,11 @@ describe.each(backends)('TVM to EVM on $name', (backend) => {
         expect(t.outgoing.feeVolumeExec).toBe('0');
         expect(r.body.notInstantTransfer).toBeNull();
         expect(r.body.details.withdrawal.state).toBe('NotSaved');
+        // where each relay serves its signature of the withdrawal (by Transfer ID)
+        expect(r.body.details.withdrawal.signatureUrls).toEqual([
+            `http://127.0.0.1:8091/v1/withdrawals/${T[1].transferId}`,
+            `http://relay-2.example/v1/withdrawals/${T[1].transferId}`,
+        ]);
         expect(r.body.details.nextActions.map((a: { action: string; caller: string }) => [a.action, a.caller])).toEqual(
             [['saveWithdrawAlien', 'anyone (the recipient, or an executor)']],
         );

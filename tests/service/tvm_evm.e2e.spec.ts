@@ -22,7 +22,8 @@ import { sendWithdrawal, SignedWithdrawal } from '../../harness/evm/tvmEvmRelay'
 import { EvmRelayService } from '../../harness/evm/relay';
 import { tvmRecipient } from '../../harness/evm/fixture';
 import { Deployment } from '../../lib/deploy/deployment';
-import { Db, openDb } from '../../service/storage/db';
+import { Db } from '../../service/storage/db';
+import { openMigratedPglite } from './pglite';
 import { TvmIndexer } from '../../service/indexer/tvm';
 import { EvmIndexer } from '../../service/indexer/evm';
 import { buildApi } from '../../service/api/app';
@@ -55,6 +56,7 @@ describe('TVM to EVM through the indexers and the API', () => {
     let evmIndexer: EvmIndexer;
     let api: FastifyInstance;
     let tvmChain: number;
+    let deployment: Deployment;
     let evmRelays: EvmRelayService;
 
     beforeAll(async () => {
@@ -62,7 +64,7 @@ describe('TVM to EVM through the indexers and the API', () => {
         ton = await serveTonCenter(TvmNode.over(s.net));
         rpc = await serveEvmRpc(hre.network.provider);
         tvmChain = s.net.globalId;
-        const deployment: Deployment = {
+        deployment = {
             name: 'tvm-evm-e2e',
             tvm: {
                 A: {
@@ -85,7 +87,7 @@ describe('TVM to EVM through the indexers and the API', () => {
                 startBlockNumber: await s.evm.provider.getBlockNumber(),
             },
         };
-        db = await openDb({});
+        db = await openMigratedPglite();
         tvmIndexer = new TvmIndexer({ deployment, key: 'A', db, client: new TonClient({ endpoint: ton.jsonRpc }) });
         evmIndexer = new EvmIndexer({ deployment, db });
         api = await buildApi({ db, deployment });
@@ -347,5 +349,18 @@ describe('TVM to EVM through the indexers and the API', () => {
         expect(mine.totalCount).toBe(6);
         expect(mine.transfers.map((x: object) => Object.keys(x)[0])).toEqual([...Array(5).fill('tvmEvm'), 'evmTvm']);
         expect(Address.parse(mine.transfers[0].tvmEvm.outgoing.tokenAddress).equals(s.nativeToken.address)).toBe(true);
+    });
+
+    it('the EVM indexer reading every block again (a cursor lost, a second indexer): nothing changes, nothing twice', async () => {
+        const snapshot = async () => ({
+            withdrawals: await db.query('SELECT * FROM withdrawals ORDER BY link_key'),
+            transfers: await db.query('SELECT transfer_id, kind, amount FROM transfers ORDER BY transfer_id'),
+        });
+        const before = await snapshot();
+        expect(before.withdrawals).toHaveLength(5);
+        await db.query('DELETE FROM cursors WHERE name = $1', [evmIndexer.cursorName]);
+        const again = new EvmIndexer({ deployment, db, blocksPerBatch: 3 });
+        expect(await again.pollOnce()).toBeGreaterThan(0);
+        expect(await snapshot()).toEqual(before);
     });
 });
