@@ -207,6 +207,8 @@ export type ModelOp = [number, string, () => Promise<void>];
 export interface ModelExtension {
     ops(ops: ModelOp[]): void;
     check(): Promise<Violation[]>;
+    /** the way forward for what the extension left open, at the end of the model's drain */
+    drain?(): Promise<void>;
 }
 
 export const USERS: Record<Net, readonly string[]> = { A: ['alice', 'bob'], B: ['carol', 'dave'] };
@@ -801,6 +803,7 @@ export class BridgeModel {
             if (t.provided && !t.repaid) await this.drainLiquidity(t);
             if (t.provided && !t.repaid) throw new Error(`drain: the provider of #${t.id} is not repaid`);
         }
+        for (const e of this.extensions) await e.drain?.();
     }
 
     // ------------------------------------------------------------ cancel (reverse transfers)

@@ -18,6 +18,9 @@
  *   MODEL_CANCEL     0 to leave out cancel (default on)
  *   MODEL_ATTACKS    0 to leave out the strangers' moves (harness/model/attacker.ts: deploy_tvm_event
  *                    for others' transfers, check_transaction straight to the checker; default on)
+ *   MODEL_STRAND     0 to leave out issue 11's moves (harness/model/strand.ts: foreign-rule, frozen
+ *                    and blacklisted wallets, amounts near 2^120, small values, stray tokens, locks
+ *                    to chain ids nobody serves; default on)
  * These shape the random sequences only: the scripted sequences always run.
  * A failure prints the seed, the sequence index and the steps to replay it:
  *   MODEL_SEED=<seed> MODEL_FIRST=<i> MODEL_SEQUENCES=1 MODEL_STEPS=<n> npx jest tests/model.spec.ts
@@ -40,6 +43,8 @@ import {
 } from '../harness/model';
 import { EventStatus } from '../wrappers/eventStatus';
 import { Attacker, cpuSince } from '../harness/model/attacker';
+import { ForeignEvent, Strand } from '../harness/model/strand';
+import { WALLET_STATUS } from '../harness/statusJetton';
 import { envInt, envSeed } from './env.util';
 
 const SEED = envSeed('MODEL_SEED', 'bridge-model');
@@ -52,6 +57,8 @@ const LIQUIDITY = process.env.MODEL_LIQUIDITY !== '0';
 const CANCEL = process.env.MODEL_CANCEL !== '0';
 /** the strangers' moves (MODEL_ATTACKS=0 leaves them out of the random steps) */
 const ATTACKS = process.env.MODEL_ATTACKS !== '0';
+/** issue 11's moves (MODEL_STRAND=0 leaves them out of the random steps) */
+const STRAND = process.env.MODEL_STRAND !== '0';
 
 describe('Bridge model: random sequences over two networks', () => {
     let pair: BridgePair;
@@ -68,7 +75,7 @@ describe('Bridge model: random sequences over two networks', () => {
         [
             `${what}`,
             `seed ${SEED}, sequence ${seq} (sequence seed "${m.rng.seed}"), after ${m.steps.length} steps; replay with`,
-            `  MODEL_SEED=${SEED} MODEL_FIRST=${seq} MODEL_SEQUENCES=1 MODEL_STEPS=${STEPS}${LIMITS ? '' : ' MODEL_LIMITS=0'}${LIQUIDITY ? '' : ' MODEL_LIQUIDITY=0'}${CANCEL ? '' : ' MODEL_CANCEL=0'}${ATTACKS ? '' : ' MODEL_ATTACKS=0'} npx jest tests/model.spec.ts`,
+            `  MODEL_SEED=${SEED} MODEL_FIRST=${seq} MODEL_SEQUENCES=1 MODEL_STEPS=${STEPS}${LIMITS ? '' : ' MODEL_LIMITS=0'}${LIQUIDITY ? '' : ' MODEL_LIQUIDITY=0'}${CANCEL ? '' : ' MODEL_CANCEL=0'}${ATTACKS ? '' : ' MODEL_ATTACKS=0'}${STRAND ? '' : ' MODEL_STRAND=0'} npx jest tests/model.spec.ts`,
             'steps:',
             m.describe(),
         ].join('\n');
@@ -83,6 +90,8 @@ describe('Bridge model: random sequences over two networks', () => {
 
     /** the strangers of the last fresh() (their invariants always run; their moves when ATTACKS) */
     let attacker: Attacker;
+    /** issue 11's moves and invariants (harness/model/strand.ts; its moves when STRAND) */
+    let strand: Strand;
 
     async function fresh(seq: number, attacks = ATTACKS): Promise<BridgeModel> {
         await pair.loadFrom(base);
@@ -99,6 +108,15 @@ describe('Bridge model: random sequences over two networks', () => {
                 if (attacks) attacker.ops(ops);
             },
             check: () => attacker.check(),
+        });
+        strand = new Strand(m);
+        await strand.start();
+        m.extensions.push({
+            ops: (ops) => {
+                if (STRAND) strand.ops(ops);
+            },
+            check: () => strand.check(),
+            drain: () => strand.drain(),
         });
         return m;
     }
@@ -289,6 +307,69 @@ describe('Bridge model: random sequences over two networks', () => {
             EventStatus.LiquidityProvided,
         ]);
         expect(m.transfers.map((x) => x.repaid)).toEqual([false, false, true, true]);
+    });
+
+    it("scripted: issue 11's foreign-rule wallets (a USDT-style Event wallet locked: the provision held, retried while locked, delivered once free; a blacklisted recipient: the recorded exception; an amount near 2^120 with a bounty of the whole amount; a provision with too little TON; reference tokens to a real Event with too little and enough TON; a lock to a chain nobody serves; drain)", async () => {
+        const m = await fresh(-10);
+        let locked!: ForeignEvent, blacklisted!: ForeignEvent, near!: ForeignEvent, all!: ForeignEvent;
+        const script: (() => Promise<void>)[] = [
+            async () =>
+                void (locked = await strand.newEvent({ near: false, bounty: 'part', payload: true, recipient: 0 })),
+            () => strand.setStatus({ e: locked, who: 'event', status: WALLET_STATUS.sendLocked }),
+            () => strand.provide(locked, { delta: 1n, forward: toNano('0.5') }), // both transfers bounce: held
+            () => strand.retry(locked, toNano('0.05')), // 2317
+            () => strand.retry(locked, toNano('1')), // bounced again: held
+            () => strand.setStatus({ e: locked, who: 'event', status: 0 }),
+            () => strand.retry(locked, toNano('1')), // delivered, repaid
+            async () =>
+                void (blacklisted = await strand.newEvent({
+                    near: false,
+                    bounty: 'none',
+                    payload: false,
+                    recipient: 1,
+                })),
+            () => strand.setStatus({ e: blacklisted, who: 'recipient', status: WALLET_STATUS.receiveLocked }),
+            () => strand.provide(blacklisted, { delta: 0n, forward: toNano('0.08') }), // too little for the step: back
+            () => strand.provide(blacklisted, { delta: 0n, forward: toNano('0.5') }), // the exception
+            async () =>
+                void (near = await strand.newEvent({ near: true, bounty: 'none', payload: false, recipient: 0 })),
+            () => strand.provide(near, { delta: 1n, forward: toNano('0.5') }), // about 2^120 tokens, one back
+            async () =>
+                void (all = await strand.newEvent({ near: false, bounty: 'all', payload: false, recipient: 0 })),
+            () => strand.provide(all, { delta: 0n, forward: toNano('0.5') }), // nothing to deliver: repaid
+            () => m.lock('A', 'token', 'alice', 'carol', 5_000n),
+            () => m.deliver(m.transfers[0], 'credit'),
+            () => m.burn('B', 'carol', 'alice', 1_000n),
+            () => m.deliver(m.transfers[1], 'credit'), // a Native Event on A
+            () => strand.stray(m.transfers[1].eventAddress, toNano('0.02')), // kept: the recorded exception
+            () => strand.stray(m.transfers[1].eventAddress, toNano('0.3')), // back to the holder
+            () => strand.lockUnserved(),
+            () => m.drain(),
+        ];
+        for (const step of script) {
+            await step();
+            await check(m, -8);
+        }
+        expect(await locked.event.getStatus()).toBe(EventStatus.LiquidityProvided);
+        expect(await locked.event.getHeldTokens()).toBe(0n);
+        expect(strand.exceptions.map((x) => x.what.replace(/ with \d+ forward TON/, ''))).toEqual([
+            `#F${blacklisted.id}: the recipient's wallet refused (blacklisted): LiquidityProvided, unpaid`,
+            'reference tokens sent to a Native Event: its wallet could not pay the return (709)',
+        ]);
+        expect(strand.events.map((e) => e.repayments)).toEqual([1, 1, 1, 1]);
+        expect(await near.event.getStatus()).toBe(EventStatus.LiquidityProvided);
+        expect(await all.event.getStatus()).toBe(EventStatus.LiquidityProvided);
+    });
+
+    it("issue 11's invariants flag tokens left in a foreign Event's wallet that nobody recorded", async () => {
+        const m = await fresh(-11);
+        const e = await strand.newEvent({ near: false, bounty: 'none', payload: false });
+        await strand.provide(e, { delta: 0n, forward: toNano('0.5') });
+        expect(await m.checkInvariants()).toEqual([]);
+        await strand.mintTo(e.event.address, 7n);
+        const v = await m.checkInvariants();
+        expect(v.map((x) => x.invariant).sort()).toEqual(['conservation', 'way-forward']);
+        expect(v.find((x) => x.invariant === 'way-forward')!.message).toMatch(/its wallet holds 7, the Event holds 0/);
     });
 
     it('scripted: cancel of each kind (a lock, a burn, a shared lock; a paused proxy refuses first), the reverse transfers delivered (rarely drawn at random)', async () => {

@@ -1,0 +1,500 @@
+/**
+ * Issue 11 ("no token left behind") moves and invariants of the model-based test
+ * (tests/model.spec.ts), an extension of harness/model.ts (BridgeModel.extensions). On network A,
+ * beside the bridge's own jettons:
+ *   - a USDT-style jetton (harness/statusJetton.ts: its master locks wallets for sending or
+ *     receiving, 45) whose Native Events (harness/liquidityEvent.ts: placed in LiquidityRequested,
+ *     the configuration and the proxy treasuries that see the repayment) a provider provides for;
+ *   - the reference TEP-74 jetton (tonweb's code, a plain minter) whose holder sends tokens to the
+ *     bridge's real Native Events (which never take them).
+ * Moves (each drawn among the model's own):
+ *   foreign-event    a new foreign Event: a random amount, sometimes near 2^120, a bounty of 0, a
+ *                    part, or the whole amount, sometimes an oversized payload (16 cells);
+ *   foreign-provide  the provider sends amount - bounty (sometimes one more: an excess; sometimes
+ *                    one short) with a small, middling or plentiful forward TON;
+ *   foreign-status   the master locks the Event's wallet for sending, blacklists the recipient or
+ *                    the provider (no receiving), or frees one of them;
+ *   foreign-retry    anyone sends tvm_event_retry to a foreign Event with a small or plentiful value;
+ *   stray-tokens     the reference jetton's holder sends some to a real Native Event of the model
+ *                    with a small or plentiful forward TON;
+ *   lock-unserved    a user locks a native token for a chain id no configuration serves (2223:
+ *                    the tokens back, nothing emitted; the model's own invariants hold it).
+ * Invariants (after every step):
+ *   delivered        no foreign Event is LiquidityProvided while its recipient has not received
+ *                    amount - bounty, except the documented exception: the recipient's wallet
+ *                    refused it (blacklisted) and bounced it to the Event's wallet, which tells
+ *                    nobody; recorded (`exceptions`), never silent;
+ *   repaid           the provider is repaid (tvm_event_confirmed to the configuration) once per
+ *                    Event, and only for one LiquidityProvided;
+ *   tokens           every foreign token is with a holder (the provider, a recipient), held by an
+ *                    Event with a way out (getHeldTokens: tvm_event_retry), or in an Event's wallet
+ *                    as a recorded exception; no provision is pending at rest; every reference
+ *                    token sent to a real Event came back or is a recorded exception (too little
+ *                    forward TON for the return), and the real Events' wallets of the bridge's
+ *                    own token hold exactly their held tokens;
+ *   received         every transfer of the model whose Event says Confirmed or LiquidityProvided
+ *                    has its recipient's wallet of that token take a transfer in (each counted once).
+ * The drain frees every wallet, retries what is held and provides for every foreign Event.
+ */
+import { Address, toNano } from '@ton/core';
+import { BlockchainTransaction, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { BridgeModel, bigPayload, ModelExtension, ModelOp, Violation } from '../model';
+import { StatusJetton, WALLET_STATUS } from '../statusJetton';
+import { ReferenceJetton } from '../referenceJetton';
+import { jettonTransferBody, liquidityRequestedEvent } from '../liquidityEvent';
+import { lockNative } from '../actors';
+import { exitCodeOf } from '../bridge';
+import { MultiVaultTvmTvmEventNative } from '../../wrappers/MultiVaultTvmTvmEventNative';
+import { limitActionMessage } from '../../wrappers/tvmTvmEvent';
+import { EventStatus } from '../../wrappers/eventStatus';
+import { Op } from '../../wrappers/constants';
+
+const MAX_FOREIGN_EVENTS = 3;
+/** an amount near 2^120 (the largest a TVM token amount may be): the total minted stays below the probe's */
+const NEAR_2_120 = (1n << 120n) - 100_000_000_000n;
+
+interface ForeignEvent {
+    id: number;
+    event: SandboxContract<MultiVaultTvmTvmEventNative>;
+    wallet: Address;
+    recipient: SandboxContract<TreasuryContract>;
+    amount: bigint;
+    bounty: bigint;
+    /** tokens in the Event's wallet the Event does not count: a recorded exception each */
+    excepted: bigint;
+    /** getHeldTokens after the last move on it */
+    held: bigint;
+    /** repayments seen (tvm_event_confirmed from the Event to the configuration) */
+    repayments: number;
+    /** the recipient's balance once the Event said LiquidityProvided (for `delivered`) */
+    paid: boolean;
+}
+
+export interface StrandException {
+    what: string;
+    amount: bigint;
+}
+
+export type { ForeignEvent };
+
+export class Strand implements ModelExtension {
+    readonly exceptions: StrandException[] = [];
+    readonly events: ForeignEvent[] = [];
+    private jetton!: StatusJetton;
+    private reference!: ReferenceJetton;
+    private provider!: SandboxContract<TreasuryContract>;
+    private holder!: SandboxContract<TreasuryContract>;
+    private config!: SandboxContract<TreasuryContract>;
+    private proxy!: SandboxContract<TreasuryContract>;
+    private recipients: SandboxContract<TreasuryContract>[] = [];
+    /** reference tokens sent to real Events and not returned (recorded exceptions), per Event */
+    private strayKept = new Map<string, bigint>();
+    private strayGiven = 0n;
+    /** what the master minted of the foreign token (to the provider, for each Event) */
+    private minted = 0n;
+    private nearUsed = false;
+    /** where each network's transactions of this sequence begin */
+    private start0 = { A: 0, B: 0 };
+    private nextHash = 1n;
+
+    constructor(readonly m: BridgeModel) {}
+
+    async start(): Promise<void> {
+        const net = this.m.net('A');
+        const admin = await net.treasury('strand jetton master');
+        this.jetton = StatusJetton.create(net.blockchain, admin);
+        this.provider = await net.treasury('strand provider');
+        this.holder = await net.treasury('strand holder');
+        this.config = await net.treasury('strand configuration');
+        this.proxy = await net.treasury('strand proxy');
+        this.recipients = [await net.treasury('strand recipient 1'), await net.treasury('strand recipient 2')];
+        this.reference = await ReferenceJetton.deploy(net.blockchain, admin, 'https://example.org/strand.json');
+        await this.reference.mint(this.holder.address, 1_000_000_000n);
+        this.strayGiven = 1_000_000_000n;
+        this.start0 = { A: this.m.net('A').transactions.length, B: this.m.net('B').transactions.length };
+    }
+
+    ops(ops: ModelOp[]): void {
+        const r = this.m.rng;
+        if (this.events.length < MAX_FOREIGN_EVENTS)
+            ops.push([2, 'foreign-event', async () => void (await this.newEvent())]);
+        const requested = this.events.filter((e) => !e.paid);
+        if (requested.length) ops.push([3, 'foreign-provide', () => this.provide(r.pick(requested))]);
+        // a held provision, or a delivered Event (2324): a retry of a LiquidityRequested Event with
+        // nothing held goes to its proxy, which here is a treasury
+        const retriable = this.events.filter((e) => e.held > 0n || e.paid);
+        if (retriable.length) ops.push([1.5, 'foreign-retry', () => this.retry(r.pick(retriable))]);
+        if (this.events.length) ops.push([1.5, 'foreign-status', () => this.setStatus()]);
+        // the bridge's Native Events on A (burns from B), where the reference jetton lives
+        const natives = this.m.transfers.filter((t) => t.kind === 'burn' && t.to === 'A' && t.expected.status !== null);
+        if (natives.length) ops.push([1, 'stray-tokens', () => this.stray(r.pick(natives).eventAddress)]);
+        ops.push([1, 'lock-unserved', () => this.lockUnserved()]);
+    }
+
+    // ------------------------------------------------------------ moves
+
+    async newEvent(
+        o: { near?: boolean; bounty?: 'none' | 'part' | 'all'; payload?: boolean; recipient?: 0 | 1 } = {},
+    ): Promise<ForeignEvent> {
+        const r = this.m.rng;
+        const near = o.near ?? (!this.nearUsed && r.chance(0.3));
+        this.nearUsed ||= near;
+        const amount = near ? NEAR_2_120 - r.bigint(0n, 1000n) : r.bigint(1n, 10_000_000_000n);
+        const b = o.bounty ?? (r.chance(0.2) ? 'all' : r.chance(0.5) ? 'none' : 'part');
+        const bounty = b === 'all' ? amount : b === 'none' ? 0n : r.bigint(0n, amount / 10n);
+        const recipient = o.recipient !== undefined ? this.recipients[o.recipient] : r.pick(this.recipients);
+        const payload = (o.payload ?? r.chance(0.25)) ? bigPayload(16) : null;
+        const id = this.events.length;
+        this.m.log(
+            `foreign-event #F${id} ${near ? 'near 2^120 ' : ''}${amount} bounty ${bounty}${payload ? ' payload 16 cells' : ''}`,
+        );
+        const { event, wallet } = await liquidityRequestedEvent(this.m.net('A').blockchain, {
+            msgHash: this.nextHash++,
+            configuration: this.config.address,
+            proxy: this.proxy.address,
+            tokenRoot: this.jetton.minter,
+            eventWallet: (e) => this.jetton.walletAddress(e),
+            walletKnown: true,
+            amount,
+            bounty,
+            sender: this.holder.address,
+            recipient: recipient.address,
+            payload,
+        });
+        const e: ForeignEvent = {
+            id,
+            event,
+            wallet,
+            recipient,
+            amount,
+            bounty,
+            excepted: 0n,
+            held: 0n,
+            repayments: 0,
+            paid: false,
+        };
+        this.events.push(e);
+        // the provider can always provide for it (and one more token: an excess)
+        await this.jetton.mint(this.provider.address, amount - bounty + 1n);
+        this.minted += amount - bounty + 1n;
+        return e;
+    }
+
+    /** the provider sends amount - bounty (+1 or -1 sometimes) with a random forward TON */
+    async provide(e: ForeignEvent, o: { delta?: bigint; forward?: bigint } = {}): Promise<void> {
+        const r = this.m.rng;
+        const due = e.amount - e.bounty;
+        const delta = o.delta ?? (r.chance(0.15) ? 1n : r.chance(0.1) && due > 0n ? -1n : 0n);
+        const forward =
+            o.forward ?? r.pick([toNano('0.02'), toNano('0.06'), toNano('0.12'), toNano('0.2'), toNano('0.5')]);
+        this.m.log(`foreign-provide #F${e.id} ${due + delta} forward ${forward}`);
+        const res = await this.provider.send({
+            to: this.jetton.walletAddress(this.provider.address),
+            value: forward + toNano('0.1'),
+            body: jettonTransferBody({
+                amount: due + delta,
+                to: e.event.address,
+                response: this.provider.address,
+                forwardTonAmount: forward,
+            }),
+        });
+        await this.observe(e, res.transactions, forward);
+    }
+
+    async retry(e: ForeignEvent, value = this.m.rng.pick([toNano('0.05'), toNano('1')])): Promise<void> {
+        this.m.log(`foreign-retry #F${e.id} value ${value}`);
+        const res = await this.holder.send({ to: e.event.address, value, body: limitActionMessage('tvmEventRetry') });
+        await this.observe(e, res.transactions, value);
+    }
+
+    async setStatus(pick?: {
+        e: ForeignEvent;
+        who: 'event' | 'recipient' | 'provider';
+        status: number;
+    }): Promise<void> {
+        const r = this.m.rng;
+        const e = pick?.e ?? r.pick(this.events);
+        const choices = [
+            ['the Event wallet', e.event.address, WALLET_STATUS.sendLocked],
+            ['the Event wallet', e.event.address, 0],
+            ['the recipient', e.recipient.address, WALLET_STATUS.receiveLocked],
+            ['the recipient', e.recipient.address, 0],
+            ['the provider', this.provider.address, WALLET_STATUS.receiveLocked],
+            ['the provider', this.provider.address, 0],
+        ] as const;
+        const [who, owner, status] = pick
+            ? choices.find(
+                  (c) => c[0].endsWith(pick.who === 'event' ? 'Event wallet' : pick.who) && c[2] === pick.status,
+              )!
+            : r.pick(choices);
+        this.m.log(
+            `foreign-status #F${e.id} ${who} ${status === 0 ? 'free' : status === 1 ? 'send-locked' : 'receive-locked'}`,
+        );
+        await this.jetton.setStatus(owner, status);
+    }
+
+    /** reference tokens to a real Native Event of the model: asked back to the holder */
+    async stray(
+        event: Address,
+        forward = this.m.rng.pick([toNano('0.02'), toNano('0.05'), toNano('0.3')]),
+    ): Promise<void> {
+        const amount = this.m.rng.bigint(1n, 1000n);
+        this.m.log(`stray-tokens ${amount} to ${event.toRawString().slice(0, 10)} forward ${forward}`);
+        const before = await this.reference.balanceOf(event);
+        await this.holder.send({
+            to: this.reference.walletAddress(this.holder.address),
+            value: forward + toNano('0.1'),
+            body: jettonTransferBody({ amount, to: event, response: this.holder.address, forwardTonAmount: forward }),
+        });
+        const kept = (await this.reference.balanceOf(event)) - before;
+        if (kept > 0n) {
+            // the Event asked its wallet to return them with the notification's value: too little
+            this.exceptions.push({
+                what: `reference tokens sent to a Native Event with ${forward} forward TON: its wallet could not pay the return (709)`,
+                amount: kept,
+            });
+            this.strayKept.set(event.toRawString(), (this.strayKept.get(event.toRawString()) ?? 0n) + kept);
+        }
+    }
+
+    async lockUnserved(): Promise<void> {
+        const m = this.m;
+        const user = m.rng.pick(['alice', 'bob']);
+        let chain = m.rng.int(2 ** 31) - 2 ** 30;
+        while (chain === m.net('A').globalId || chain === m.net('B').globalId) chain++;
+        m.log(`lock-unserved A.token ${user} -> chain ${chain}`);
+        const s = m.side('A');
+        const u = m.user('A', user);
+        const wallet = await m.pair.wallet(m.net('A'), s.token.minter.address, u.address);
+        await lockNative(u, {
+            wallet: wallet.address,
+            nativeProxy: s.nativeProxy.address,
+            amount: m.rng.bigint(1n, 1_000_000n),
+            forwardTonAmount: toNano('0.5'),
+            destinationChainId: chain,
+            recipient: u.address,
+            expectedGas: toNano('0.1'),
+            remainingGasTo: u.address,
+        });
+        // refunded (2223, or 2702 when paused): the model's balances stay, nothing emitted
+    }
+
+    /**
+     * After a provision or a retry: when the Event says LiquidityProvided, its recipient was sent
+     * amount - bounty by the Event's wallet; a recipient's wallet that refused it (blacklisted) is
+     * the recorded exception. Tokens the Event's wallet keeps that the Event does not hold are
+     * recorded with their reason, or fail the step.
+     */
+    private async observe(e: ForeignEvent, txs: BlockchainTransaction[], value: bigint): Promise<void> {
+        const status = await e.event.getStatus();
+        const due = e.amount - e.bounty;
+        const recipientWallet = this.jetton.walletAddress(e.recipient.address);
+        const refusedBy = (w: Address) =>
+            txs.some(
+                (t) =>
+                    t.inMessage?.info.dest instanceof Address &&
+                    t.inMessage.info.dest.equals(w) &&
+                    exitCodeOf(t) === 45,
+            );
+        if (status === EventStatus.LiquidityProvided && !e.paid) {
+            e.paid = true;
+            if (due > 0n && refusedBy(recipientWallet)) {
+                this.exceptions.push({
+                    what: `#F${e.id}: the recipient's wallet refused (blacklisted): LiquidityProvided, unpaid`,
+                    amount: due,
+                });
+                e.excepted += due;
+            }
+        }
+        if (refusedBy(this.jetton.walletAddress(this.provider.address))) {
+            // the excess back to a provider whose wallet may not receive: back in the Event's wallet
+            const held = await e.event.getHeldTokens();
+            const inWallet = await this.jetton.balanceOf(e.event.address);
+            const extra = inWallet - held - e.excepted;
+            if (extra > 0n) {
+                this.exceptions.push({
+                    what: `#F${e.id}: the provider's wallet refused its excess (may not receive)`,
+                    amount: extra,
+                });
+                e.excepted += extra;
+            }
+        }
+        const inWallet = await this.jetton.balanceOf(e.event.address);
+        const held = await e.event.getHeldTokens();
+        e.held = held;
+        const extra = inWallet - held - e.excepted;
+        if (extra > 0n) {
+            // a refused provision's return with too little TON (the notification's value), or a
+            // locked Event wallet that cannot send them back
+            this.exceptions.push({
+                what: `#F${e.id}: tokens the Event does not take, not returned (value ${value}${(await this.statusOf(e.event.address)) & 1 ? ', its wallet send-locked' : ''})`,
+                amount: extra,
+            });
+            e.excepted += extra;
+        }
+        e.repayments += txs.filter(
+            (t) =>
+                t.inMessage?.info.type === 'internal' &&
+                t.inMessage.info.src.equals(e.event.address) &&
+                t.inMessage.info.dest.equals(this.config.address) &&
+                t.inMessage.body.beginParse().preloadUint(32) === Op.bridge.tvmEventConfirmed,
+        ).length;
+    }
+
+    /** (the self-check) the master mints `amount` straight to `owner`'s wallet, outside the model */
+    async mintTo(owner: Address, amount: bigint): Promise<void> {
+        await this.jetton.mint(owner, amount);
+    }
+
+    /** the USDT-style status of `owner`'s wallet (0 while it is not deployed) */
+    private async statusOf(owner: Address): Promise<number> {
+        const c = await this.m.net('A').blockchain.getContract(this.jetton.walletAddress(owner));
+        return c.accountState?.type === 'active' ? this.jetton.statusOf(owner) : 0;
+    }
+
+    // ------------------------------------------------------------ drain
+
+    /** Every wallet free; what is held retried; every foreign Event provided for. */
+    async drain(): Promise<void> {
+        for (const e of this.events) {
+            for (const o of [e.event.address, e.recipient.address, this.provider.address])
+                if ((await this.statusOf(o)) !== 0) await this.jetton.setStatus(o, 0);
+        }
+        for (const e of this.events) {
+            for (let i = 0; i < 3 && !e.paid; i++) {
+                if ((await e.event.getHeldTokens()) > 0n) {
+                    this.m.log(`drain: foreign-retry #F${e.id}`);
+                    const res = await this.holder.send({
+                        to: e.event.address,
+                        value: toNano('1'),
+                        body: limitActionMessage('tvmEventRetry'),
+                    });
+                    await this.observe(e, res.transactions, toNano('1'));
+                } else {
+                    const due = e.amount - e.bounty;
+                    this.m.log(`drain: foreign-provide #F${e.id} ${due}`);
+                    const res = await this.provider.send({
+                        to: this.jetton.walletAddress(this.provider.address),
+                        value: toNano('0.6'),
+                        body: jettonTransferBody({
+                            amount: due,
+                            to: e.event.address,
+                            response: this.provider.address,
+                            forwardTonAmount: toNano('0.5'),
+                        }),
+                    });
+                    await this.observe(e, res.transactions, toNano('0.5'));
+                }
+            }
+            if (!e.paid)
+                throw new Error(`drain: foreign Event #F${e.id} still ${EventStatus[await e.event.getStatus()]}`);
+        }
+    }
+
+    // ------------------------------------------------------------ invariants
+
+    async check(): Promise<Violation[]> {
+        const out: Violation[] = [];
+        const fail = (message: string) => out.push({ invariant: 'way-forward', message });
+        if (!this.events.length) return this.checkReceived();
+        let sum = await this.jetton.balanceOf(this.provider.address);
+        for (const r of this.recipients) sum += await this.jetton.balanceOf(r.address);
+        for (const e of this.events) {
+            const status = await e.event.getStatus();
+            const held = await e.event.getHeldTokens();
+            const inWallet = await this.jetton.balanceOf(e.event.address);
+            sum += inWallet;
+            if (await e.event.getProvisionPending()) fail(`#F${e.id}: a provision pending at rest`);
+            if (inWallet !== held + e.excepted)
+                fail(
+                    `#F${e.id}: its wallet holds ${inWallet}, the Event holds ${held}, recorded exceptions ${e.excepted}`,
+                );
+            if (status === EventStatus.LiquidityProvided && !e.paid)
+                fail(`#F${e.id}: LiquidityProvided, not observed paid`);
+            if (held > 0n && status !== EventStatus.LiquidityRequested && status !== EventStatus.LiquidityProvided)
+                fail(`#F${e.id}: ${held} held in ${EventStatus[status]} (no way out)`);
+            if (e.repayments !== (status === EventStatus.LiquidityProvided ? 1 : 0))
+                out.push({
+                    invariant: 'conservation',
+                    message: `#F${e.id}: ${e.repayments} repayments in ${EventStatus[status]}`,
+                });
+        }
+        if (sum !== this.minted)
+            out.push({
+                invariant: 'conservation',
+                message: `the foreign token's holders hold ${sum} of ${this.minted}`,
+            });
+        // the recipients got every due of a paid Event but the recorded exceptions
+        for (const r of this.recipients) {
+            const owed = this.events
+                .filter((e) => e.paid && e.recipient === r)
+                .reduce((a, e) => a + (e.amount - e.bounty), 0n);
+            const excepted = this.events
+                .filter((e) => e.paid && e.recipient === r)
+                .reduce((a, e) => a + this.recipientExcepted(e), 0n);
+            if ((await this.jetton.balanceOf(r.address)) !== owed - excepted)
+                out.push({
+                    invariant: 'balance',
+                    message: `a foreign recipient holds ${await this.jetton.balanceOf(r.address)}, delivered Events owe it ${owed} less ${excepted} recorded`,
+                });
+        }
+        // reference tokens: with the holder or kept (recorded) by real Events
+        let ref = await this.reference.balanceOf(this.holder.address);
+        for (const [a, kept] of this.strayKept) {
+            const held = await this.reference.balanceOf(Address.parseRaw(a));
+            ref += held;
+            if (held !== kept) fail(`a real Event's reference wallet holds ${held}, recorded ${kept}`);
+        }
+        if (ref !== this.strayGiven)
+            out.push({
+                invariant: 'conservation',
+                message: `reference tokens: ${ref} accounted of ${this.strayGiven}`,
+            });
+        out.push(...(await this.checkReceived()));
+        return out;
+    }
+
+    private recipientExcepted(e: ForeignEvent): bigint {
+        return this.exceptions
+            .filter((x) => x.what.startsWith(`#F${e.id}: the recipient's wallet refused`))
+            .reduce((a, x) => a + x.amount, 0n);
+    }
+
+    /**
+     * received: each model transfer whose Event says Confirmed or LiquidityProvided is matched to
+     * one transfer its recipient's wallet of that token took in on the destination (a successful
+     * internal_transfer); the real Native Events' wallets of the bridge's token hold exactly
+     * their held tokens.
+     */
+    private async checkReceived(): Promise<Violation[]> {
+        const out: Violation[] = [];
+        const incoming = new Map<string, number>();
+        for (const n of ['A', 'B'] as const) {
+            for (const t of this.m.net(n).transactions.slice(this.start0[n])) {
+                const i = t.inMessage?.info;
+                if (i?.type !== 'internal' || i.bounced || (exitCodeOf(t) ?? 0) !== 0) continue;
+                const b = t.inMessage!.body.beginParse();
+                if (b.remainingBits < 32 || b.preloadUint(32) !== Op.jetton.internalTransfer) continue;
+                const k = `${n}:${i.dest.toRawString()}`;
+                incoming.set(k, (incoming.get(k) ?? 0) + 1);
+            }
+        }
+        const need = new Map<string, number>();
+        for (const t of this.m.transfers) {
+            const s = (await this.m.eventStatus(t)).status;
+            if (s !== EventStatus.Confirmed && s !== EventStatus.LiquidityProvided) continue;
+            const h = t.lane === 'shared' ? 'shared' : t.kind === 'lock' ? 'alien' : 'token';
+            const minter = await this.m.minterOf(t.to, h);
+            const w = await this.m.pair.wallet(this.m.net(t.to), minter, this.m.user(t.to, t.recipient).address);
+            const k = `${t.to}:${w.address.toRawString()}`;
+            need.set(k, (need.get(k) ?? 0) + 1);
+        }
+        for (const [k, c] of need)
+            if ((incoming.get(k) ?? 0) < c)
+                out.push({
+                    invariant: 'balance',
+                    message: `${k.slice(0, 12)}: ${c} transfers marked delivered to this wallet, ${incoming.get(k) ?? 0} taken in`,
+                });
+        return out;
+    }
+}
