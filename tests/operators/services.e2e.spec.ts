@@ -8,23 +8,18 @@
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { Address, internal, SendMode, toNano } from '@ton/core';
+import { Address, toNano } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { LocalNetwork, startLocalNetwork } from '../../service/localnet/localnet';
 import { readDeployment } from '../../lib/deploy/deployment';
-import { lockTransferBody } from '../../lib/userTransfers';
 import { v2Provider } from '../../lib/toncenterV2';
-import { JettonWallet } from '../../wrappers/JettonWallet';
-import { ProxyMultiVaultAlien } from '../../wrappers/ProxyMultiVaultAlien';
 import { LiteClient } from '../../wrappers/LiteClient';
 import { OperatorWallet } from '../../service/operators/wallet';
 import { CreditRecord } from '../../service/operators/credit';
 import { OPERATOR_SUBWALLETS, ProcessOperators } from '../../service/localnet/processOperators';
 import { ServiceProcess } from './process';
 import { until } from '../until.util';
-
-type Key = 'A' | 'B';
-const other = (k: Key): Key => (k === 'A' ? 'B' : 'A');
+import { alienBalance as alienBalanceOf, Key, lock as lockOn, other } from './creditUser';
 
 jest.setTimeout(300_000);
 
@@ -102,73 +97,11 @@ describe('operators as processes against the local network', () => {
         fs.rmSync(dir, { recursive: true, force: true });
     });
 
-    const tokenOf = (k: Key) => {
-        const t = (
-            readDeployment(net.deploymentFile).extra!.tokens as Record<
-                string,
-                { minter: string; name: string; symbol: string; decimals: number }
-            >
-        )[k];
-        return { ...t, minter: Address.parse(t.minter) };
-    };
-
-    /** The user's lock of `amount` of `from`'s test token for the other network (credit mode: expected gas paid). */
-    async function lock(from: Key, amount: bigint, expectedGas = toNano('0.1')): Promise<void> {
-        const d = readDeployment(net.deploymentFile);
-        const user = net.accounts.user;
-        const c = client(from);
-        const wallet = c.open(user.v4);
-        const jettonWallet = (await JettonWallet.createFromOwner(user.v4.address, tokenOf(from).minter)).address;
-        const seqno = await wallet.getSeqno();
-        await wallet.sendTransfer({
-            seqno,
-            secretKey: user.keys.secretKey,
-            sendMode: SendMode.PAY_GAS_SEPARATELY,
-            messages: [
-                internal({
-                    to: jettonWallet,
-                    value: toNano('0.7'),
-                    body: lockTransferBody({
-                        wallet: jettonWallet,
-                        nativeProxy: Address.parse(d.tvm[from].contracts.nativeProxy!),
-                        amount,
-                        forwardTonAmount: toNano('0.5'),
-                        destinationChainId: d.tvm[other(from)].globalId,
-                        recipient: user.v4.address,
-                        expectedGas,
-                        remainingGasTo: user.v4.address,
-                    }),
-                }),
-            ],
-        });
-        await until('the lock accepted', async () => (await wallet.getSeqno()) > seqno);
-    }
-
-    /** The user's balance on `on` of the alien token minted for the other network's test token. */
-    async function alienBalance(on: Key): Promise<bigint> {
-        const d = readDeployment(net.deploymentFile);
-        const t = tokenOf(other(on));
-        const proxy = client(on).open(
-            ProxyMultiVaultAlien.createFromAddress(Address.parse(d.tvm[on].contracts.alienProxy!)),
-        );
-        const minter = await proxy.getAlienTokenAddress(
-            BigInt(d.tvm[other(on)].globalId),
-            t.minter,
-            t.name,
-            t.symbol,
-            BigInt(t.decimals),
-        );
-        const w = await JettonWallet.createFromOwner(net.accounts.user.v4.address, minter);
-        const p = v2Provider(client(on), w.address);
-        if ((await p.getState()).state.type !== 'active') return 0n;
-        return (await p.get('get_wallet_data', [])).stack.readBigNumber();
-    }
-
     /** waits for the user's alien balance on `on` to reach `expected` */
     async function mintedOn(on: Key, expected: bigint): Promise<void> {
         let seen = -1n;
         try {
-            await until(`the mint on ${on}`, async () => (seen = await alienBalance(on)) === expected);
+            await until(`the mint on ${on}`, async () => (seen = await alienBalanceOf(net, on)) === expected);
         } catch (e) {
             throw new Error(`${(e as Error).message} (balance ${seen}, expected ${expected})`, { cause: e });
         }
@@ -188,10 +121,10 @@ describe('operators as processes against the local network', () => {
 
     it('credit mode both ways: a lock on A is minted on B and a lock on B is minted on A, with no action but the lock', async () => {
         const t0 = Date.now();
-        const beforeB = await alienBalance('B');
-        const beforeA = await alienBalance('A');
-        await lock('A', 1_000_000_000n);
-        await lock('B', 2_000_000_000n);
+        const beforeB = await alienBalanceOf(net, 'B');
+        const beforeA = await alienBalanceOf(net, 'A');
+        await lockOn(net, 'A', 1_000_000_000n);
+        await lockOn(net, 'B', 2_000_000_000n);
         await mintedOn('B', beforeB + 1_000_000_000n);
         await mintedOn('A', beforeA + 2_000_000_000n);
         console.log(`credit transfers both ways through the services: ${Date.now() - t0} ms`);
@@ -221,8 +154,8 @@ describe('operators as processes against the local network', () => {
     it('a validator rotation on A is followed by the sync service, and a transfer after it completes', async () => {
         const since = await net.tvm.A.node.exclusive(async () => net.tvm.A.node.rotate().set.utimeSince);
         await until("B's LiteClient on the new set", async () => (await epochOnLiteClient('B')) === since);
-        const before = await alienBalance('B');
-        await lock('A', 3_000_000_000n);
+        const before = await alienBalanceOf(net, 'B');
+        await lockOn(net, 'A', 3_000_000_000n);
         await mintedOn('B', before + 3_000_000_000n);
     });
 
@@ -245,8 +178,8 @@ describe('operators as processes against the local network', () => {
         await until('both key blocks logged', async () => keyBlocks() >= 2);
         expect(keyBlocks()).toBe(2);
         await until('health back to 200', async () => (await health(restarted)).status === 200);
-        const before = await alienBalance('B');
-        await lock('A', 4_000_000_000n);
+        const before = await alienBalanceOf(net, 'B');
+        await lockOn(net, 'A', 4_000_000_000n);
         await mintedOn('B', before + 4_000_000_000n);
     });
 
@@ -264,8 +197,8 @@ describe('operators as processes against the local network', () => {
             OPERATOR_SUBWALLETS.credit.A,
         );
         const seqnoBefore = await wallet.seqno();
-        const before = await alienBalance('B');
-        await lock('A', 5_000_000_000n);
+        const before = await alienBalanceOf(net, 'B');
+        await lockOn(net, 'A', 5_000_000_000n);
         const submitted = await paused.event('credit.submitted');
         paused.signal('SIGKILL');
         expect((await paused.exited).signal).toBe('SIGKILL');
@@ -295,7 +228,7 @@ describe('operators as processes against the local network', () => {
         // three rounds of the resumed backend later: still once
         const seen = await resumed.rounds();
         await until('three more rounds of the resumed backend', async () => (await resumed.rounds()) >= seen + 3);
-        expect(await alienBalance('B')).toBe(before + 5_000_000_000n);
+        expect(await alienBalanceOf(net, 'B')).toBe(before + 5_000_000_000n);
         expect(await wallet.seqno()).toBe(seqnoBefore + 1);
     });
 });
