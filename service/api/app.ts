@@ -19,7 +19,7 @@ import {
     TransferKind,
     TransferView,
 } from '../storage/store';
-import { formatUnits, PriceTable, usdtVolume } from './format';
+import { formatUnits, PriceTable, tvmOutgoing, usdtVolume } from './format';
 import * as S from './schemas';
 import { detailsOf } from './details';
 import { explorerPage } from './explorer';
@@ -201,18 +201,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
         return {
             transferStatus: v.status,
             timestampCreatedAt: v.createdAt,
-            outgoing: {
-                tokenType: v.tokenType,
-                chainId: v.fromChainId,
-                userAddress: v.sender,
-                tokenAddress: v.token,
-                proxyAddress: v.proxy,
-                volumeExec: formatUnits(v.amount, v.decimals),
-                volumeUsdtExec: usdtVolume(v.amount, v.decimals, prices[v.token]),
-                feeVolumeExec: fee !== undefined ? formatUnits(fee, v.decimals) : '0',
-                messageHash: v.messageHash,
-                transactionHash: v.transferId,
-            },
+            outgoing: tvmOutgoing(v, fee, prices),
             incoming: {
                 // a lock (Native) is minted as Alien, a burn (Alien) unlocks the Native token
                 tokenType: d?.tokenType === 'Native' || (!d && v.tokenType === 'Alien') ? 'Native' : 'Alien',

@@ -37,3 +37,32 @@ export function parsePriceTable(json: string): PriceTable {
     }
     return out;
 }
+
+/** The fields a transfer's TVM side (`outgoing` of tvmTvm and tvmEvm records) is answered with. */
+export interface TvmOutgoingView {
+    tokenType: string;
+    fromChainId: number;
+    sender: string;
+    token: string;
+    proxy: string;
+    amount: string;
+    decimals: number;
+    messageHash: string;
+    transferId: string;
+}
+
+/** The `outgoing` part of a TVM to TVM or TVM to EVM record: `fee` (when known) in the token's units. */
+export function tvmOutgoing(v: TvmOutgoingView, fee: bigint | undefined, prices: PriceTable) {
+    return {
+        tokenType: v.tokenType,
+        chainId: v.fromChainId,
+        userAddress: v.sender,
+        tokenAddress: v.token,
+        proxyAddress: v.proxy,
+        volumeExec: formatUnits(v.amount, v.decimals),
+        volumeUsdtExec: usdtVolume(v.amount, v.decimals, prices[v.token]),
+        feeVolumeExec: fee !== undefined ? formatUnits(fee, v.decimals) : '0',
+        messageHash: v.messageHash,
+        transactionHash: v.transferId,
+    };
+}

@@ -8,7 +8,7 @@
  */
 import { TransferView } from '../storage/store';
 import { APPROVE_STATUS_NAMES, WithdrawalRow } from '../storage/withdrawals';
-import { formatUnits, PriceTable, usdtVolume } from './format';
+import { formatUnits, PriceTable, tvmOutgoing, usdtVolume } from './format';
 import type { NextAction, TimelineStep } from './details';
 
 /** The MultiVault's withdrawal id of a TVM to EVM transfer (its link key is `wd:<id>`). */
@@ -27,18 +27,7 @@ export function tvmEvmRecord(v: TransferView, prices: PriceTable) {
     return {
         transferStatus: v.status,
         timestampCreatedAt: v.createdAt,
-        outgoing: {
-            tokenType: v.tokenType,
-            chainId: v.fromChainId,
-            userAddress: v.sender,
-            tokenAddress: v.token,
-            proxyAddress: v.proxy,
-            volumeExec: formatUnits(v.amount, v.decimals),
-            volumeUsdtExec: usdtVolume(v.amount, v.decimals, prices[v.token]),
-            feeVolumeExec: fee !== undefined ? formatUnits(fee, v.decimals) : '0',
-            messageHash: v.messageHash,
-            transactionHash: v.transferId,
-        },
+        outgoing: tvmOutgoing(v, fee, prices),
         incoming: {
             // a lock (Native) is minted on EVM as the token's representation, a burn (Alien) pays the EVM token
             tokenType: v.tokenType === 'Native' ? 'Alien' : 'Native',
