@@ -126,11 +126,15 @@ export class ProcessOperators implements Operators {
                 SYNC_SUBWALLET: String(OPERATOR_SUBWALLETS.sync[from]),
                 SYNC_INTERVAL_MS: interval,
             });
+            // its journal (cursors by proxy and lt, transfers by Event) belongs to this network: a new
+            // network's transactions start at low lts again, under a previous run's cursors
+            const creditState = path.join(stateDir, `credit-${from}.jsonl`);
+            fs.rmSync(creditState, { force: true });
             this.spawnService(`credit-${from}-${to}`, 'credit.ts', {
                 CREDIT_FROM: from,
                 CREDIT_MNEMONIC: mnemonic,
                 CREDIT_SUBWALLET: String(OPERATOR_SUBWALLETS.credit[from]),
-                CREDIT_STATE: path.join(stateDir, `credit-${from}.jsonl`),
+                CREDIT_STATE: creditState,
                 // the journal, whatever storage the shell names for the API service
                 DATABASE_URL: '',
                 DATA_DIR: '',
