@@ -279,6 +279,13 @@ describe('TVM to EVM relays as processes against the local network', () => {
             });
         const before = await representationBalance();
         const [id] = await lock(6_000_000n);
+        // relay 3 still signs (it only warns); the wallet must find its signature and leave it out, so
+        // wait until it has signed instead of racing its poll
+        await relays[3].waitFor(
+            (l) => l.event === 'tvmevm.signed' && String(l.id).toLowerCase() === String(id).toLowerCase(),
+            60_000,
+            'relay 3 signed the round 2 withdrawal',
+        );
         const c = await collect(id, urls, async (round, signer) =>
             Boolean(await bridge.getFunction('isRelay')(round, signer)),
         );
