@@ -80,11 +80,15 @@ function serialize(args: TupleItem[]): [string, string][] {
     });
 }
 
-/** One JSON-RPC call to the client's v2 endpoint (its API key sent): the HTTP status and the answer. */
+/**
+ * One JSON-RPC call to the client's v2 endpoint (its API key sent): the HTTP status and the answer.
+ * An answer that is not JSON throws, named by `what` (default: the method), with its HTTP status.
+ */
 export async function callV2<R>(
     client: TonClient,
     method: string,
     params: Record<string, unknown>,
+    what: string = method,
 ): Promise<{ status: number; body: { ok: boolean; error?: string; code?: number; result?: R } }> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (client.parameters.apiKey) headers['X-API-Key'] = client.parameters.apiKey;
@@ -93,7 +97,15 @@ export async function callV2<R>(
         headers,
         body: JSON.stringify({ id: '1', jsonrpc: '2.0', method, params }),
     });
-    return { status: r.status, body: (await r.json()) as { ok: boolean; error?: string; code?: number; result?: R } };
+    const text = await r.text();
+    try {
+        return {
+            status: r.status,
+            body: JSON.parse(text) as { ok: boolean; error?: string; code?: number; result?: R },
+        };
+    } catch {
+        throw new Error(`${what}: HTTP ${r.status}, not JSON: ${text.slice(0, 200)}`);
+    }
 }
 
 /** runGetMethod over the v2 JSON-RPC endpoint; throws with the exit code when it is not 0 or 1. */
@@ -135,47 +147,31 @@ export async function getTransactionsRaw(
     address: Address,
     o: { limit: number; lt?: string; hash?: string; toLt?: string },
 ): Promise<ListedTransaction[]> {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (client.parameters.apiKey) headers['X-API-Key'] = client.parameters.apiKey;
-    const r = await fetch(client.parameters.endpoint, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({
-            id: '1',
-            jsonrpc: '2.0',
-            method: 'getTransactions',
-            params: {
-                address: address.toString(),
-                limit: o.limit,
-                lt: o.lt,
-                hash: o.hash === undefined ? undefined : Buffer.from(o.hash, 'base64').toString('hex'),
-                to_lt: o.toLt,
-                archival: true,
-            },
-        }),
-    });
-    const text = await r.text();
-    let body: { ok?: boolean; error?: string; result?: unknown };
-    try {
-        body = JSON.parse(text) as typeof body;
-    } catch {
-        throw new Error(`getTransactions of ${address.toString()}: HTTP ${r.status}, not JSON: ${text.slice(0, 200)}`);
-    }
-    if (!body.ok || !Array.isArray(body.result))
-        throw new Error(`getTransactions of ${address.toString()}: ${body.error ?? `HTTP ${r.status}`}`);
+    const what = `getTransactions of ${address.toString()}`;
+    const { status, body } = await callV2(
+        client,
+        'getTransactions',
+        {
+            address: address.toString(),
+            limit: o.limit,
+            lt: o.lt,
+            hash: o.hash === undefined ? undefined : Buffer.from(o.hash, 'base64').toString('hex'),
+            to_lt: o.toLt,
+            archival: true,
+        },
+        what,
+    );
+    if (!body.ok || !Array.isArray(body.result)) throw new Error(`${what}: ${body.error ?? `HTTP ${status}`}`);
     return (body.result as { data?: unknown; transaction_id?: { lt?: unknown; hash?: unknown } }[]).map((t) => {
         if (
             typeof t.data !== 'string' ||
             typeof t.transaction_id?.lt !== 'string' ||
             typeof t.transaction_id.hash !== 'string'
         )
-            throw new Error(`getTransactions of ${address.toString()}: a transaction without data or transaction_id`);
+            throw new Error(`${what}: a transaction without data or transaction_id`);
         const tx = new RawTransaction(parseBoc(Buffer.from(t.data, 'base64'))[0]);
         const lt = BigInt(t.transaction_id.lt);
-        if (tx.lt !== lt)
-            throw new Error(
-                `getTransactions of ${address.toString()}: transaction_id.lt ${lt} but the BoC says ${tx.lt}`,
-            );
+        if (tx.lt !== lt) throw new Error(`${what}: transaction_id.lt ${lt} but the BoC says ${tx.lt}`);
         return { lt, hash: t.transaction_id.hash, tx };
     });
 }
