@@ -333,17 +333,7 @@ export type CreditRecord =
           /** ms since the epoch, when it was found */
           at: number;
       }
-    | {
-          k: 'signed';
-          id: string;
-          attempt: number;
-          wallet: string;
-          seqno: number;
-          validUntil: number;
-          boc: string;
-          balance: string;
-          at: number;
-      }
+    | ({ k: 'signed'; id: string; attempt: number } & SignedDeployment)
     | { k: 'accepted'; id: string; seqno: number; at: number }
     | {
           k: 'delivered';
