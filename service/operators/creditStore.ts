@@ -355,6 +355,8 @@ export class JournalCreditStore implements CreditStore {
     readonly kind = 'journal' as const;
     readonly owner = 'journal';
     private transfers = new Map<string, CreditTransfer>();
+    /** the same transfers by transfer id (records after `seen` name a transfer by it; the first seen wins) */
+    private byId = new Map<string, CreditTransfer>();
     private cursors = new Map<string, bigint>();
     private done = new Map<string, Extract<CreditRecord, { k: 'delivered' | 'failed' }>>();
 
@@ -373,38 +375,35 @@ export class JournalCreditStore implements CreditStore {
         return records.filter((r, i) => r.k !== 'cursor' || lastCursor.get(r.proxy) === i);
     }
 
-    private byId(id: string): CreditTransfer | undefined {
-        for (const t of this.transfers.values()) if (t.transferId === id) return t;
-        return undefined;
-    }
-
     private apply(r: CreditRecord): void {
         if (r.k === 'cursor') {
             this.cursors.set(r.proxy, BigInt(r.lt));
             return;
         }
         if (r.k === 'seen') {
-            if (!this.transfers.has(r.event))
-                this.transfers.set(r.event, {
-                    eventAddress: r.event,
-                    transferId: r.id,
-                    configuration: r.configuration,
-                    proxy: r.proxy,
-                    lt: r.lt,
-                    messageHash: r.messageHash,
-                    outIndex: r.outIndex,
-                    seenAt: r.at,
-                    state: 'pending',
-                    attempts: 0,
-                    leaseOwner: null,
-                    leaseUntil: null,
-                    tookOverFrom: null,
-                    signed: null,
-                    acceptedAt: null,
-                });
+            if (this.transfers.has(r.event)) return;
+            const t: CreditTransfer = {
+                eventAddress: r.event,
+                transferId: r.id,
+                configuration: r.configuration,
+                proxy: r.proxy,
+                lt: r.lt,
+                messageHash: r.messageHash,
+                outIndex: r.outIndex,
+                seenAt: r.at,
+                state: 'pending',
+                attempts: 0,
+                leaseOwner: null,
+                leaseUntil: null,
+                tookOverFrom: null,
+                signed: null,
+                acceptedAt: null,
+            };
+            this.transfers.set(r.event, t);
+            if (!this.byId.has(r.id)) this.byId.set(r.id, t);
             return;
         }
-        const t = this.byId(r.id);
+        const t = this.byId.get(r.id);
         if (!t) return;
         if (r.k === 'signed') {
             const { wallet, seqno, validUntil, boc, balance, at } = r;
