@@ -19,7 +19,7 @@
  * for it to expire before paying anew.
  */
 import type { Db, Queryable } from '../storage/db';
-import { Journal } from './journal';
+import { Journal, lastCursorsOnly } from './journal';
 
 export interface SignedDeployment {
     /** the paying wallet (raw address) */
@@ -365,14 +365,7 @@ export class JournalCreditStore implements CreditStore {
     }
 
     static open(file: string): JournalCreditStore {
-        return new JournalCreditStore(Journal.open<CreditRecord>(file, JournalCreditStore.compact));
-    }
-
-    /** Journal records still needed after a restart (used to compact the file on open). */
-    static compact(records: CreditRecord[]): CreditRecord[] {
-        const lastCursor = new Map<string, number>();
-        records.forEach((r, i) => r.k === 'cursor' && lastCursor.set(r.proxy, i));
-        return records.filter((r, i) => r.k !== 'cursor' || lastCursor.get(r.proxy) === i);
+        return new JournalCreditStore(Journal.open<CreditRecord>(file, lastCursorsOnly));
     }
 
     private apply(r: CreditRecord): void {

@@ -64,3 +64,14 @@ export class Journal<R> {
         fs.closeSync(this.fd);
     }
 }
+
+/**
+ * A `compact` for a journal of scan cursors and other records: each proxy's last `cursor` record is
+ * kept (an earlier one says nothing a later one does not), every other record as it is.
+ */
+export function lastCursorsOnly<R extends { k: string }>(records: R[]): R[] {
+    const isCursor = (r: R): r is R & { k: 'cursor'; proxy: string } => r.k === 'cursor';
+    const last = new Map<string, number>();
+    records.forEach((r, i) => isCursor(r) && last.set(r.proxy, i));
+    return records.filter((r, i) => !isCursor(r) || last.get(r.proxy) === i);
+}

@@ -35,7 +35,7 @@ import {
 import { inSealedBlock } from '../../lib/toncenterV2';
 import { envInt, envString, errorText, evmDeploymentFromEnv, runMain, Service, startService } from './frame';
 import { transactionsAfter } from './chain';
-import { Journal } from './journal';
+import { Journal, lastCursorsOnly } from './journal';
 
 export type TvmEvmRelayRecord =
     { k: 'cursor'; proxy: string; lt: string } | { k: 'signed'; seq: number; json: WithdrawalSignatureJson };
@@ -100,13 +100,6 @@ export class TvmEvmRelayWorker {
     private record(r: TvmEvmRelayRecord): void {
         this.o.journal.append(r);
         this.apply(r);
-    }
-
-    /** Journal records still needed after a restart: every signature, the last cursor of each proxy. */
-    static compact(records: TvmEvmRelayRecord[]): TvmEvmRelayRecord[] {
-        const last = new Map<string, number>();
-        records.forEach((r, i) => r.k === 'cursor' && last.set(r.proxy, i));
-        return records.filter((r, i) => r.k !== 'cursor' || last.get(r.proxy) === i);
     }
 
     async step(): Promise<void> {
@@ -264,7 +257,7 @@ async function main() {
     } catch {
         throw new Error('TVMEVM_RELAY_KEY: not a valid secp256k1 private key');
     }
-    const journal = Journal.open<TvmEvmRelayRecord>(envString('TVMEVM_RELAY_STATE'), TvmEvmRelayWorker.compact);
+    const journal = Journal.open<TvmEvmRelayRecord>(envString('TVMEVM_RELAY_STATE'), lastCursorsOnly);
     const tvm = new TonClient({ endpoint: tvmEntry.endpoint });
     const provider = new JsonRpcProvider(evmEntry.endpoint, evmEntry.chainId, { staticNetwork: true });
     const bridge = new Contract(getAddress(evmEntry.bridge), BRIDGE_ABI, provider);
