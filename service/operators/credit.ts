@@ -225,11 +225,7 @@ export class CreditWorker {
         const status = await eventStatusAt(destination, eventAddress);
         // whether the recorded deployment's wallet took it (its seqno moved past the message's)
         const signer = t.signed ? Address.parse(t.signed.wallet) : null;
-        const signerSeqno = signer
-            ? signer.equals(wallet.address)
-                ? await wallet.seqno()
-                : await walletSeqnoOf(destination, signer)
-            : null;
+        const signerSeqno = signer ? await walletSeqnoOf(destination, signer) : null;
         const landed = t.signed !== null && signerSeqno !== null && signerSeqno > t.signed.seqno;
         if (status !== null && SETTLED.has(status)) {
             const spent =
