@@ -10,10 +10,9 @@
  *     refuses it, 2317, and stays Initializing): a single instance on PGlite completes the delivery.
  */
 import fs from 'fs';
-import os from 'os';
 import path from 'path';
 import { Address, toNano } from '@ton/core';
-import { LocalNetwork, startLocalNetwork } from '../../service/localnet/localnet';
+import { LocalNetwork } from '../../service/localnet/localnet';
 import { readDeployment, DEPLOY_PARAMS } from '../../lib/deploy/deployment';
 import { proofDataCell, deployTvmEventBody } from '../../lib/proofPayload';
 import { transferFromProxyTransaction } from '../../lib/transferId';
@@ -23,7 +22,7 @@ import { Db, openDb } from '../../service/storage/db';
 import { fakeBlockRequest } from '../../harness/checkerRequests';
 import { EventStatus } from '../../wrappers/eventStatus';
 import { PgServer, requirePostgres, startPostgres } from '../service/postgres';
-import { ServiceProcess } from './process';
+import { opsNetwork, ServiceProcess } from './process';
 import { alienBalance, deploymentsSentBy, lock } from './creditUser';
 import { until } from '../until.util';
 
@@ -66,19 +65,10 @@ const run = requirePostgres();
         );
 
     beforeAll(async () => {
-        dir = fs.mkdtempSync(path.join(os.tmpdir(), 'credit-instances-'));
         pg = await startPostgres();
         db = await openDb({ url: pg.url });
-        net = await startLocalNetwork({
-            name: `credit-instances-${process.pid}`,
-            dir,
-            evm: false,
-            blockSeconds: 1,
-            epochSeconds: 3600,
-            validators: 8,
-            // no operators: the backends under test are the only ones (one epoch: no sync needed)
-            startOperators: false,
-        });
+        // no operators: the backends under test are the only ones (one epoch: no sync needed)
+        ({ net, dir } = await opsNetwork('credit-instances', { evm: false }));
         for (const sw of SUBWALLETS) {
             const w = await OperatorWallet.fromMnemonic(net.tvm.B.client, net.accounts.operator.mnemonic, sw);
             await net.tvm.B.node.exclusive(() => net.tvm.B.node.fund(w.address, toNano('100')));
