@@ -484,9 +484,8 @@ export class Strand implements ModelExtension {
             const s = (await this.m.eventStatus(t)).status;
             if (s !== EventStatus.Confirmed && s !== EventStatus.LiquidityProvided) continue;
             const h = t.lane === 'shared' ? 'shared' : t.kind === 'lock' ? 'alien' : 'token';
-            const minter = await this.m.minterOf(t.to, h);
-            const w = await this.m.pair.wallet(this.m.net(t.to), minter, this.m.user(t.to, t.recipient).address);
-            const k = `${t.to}:${w.address.toRawString()}`;
+            const w = await this.m.walletAddress(t.to, h, this.m.user(t.to, t.recipient).address);
+            const k = `${t.to}:${w.toRawString()}`;
             need.set(k, (need.get(k) ?? 0) + 1);
         }
         for (const [k, c] of need)
