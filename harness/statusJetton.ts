@@ -11,6 +11,7 @@
  */
 import { Address, beginCell, Cell, contractAddress, StateInit, toNano } from '@ton/core';
 import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { storeJettonTransferInternal } from '../build/JettonWallet/tact_JettonWallet';
 import { JettonWallet } from '../wrappers/JettonWallet';
 import { compiledCode } from '../wrappers/compiled';
 
@@ -69,13 +70,17 @@ export class StatusJetton {
     /** The master mints `amount` to `to` (internal_transfer with the wallet's state init). */
     async mint(to: Address, amount: bigint) {
         const body = beginCell()
-            .storeUint(0x178d4519, 32)
-            .storeUint(0, 64)
-            .storeCoins(amount)
-            .storeAddress(this.minter)
-            .storeAddress(null)
-            .storeCoins(0)
-            .storeBit(false)
+            .store(
+                storeJettonTransferInternal({
+                    $$type: 'JettonTransferInternal',
+                    queryId: 0n,
+                    amount,
+                    from: this.minter,
+                    responseDestination: null,
+                    forwardTonAmount: 0n,
+                    forwardPayload: JettonWallet.forwardPayload(null),
+                }),
+            )
             .endCell();
         const r = await this.admin.send({
             to: this.walletAddress(to),
