@@ -61,7 +61,10 @@ export class StatusJetton {
         return this.wallet(owner).getJettonBalance();
     }
 
+    /** The status of `owner`'s wallet (0 while it is not deployed). */
     async statusOf(owner: Address): Promise<number> {
+        const acc = await this.blockchain.getContract(this.walletAddress(owner));
+        if (acc.accountState?.type !== 'active') return 0;
         return Number(
             (await this.blockchain.runGetMethod(this.walletAddress(owner), 'get_status')).stackReader.readBigNumber(),
         );
