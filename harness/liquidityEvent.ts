@@ -19,6 +19,7 @@ import { MultiVaultTvmTvmEventNative } from '../wrappers/MultiVaultTvmTvmEventNa
 import { tvmTvmEventBody } from '../wrappers/tvmTvmEvent';
 import { EventStatus } from '../wrappers/eventStatus';
 import { Op } from '../wrappers/constants';
+import { JettonWallet } from '../wrappers/JettonWallet';
 
 export interface LiquidityEventArgs {
     /** distinguishes Events of the same configuration (part of the address) */
@@ -110,7 +111,10 @@ export async function liquidityRequestedEvent(
     return { event, wallet };
 }
 
-/** A jetton transfer request body (TEP-74 transfer) of `amount` to `to`, excesses to `response`. */
+/**
+ * A jetton transfer request body (TEP-74 transfer) of `amount` to `to`, excesses to `response`, no
+ * forward payload: JettonWallet.transferMessage with this module's argument names.
+ */
 export function jettonTransferBody(a: {
     queryId?: bigint;
     amount: bigint;
@@ -118,14 +122,11 @@ export function jettonTransferBody(a: {
     response: Address;
     forwardTonAmount: bigint;
 }): Cell {
-    return beginCell()
-        .storeUint(Op.jetton.transfer, 32)
-        .storeUint(a.queryId ?? 0n, 64)
-        .storeCoins(a.amount)
-        .storeAddress(a.to)
-        .storeAddress(a.response)
-        .storeMaybeRef(null)
-        .storeCoins(a.forwardTonAmount)
-        .storeBit(false)
-        .endCell();
+    return JettonWallet.transferMessage({
+        queryId: a.queryId,
+        amount: a.amount,
+        to: a.to,
+        responseDestination: a.response,
+        forwardTonAmount: a.forwardTonAmount,
+    });
 }

@@ -311,8 +311,8 @@ export class BridgeModel {
         return (this.alienMinters[net] ??= (await this.pair.alienMinter(s, o, o.token)).address);
     }
 
-    /** A jetton balance (0 while the wallet is not deployed); wallet addresses are cached. */
-    async walletBalance(net: Net, h: Holding, owner: Address): Promise<bigint> {
+    /** The address of `owner`'s wallet of a holding on a network (cached). */
+    async walletAddress(net: Net, h: Holding, owner: Address): Promise<Address> {
         const minter = await this.minterOf(net, h);
         const k = `${net}|${minter.toRawString()}|${owner.toRawString()}`;
         let addr = this.walletAddresses.get(k);
@@ -320,6 +320,12 @@ export class BridgeModel {
             addr = (await this.pair.wallet(this.net(net), minter, owner)).address;
             this.walletAddresses.set(k, addr);
         }
+        return addr;
+    }
+
+    /** A jetton balance (0 while the wallet is not deployed). */
+    async walletBalance(net: Net, h: Holding, owner: Address): Promise<bigint> {
+        const addr = await this.walletAddress(net, h, owner);
         const bc = this.net(net).blockchain;
         if ((await bc.getContract(addr)).accountState?.type !== 'active') return 0n;
         return (await bc.runGetMethod(addr, 'get_wallet_data')).stackReader.readBigNumber();

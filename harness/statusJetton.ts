@@ -11,6 +11,7 @@
  */
 import { Address, beginCell, Cell, contractAddress, StateInit, toNano } from '@ton/core';
 import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { storeJettonTransferInternal } from '../build/JettonWallet/tact_JettonWallet';
 import { JettonWallet } from '../wrappers/JettonWallet';
 import { compiledCode } from '../wrappers/compiled';
 
@@ -60,7 +61,10 @@ export class StatusJetton {
         return this.wallet(owner).getJettonBalance();
     }
 
+    /** The status of `owner`'s wallet (0 while it is not deployed). */
     async statusOf(owner: Address): Promise<number> {
+        const acc = await this.blockchain.getContract(this.walletAddress(owner));
+        if (acc.accountState?.type !== 'active') return 0;
         return Number(
             (await this.blockchain.runGetMethod(this.walletAddress(owner), 'get_status')).stackReader.readBigNumber(),
         );
@@ -69,13 +73,17 @@ export class StatusJetton {
     /** The master mints `amount` to `to` (internal_transfer with the wallet's state init). */
     async mint(to: Address, amount: bigint) {
         const body = beginCell()
-            .storeUint(0x178d4519, 32)
-            .storeUint(0, 64)
-            .storeCoins(amount)
-            .storeAddress(this.minter)
-            .storeAddress(null)
-            .storeCoins(0)
-            .storeBit(false)
+            .store(
+                storeJettonTransferInternal({
+                    $$type: 'JettonTransferInternal',
+                    queryId: 0n,
+                    amount,
+                    from: this.minter,
+                    responseDestination: null,
+                    forwardTonAmount: 0n,
+                    forwardPayload: JettonWallet.forwardPayload(null),
+                }),
+            )
             .endCell();
         const r = await this.admin.send({
             to: this.walletAddress(to),

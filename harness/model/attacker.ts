@@ -38,6 +38,7 @@
 import { Address, Cell, toNano } from '@ton/core';
 import { BlockchainTransaction, internal, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { BridgeModel, ModelExtension, ModelOp, ModelTransfer, Net, USERS, PROVIDER, Violation } from '../model';
+import { exitCodeOf } from '../bridge';
 import { decodeTvmTvmEvent, deployTvmEventBody } from '../transfer';
 import { proofDataCell } from '../../lib/proofPayload';
 import { verifierView } from '../../lib/proofSource';
@@ -264,10 +265,7 @@ export class Attacker implements ModelExtension {
                     ? Errors.eventConfiguration.wrongDispatchChainId
                     : Errors.eventConfiguration.senderIsNotEventEmitter;
             const atCfg = r.transactions.find((x) => x.inMessage?.info.dest?.toString() === cfg.address.toString());
-            const code =
-                atCfg?.description.type === 'generic' && atCfg.description.computePhase.type === 'vm'
-                    ? atCfg.description.computePhase.exitCode
-                    : undefined;
+            const code = atCfg && exitCodeOf(atCfg);
             const bounced = r.transactions.some((x) => {
                 const i = x.inMessage?.info;
                 return i?.type === 'internal' && i.bounced && i.src.equals(cfg.address) && i.dest.equals(s.address);

@@ -327,7 +327,7 @@ export class Strand implements ModelExtension {
             // a refused provision's return with too little TON (the notification's value), or a
             // locked Event wallet that cannot send them back
             this.exceptions.push({
-                what: `#F${e.id}: tokens the Event does not take, not returned (value ${value}${(await this.statusOf(e.event.address)) & 1 ? ', its wallet send-locked' : ''})`,
+                what: `#F${e.id}: tokens the Event does not take, not returned (value ${value}${(await this.jetton.statusOf(e.event.address)) & 1 ? ', its wallet send-locked' : ''})`,
                 amount: extra,
             });
             e.excepted += extra;
@@ -346,19 +346,13 @@ export class Strand implements ModelExtension {
         await this.jetton.mint(owner, amount);
     }
 
-    /** the USDT-style status of `owner`'s wallet (0 while it is not deployed) */
-    private async statusOf(owner: Address): Promise<number> {
-        const c = await this.m.net('A').blockchain.getContract(this.jetton.walletAddress(owner));
-        return c.accountState?.type === 'active' ? this.jetton.statusOf(owner) : 0;
-    }
-
     // ------------------------------------------------------------ drain
 
     /** Every wallet free; what is held retried; every foreign Event provided for. */
     async drain(): Promise<void> {
         for (const e of this.events) {
             for (const o of [e.event.address, e.recipient.address, this.provider.address])
-                if ((await this.statusOf(o)) !== 0) await this.jetton.setStatus(o, 0);
+                if ((await this.jetton.statusOf(o)) !== 0) await this.jetton.setStatus(o, 0);
         }
         for (const e of this.events) {
             for (let i = 0; i < 3 && !e.paid; i++) {
@@ -484,9 +478,8 @@ export class Strand implements ModelExtension {
             const s = (await this.m.eventStatus(t)).status;
             if (s !== EventStatus.Confirmed && s !== EventStatus.LiquidityProvided) continue;
             const h = t.lane === 'shared' ? 'shared' : t.kind === 'lock' ? 'alien' : 'token';
-            const minter = await this.m.minterOf(t.to, h);
-            const w = await this.m.pair.wallet(this.m.net(t.to), minter, this.m.user(t.to, t.recipient).address);
-            const k = `${t.to}:${w.address.toRawString()}`;
+            const w = await this.m.walletAddress(t.to, h, this.m.user(t.to, t.recipient).address);
+            const k = `${t.to}:${w.toRawString()}`;
             need.set(k, (need.get(k) ?? 0) + 1);
         }
         for (const [k, c] of need)

@@ -17,7 +17,7 @@
 import type { HardhatRuntimeEnvironment } from 'hardhat/types';
 import { Address, Cell, external, toNano } from '@ton/core';
 import { BlockchainTransaction, SandboxContract, TreasuryContract } from '@ton/sandbox';
-import { BridgePair } from '../bridge';
+import { BridgePair, exitCodeOf } from '../bridge';
 import { ModelExtension, ModelOp, Violation } from '../model';
 import { EVENT_INITIAL_BALANCE, evmTvmSetup, refusedExternal } from '../evm/fixture';
 import { EvmEventStatus } from '../../wrappers/EvmTvmEventConfiguration';
@@ -83,10 +83,7 @@ export class VoteReplay implements ModelExtension {
     private scan(): void {
         const all = this.m.net('A').transactions;
         if (all.length < this.cursor) this.cursor = 0; // a restored snapshot
-        const ok = (tx: BlockchainTransaction) =>
-            tx.description.type === 'generic' &&
-            tx.description.computePhase.type === 'vm' &&
-            tx.description.computePhase.exitCode === 0;
+        const ok = (tx: BlockchainTransaction) => exitCodeOf(tx) === 0;
         for (; this.cursor < all.length; this.cursor++) {
             const tx = all[this.cursor];
             const i = tx.inMessage?.info;

@@ -21,6 +21,7 @@ import { ProxyMessages, ProxyMultiVaultNative } from '../../wrappers/ProxyMultiV
 import { ProxyMultiVaultAlien } from '../../wrappers/ProxyMultiVaultAlien';
 import { TokenType, TvmTvmEventConfiguration } from '../../wrappers/TvmTvmEventConfiguration';
 import { Bridge } from '../../wrappers/Bridge';
+import { mergeMultiVaultAbi } from '../../wrappers/evm/MultiVault';
 import { EvmEventType, EvmTvmEventConfiguration } from '../../wrappers/EvmTvmEventConfiguration';
 import { DEFAULT_EVM_FLAGS, eventAbiOf } from '../evmEventData';
 import { BridgeCodes } from './codes';
@@ -31,18 +32,13 @@ const parse = (a: string) => Address.parse(a);
 
 /** The MultiVault's ABI from Hardhat's artifacts (npm run build). */
 export function multiVaultInterface(): Interface {
-    type Fragment = { type: string; name?: string; inputs?: { type: string }[] };
-    const abi = (name: string): Fragment[] => {
+    const abi = (name: string) => {
         const file = path.resolve(__dirname, '..', '..', 'artifacts', 'evm', `${name}.sol`, `${name}.json`);
         if (!fs.existsSync(file)) throw new Error(`${file} is missing: run npm run build first`);
         return JSON.parse(fs.readFileSync(file, 'utf8')).abi;
     };
     // the vault's own ABI and its withdrawals part's (run at the vault's address through its fallback)
-    const own = abi('MultiVault');
-    const key = (f: Fragment) => `${f.type}:${f.name ?? ''}(${(f.inputs ?? []).map((i) => i.type).join(',')})`;
-    const seen = new Set(own.map(key));
-    const part = abi('MultiVaultWithdrawals').filter((f) => f.type !== 'constructor' && !seen.has(key(f)));
-    return new Interface([...own, ...part]);
+    return new Interface(mergeMultiVaultAbi(abi('MultiVault'), abi('MultiVaultWithdrawals')));
 }
 
 /** The proxies a network's owner gets (their addresses follow from the owner and the build). */

@@ -56,14 +56,20 @@ export async function multiVaultAbi(
     hre: HardhatRuntimeEnvironment,
     name: 'MultiVault' | 'MultiVaultHarness' = 'MultiVault',
 ) {
-    const own = (await hre.artifacts.readArtifact(name)).abi as {
-        type: string;
-        name?: string;
-        inputs?: { type: string }[];
-    }[];
-    const part = (await hre.artifacts.readArtifact('MultiVaultWithdrawals')).abi as typeof own;
-    const key = (f: (typeof own)[number]) =>
-        `${f.type}:${f.name ?? ''}(${(f.inputs ?? []).map((i) => i.type).join(',')})`;
+    return mergeMultiVaultAbi(
+        (await hre.artifacts.readArtifact(name)).abi,
+        (await hre.artifacts.readArtifact('MultiVaultWithdrawals')).abi,
+    );
+}
+
+type AbiFragment = { type: string; name?: string; inputs?: { type: string }[] };
+
+/**
+ * The vault's own ABI (`own`) and its withdrawals part's (`part`) as one: the part's fragments the
+ * vault does not declare itself (same kind, name and input types), without its constructor.
+ */
+export function mergeMultiVaultAbi(own: AbiFragment[], part: AbiFragment[]): AbiFragment[] {
+    const key = (f: AbiFragment) => `${f.type}:${f.name ?? ''}(${(f.inputs ?? []).map((i) => i.type).join(',')})`;
     const seen = new Set(own.map(key));
     return [...own, ...part.filter((f) => f.type !== 'constructor' && !seen.has(key(f)))];
 }
