@@ -150,10 +150,10 @@ async function eventOf(s: EvmTvmSetup, v: EventVoteData, c = s.alienConfiguratio
 }
 
 /** evmTvmSetup with no options, deployed once (deployedOnce: both networks restored on each call). */
-const freshSetup = deployedOnce(() => evmTvmSetup(hre), {
-    snapshot: (s) => s.blockchain.snapshot(),
-    loadFrom: (s, snapshot) => s.blockchain.loadFrom(snapshot),
-});
+const freshSetup = deployedOnce(
+    () => evmTvmSetup(hre),
+    (s) => s.blockchain,
+);
 
 describe('EVM -> TVM (relay-voted)', () => {
     describe('deposits confirmed end to end', () => {

@@ -35,34 +35,31 @@ export async function setup(o: Parameters<typeof evmTvmProxySetup>[1] = {}) {
 /**
  * A setup deployed once per spec file: the first call runs `deploy`; each later call puts Hardhat's
  * network back to the state right after it (evm_revert to a snapshot taken then) and the TVM side
- * too (`tvm`), and hands out the same setup, as a fresh deployment would be. A test that needs a
- * second setup beside it, or other options, deploys its own.
+ * too (`tvmOf(s)`: its snapshot / loadFrom), and hands out the same setup, as a fresh deployment
+ * would be. A test that needs a second setup beside it, or other options, deploys its own.
  */
 export function deployedOnce<S, T>(
     deploy: () => Promise<S>,
-    tvm: { snapshot(s: S): T; loadFrom(s: S, snapshot: T): Promise<void> },
+    tvmOf: (s: S) => { snapshot(): T; loadFrom(snapshot: T): Promise<void> },
 ): () => Promise<S> {
     const evmSnapshot = (): Promise<string> => hre.network.provider.send('evm_snapshot', []);
     let deployed: { s: S; tvm: T; evm: string } | undefined;
     return async () => {
         if (!deployed) {
             const s = await deploy();
-            deployed = { s, tvm: tvm.snapshot(s), evm: await evmSnapshot() };
+            deployed = { s, tvm: tvmOf(s).snapshot(), evm: await evmSnapshot() };
             return s;
         }
         // a snapshot is used up by its revert: take it again
         if (!(await hre.network.provider.send('evm_revert', [deployed.evm]))) throw new Error('evm_revert failed');
         deployed.evm = await evmSnapshot();
-        await tvm.loadFrom(deployed.s, deployed.tvm);
+        await tvmOf(deployed.s).loadFrom(deployed.tvm);
         return deployed.s;
     };
 }
 
 /** setup() with no options, deployed once per spec file (deployedOnce: both networks restored on each call). */
-export const freshSetup = deployedOnce(setup, {
-    snapshot: (s) => s.net.snapshot(),
-    loadFrom: (s, snapshot) => s.net.loadFrom(snapshot),
-});
+export const freshSetup = deployedOnce(setup, (s) => s.net);
 
 export async function depositErc20(s: EvmTvmProxySetup, amount: bigint, creditGas = 777n): Promise<TransactionReceipt> {
     const user = s.evm.signers.user;

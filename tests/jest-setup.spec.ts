@@ -78,6 +78,21 @@ function outcome(f: () => unknown): unknown {
     }
 }
 
+/** a sandbox with a JettonMinter `name` deployed by its owner (the sandbox clock at `now` when given) */
+async function deployedMinter(name: string, now?: number) {
+    const blockchain = await Blockchain.create();
+    if (now !== undefined) blockchain.now = now;
+    const owner = await blockchain.treasury('owner');
+    const minter = blockchain.openContract(
+        await JettonMinter.createFromConfig({
+            owner: owner.address,
+            content: { name, symbol: name[0], decimals: 9 },
+        }),
+    );
+    await minter.sendDeploy(owner.getSender());
+    return { blockchain, owner, minter };
+}
+
 describe('the test setup (tools/jest)', () => {
     it("Cell.fromBoc should give the library's cells (the same bits, exotic flags, refs, hashes) and errors, reusing cells read before", () => {
         type Deserialize = (src: Buffer) => Cell[];
@@ -318,16 +333,7 @@ describe('the test setup (tools/jest)', () => {
         const memoized = Executor.prototype.runGetMethod as Memoized;
         expect(memoized.memoized).toBe(true);
         const { stats } = memoized;
-        const blockchain = await Blockchain.create();
-        blockchain.now = 1_800_000_000;
-        const owner = await blockchain.treasury('owner');
-        const minter = blockchain.openContract(
-            await JettonMinter.createFromConfig({
-                owner: owner.address,
-                content: { name: 'Memo', symbol: 'M', decimals: 9 },
-            }),
-        );
-        await minter.sendDeploy(owner.getSender());
+        const { blockchain, owner, minter } = await deployedMinter('Memo', 1_800_000_000);
 
         // every call runs with exactly these arguments; the original runs them in the emulator
         const calls: Parameters<Executor['runGetMethod']>[0][] = [];
@@ -353,7 +359,7 @@ describe('the test setup (tools/jest)', () => {
             expect(await supply()).toEqual({ v: 5n, hit: 0, miss: 1 });
             expect(await supply()).toEqual({ v: 5n, hit: 1, miss: 0 });
             // another time, another argument, another method: run again
-            blockchain.now += 1;
+            blockchain.now = blockchain.now! + 1;
             expect(await supply()).toEqual({ v: 5n, hit: 0, miss: 1 });
             const before = { ...stats };
             const w1 = await minter.getWalletAddress(owner.address);
@@ -367,15 +373,7 @@ describe('the test setup (tools/jest)', () => {
     });
 
     it("the account after a transaction should be the one the emulator's BOC holds, read when asked", async () => {
-        const blockchain = await Blockchain.create();
-        const owner = await blockchain.treasury('owner');
-        const minter = blockchain.openContract(
-            await JettonMinter.createFromConfig({
-                owner: owner.address,
-                content: { name: 'Lazy', symbol: 'L', decimals: 9 },
-            }),
-        );
-        await minter.sendDeploy(owner.getSender());
+        const { blockchain, owner, minter } = await deployedMinter('Lazy');
         const contract = await blockchain.getContract(minter.address);
         const boc = (contract as unknown as { _account: string })._account;
         const fromBoc = loadShardAccount(Cell.fromBase64(boc).beginParse());
@@ -404,15 +402,7 @@ describe('the test setup (tools/jest)', () => {
     });
 
     it("a restored snapshot should hold each account's own BOC; kept BOCs and the configuration's cell should be the library's", async () => {
-        const blockchain = await Blockchain.create();
-        const owner = await blockchain.treasury('owner');
-        const minter = blockchain.openContract(
-            await JettonMinter.createFromConfig({
-                owner: owner.address,
-                content: { name: 'S', symbol: 'S', decimals: 9 },
-            }),
-        );
-        await minter.sendDeploy(owner.getSender());
+        const { blockchain, owner, minter } = await deployedMinter('S');
         const snapshot = blockchain.snapshot();
         await minter.sendMint(owner.getSender(), { to: owner.address, amount: 9n });
         expect(await minter.getTotalSupply()).toBe(9n);

@@ -2,7 +2,6 @@ import fs from 'fs';
 import path from 'path';
 import {
     Blockchain,
-    BlockchainSnapshot,
     loadConfig,
     SandboxContract,
     SendMessageResult,
@@ -22,6 +21,7 @@ import {
 import { JettonWallet, loadAcceptTokensBurn, loadJettonNotification } from '../wrappers/JettonWallet';
 import { storeJettonTransferInternal } from '../build/JettonWallet/tact_JettonWallet';
 import { Errors, Op } from '../wrappers/constants';
+import { beforeEachDeployedOnce } from './snapshot.util';
 
 /**
  * The jetton (contracts/jetton): TEP-74 minter and wallet, TEP-64 content, TEP-89 discovery, and the
@@ -105,11 +105,8 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
         return res;
     };
 
-    // deployed once; every test starts from that state (a restored snapshot: the same accounts, time
-    // and configuration as a fresh deployment)
-    let deployed: BlockchainSnapshot | undefined;
-    beforeEach(async () => {
-        if (deployed) return blockchain.loadFrom(deployed);
+    // deployed once; every test starts from that state (beforeEachDeployedOnce)
+    beforeEachDeployedOnce(async () => {
         blockchain = await Blockchain.create();
         owner = await blockchain.treasury('owner');
         alice = await blockchain.treasury('alice');
@@ -124,7 +121,7 @@ describe('Jetton (TEP-74 minter and wallet)', () => {
             deploy: true,
             success: true,
         });
-        deployed = blockchain.snapshot();
+        return blockchain;
     });
 
     describe('get-methods and metadata', () => {

@@ -11,7 +11,7 @@
  * - a confirmation from the alien proxy (predeployed token) is not checked here (the alien
  *   proxy's limit covers it).
  */
-import { Blockchain, BlockchainSnapshot, BlockchainTransaction, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { Blockchain, BlockchainTransaction, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { Address, toNano } from '@ton/core';
 import '@ton/test-utils';
 import { JettonMinter } from '../wrappers/JettonMinter';
@@ -26,6 +26,7 @@ import {
 import { Op, OpEvent } from '../wrappers/constants';
 import { parseDailyLimitReached } from '../wrappers/tvmTvmEvent';
 import { allSucceeded, exitCode, gasUsed, proxyGasConstants, txOf } from './proxy.util';
+import { beforeEachDeployedOnce } from './snapshot.util';
 
 const TOKEN = { name: 'Native Token', symbol: 'NAT', decimals: 9 };
 const SRC_CHAIN = -239;
@@ -98,11 +99,8 @@ describe('Daily limit of incoming transfers (native proxy)', () => {
         return t ? parseDailyLimitReached(t.inMessage!.body) : null;
     };
 
-    // deployed once; every test starts from that state (a restored snapshot: the same accounts, time
-    // and configuration as a fresh deployment)
-    let deployed: BlockchainSnapshot | undefined;
-    beforeEach(async () => {
-        if (deployed) return blockchain.loadFrom(deployed);
+    // deployed once; every test starts from that state (beforeEachDeployedOnce)
+    beforeEachDeployedOnce(async () => {
         blockchain = await Blockchain.create();
         blockchain.now = MIDNIGHT - 3600;
         owner = await blockchain.treasury('owner');
@@ -147,7 +145,7 @@ describe('Daily limit of incoming transfers (native proxy)', () => {
         expect(await proxyWallet.getJettonBalance()).toBe(100_000n);
         const set = await proxy.sendBody(owner.getSender(), ProxyMessages.setDailyLimit(minter.address, LIMIT));
         expect(set.transactions).toHaveTransaction({ to: proxy.address, success: true });
-        deployed = blockchain.snapshot();
+        return blockchain;
     });
 
     it('set_daily_limit, set_limit_approver: owner only (132); limit 0 removes it; approver defaults to the owner', async () => {

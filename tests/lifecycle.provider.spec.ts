@@ -24,7 +24,7 @@
  */
 import fs from 'fs';
 import path from 'path';
-import { Address, beginCell, Cell, toNano, Transaction } from '@ton/core';
+import { Address, beginCell, Cell, toNano } from '@ton/core';
 import { SandboxContract, TreasuryContract } from '@ton/sandbox';
 import '@ton/test-utils';
 import { TvmNetwork } from '../harness/network';
@@ -35,6 +35,7 @@ import { EventStatus, toTransferStatus, TransferStatus } from '../wrappers/event
 import { ProxyMessages, ProxyMultiVaultNative } from '../wrappers/ProxyMultiVaultNative';
 import { Errors, Op, OpEvent } from '../wrappers/constants';
 import { limitActionMessage } from '../wrappers/tvmTvmEvent';
+import { computeGas } from './event.util';
 
 const AMOUNT = 1_000_000_000n;
 const BURN = 400_000_000n;
@@ -47,12 +48,6 @@ const PAYLOAD = beginCell().storeUint(0xcafe, 16).endCell();
 
 const setBounty = (bounty: bigint) =>
     beginCell().storeUint(OpEvent.setBounty, 32).storeUint(0, 64).storeUint(bounty, 128).endCell();
-
-/** gas of the transaction's compute phase (0 when it was skipped) */
-function computeGasOf(t: { description: Transaction['description'] }): number {
-    const d = t.description;
-    return d.type === 'generic' && d.computePhase.type === 'vm' ? Number(d.computePhase.gasUsed) : 0;
-}
 
 describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to end)', () => {
     /** two networks, the bridge on both, userA and userB (harness/testing.ts); its parts as the tests read them */
@@ -631,8 +626,7 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
                 x.inMessage.info.dest.equals(event.address) &&
                 x.inMessage.body.beginParse().loadUint(32) === Op.jetton.transferNotification,
         )!;
-        const d = t.description;
-        const gas = d.type === 'generic' && d.computePhase.type === 'vm' ? Number(d.computePhase.gasUsed) : 0;
+        const gas = computeGas(t);
         return { event, p, gas, user0, provider0 };
     }
 
@@ -708,9 +702,9 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
             (x) => x.inMessage?.info.dest instanceof Address && x.inMessage.info.dest.equals(event.address),
         );
         const t = onEvent.find((x) => x.inMessage!.body.beginParse().loadUint(32) === Op.jetton.transferNotification)!;
-        const gas = computeGasOf(t);
+        const gas = computeGas(t);
         const ack = onEvent.find((x) => x.inMessage!.info.type === 'internal' && x.inMessage!.info.bounced)!;
-        const ackGas = computeGasOf(ack);
+        const ackGas = computeGas(ack);
         console.log(`Event gas: provider step ${gas}, the probe's bounce ${ackGas}`);
         expect(gas).toBeGreaterThan(0);
         if (!(gas <= G && G <= Math.ceil(gas * 1.4))) throw new Error(`GAS_EVENT_PROVIDE = ${G}, measured ${gas}`);
@@ -732,7 +726,7 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
                 x.inMessage.info.dest.equals(event.address) &&
                 x.inMessage.body.beginParse().loadUint(32) === OpEvent.tvmEventRetry,
         )!;
-        const retryGas = computeGasOf(rt);
+        const retryGas = computeGas(rt);
         console.log(`Event gas: repayment retry ${retryGas}`);
         if (!(retryGas <= GR && GR <= Math.ceil(retryGas * 1.4)))
             throw new Error(`GAS_EVENT_REPAY_RETRY = ${GR}, measured ${retryGas}`);

@@ -1,4 +1,4 @@
-import { Blockchain, BlockchainSnapshot, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
+import { Blockchain, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import { beginCell, Cell, convertToMerkleProof, toNano } from '@ton/core';
 import { compiledCode } from '../wrappers/compiled';
 import '@ton/test-utils';
@@ -9,6 +9,7 @@ import { blockHeaderProof, keyBlockProof } from '../harness/proofs';
 import { buildSignaturesCell, entriesFromPubkeyDict, SignatureEntry } from '../harness/signatures';
 import { LiteClientValidator } from '../wrappers/LiteClient';
 import { blockRootOf, prune } from './lite_client.util';
+import { beforeEachDeployedOnce } from './snapshot.util';
 
 const signaturesCell = buildSignaturesCell;
 const headerProof = blockHeaderProof;
@@ -49,18 +50,15 @@ describeWithFixtures('LiteClient on real testnet blocks (rsquad samples)', () =>
     let lc: SandboxContract<LiteClient>;
     let config: LiteClientConfig;
 
-    // deployed once; every test starts from that state (a restored snapshot: the same accounts, time
-    // and configuration as a fresh deployment)
-    let deployed: BlockchainSnapshot | undefined;
-    beforeEach(async () => {
-        if (deployed) return blockchain.loadFrom(deployed);
+    // deployed once; every test starts from that state (beforeEachDeployedOnce)
+    beforeEachDeployedOnce(async () => {
         blockchain = await Blockchain.create();
         sender = await blockchain.treasury('sync');
         config = LiteClient.configFromKeyBlock(boc('1_keyblock'));
         lc = blockchain.openContract(LiteClient.createFromConfig(config, code));
         const r = await lc.sendDeploy(sender.getSender(), toNano('1'));
         expect(r.transactions).toHaveTransaction({ to: lc.address, deploy: true, success: true });
-        deployed = blockchain.snapshot();
+        return blockchain;
     });
 
     /** signatures of sample `name` indexed by `set` */

@@ -1,4 +1,4 @@
-import { Blockchain, BlockchainSnapshot, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
+import { Blockchain, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import { Address, beginCell, Cell, toNano } from '@ton/core';
 import { compiledCode } from '../wrappers/compiled';
 import '@ton/test-utils';
@@ -8,6 +8,7 @@ import { signBlock, buildSignaturesCell, SignatureEntry } from '../harness/signa
 import { blockHeaderProof, keyBlockProof } from '../harness/proofs';
 import { LiteClient, liteClientSure } from '../wrappers/LiteClient';
 import { Errors, Op } from '../wrappers/constants';
+import { beforeEachDeployedOnce } from './snapshot.util';
 
 const GLOBAL_ID = 77;
 
@@ -42,10 +43,9 @@ describe('LiteClient (synthetic chain)', () => {
     // main = 5 of 7; main weights 100+100+1+50+49 = 300 -> cutoff 201 exactly
     const WEIGHTS_A = [100n, 100n, 1n, 50n, 49n, 1000n, 1000n];
 
-    // the LiteClient deployed once; every test starts from that state (a restored snapshot: the same
-    // accounts and time as a fresh deployment), the set, genesis block and seqno made again
-    let deployed: BlockchainSnapshot | undefined;
-    beforeEach(async () => {
+    // the set, genesis block and seqno made again for every test; the LiteClient deployed once, every
+    // test starts from that state (beforeEachDeployedOnce)
+    beforeEach(() => {
         setA = makeValidatorSet({
             size: 7,
             main: 5,
@@ -56,13 +56,14 @@ describe('LiteClient (synthetic chain)', () => {
         });
         genesis = buildKeyBlock({ globalId: GLOBAL_ID, seqno: 100, genUtime: T0, p34: setA, prevKeyBlockSeqno: 0 });
         seqno = 101;
-        if (deployed) return blockchain.loadFrom(deployed);
+    });
+    beforeEachDeployedOnce(async () => {
         blockchain = await Blockchain.create();
         sync = await blockchain.treasury('sync');
         lc = blockchain.openContract(LiteClient.createFromKeyBlock(keyBlockProof(genesis), code));
         const r = await lc.sendDeploy(sync.getSender(), toNano('1'));
         expect(r.transactions).toHaveTransaction({ to: lc.address, deploy: true, success: true });
-        deployed = blockchain.snapshot();
+        return blockchain;
     });
 
     const mcBlock = (o: { globalId?: number } = {}) =>

@@ -2,7 +2,6 @@ import fs from 'fs';
 import path from 'path';
 import {
     Blockchain,
-    BlockchainSnapshot,
     loadConfig,
     SandboxContract,
     SendMessageResult,
@@ -17,6 +16,7 @@ import { JettonWallet, loadAcceptTokensBurn } from '../wrappers/JettonWallet';
 import { loadMergePoolDelivered, MergePool } from '../wrappers/MergePool';
 import { loadMergeRouterUpdate, MergeRouter } from '../wrappers/MergeRouter';
 import { Errors, ErrorsMerge, Op, OpMerge } from '../wrappers/constants';
+import { beforeEachDeployedOnce } from './snapshot.util';
 
 /**
  * MergePool (contracts/bridge/merge_pool.tact; merge.tlb). A treasury plays the alien proxy: it owns
@@ -172,11 +172,8 @@ describe('MergePool', () => {
         throw new Error('no refund transfer');
     };
 
-    // deployed once; every test starts from that state (a restored snapshot: the same accounts, time
-    // and configuration as a fresh deployment)
-    let deployed: BlockchainSnapshot | undefined;
-    beforeEach(async () => {
-        if (deployed) return blockchain.loadFrom(deployed);
+    // deployed once; every test starts from that state (beforeEachDeployedOnce)
+    beforeEachDeployedOnce(async () => {
         blockchain = await Blockchain.create();
         proxy = await blockchain.treasury('proxy');
         owner = await blockchain.treasury('owner');
@@ -207,7 +204,7 @@ describe('MergePool', () => {
         }
         await pool.sendBody(manager.getSender(), MergePool.setCanonicalMessage(C.address));
         for (const m of [A, B, C, D]) await mint(m, alice.address, 10n ** 15n);
-        deployed = blockchain.snapshot();
+        return blockchain;
     });
 
     describe('configuration', () => {

@@ -1,9 +1,10 @@
-import { Blockchain, BlockchainSnapshot, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { Address, beginCell, Cell, contractAddress } from '@ton/core';
 import { flattenTransaction } from '@ton/test-utils';
 import '@ton/test-utils';
 import { loadMergeRouterPool, loadMergeRouterUpdate, MergeRouter } from '../wrappers/MergeRouter';
 import { ErrorsMerge, OpMerge } from '../wrappers/constants';
+import { beforeEachDeployedOnce } from './snapshot.util';
 
 /**
  * MergeRouter (contracts/bridge/merge_router.tact; merge.tlb). What these tests hold:
@@ -24,11 +25,8 @@ describe('MergeRouter', () => {
     let pool: Address;
     let router: SandboxContract<MergeRouter>;
 
-    // deployed once; every test starts from that state (a restored snapshot: the same accounts, time
-    // and configuration as a fresh deployment)
-    let deployed: BlockchainSnapshot | undefined;
-    beforeEach(async () => {
-        if (deployed) return blockchain.loadFrom(deployed);
+    // deployed once; every test starts from that state (beforeEachDeployedOnce)
+    beforeEachDeployedOnce(async () => {
         blockchain = await Blockchain.create();
         proxy = await blockchain.treasury('proxy');
         owner = await blockchain.treasury('owner');
@@ -39,7 +37,7 @@ describe('MergeRouter', () => {
         router = blockchain.openContract(await MergeRouter.createFromConfig({ proxy: proxy.address, token }));
         const res = await router.sendDeploy(stranger.getSender());
         expect(res.transactions).toHaveTransaction({ to: router.address, deploy: true, success: true });
-        deployed = blockchain.snapshot();
+        return blockchain;
     });
 
     const init = async () => {

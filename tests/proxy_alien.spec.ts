@@ -1,13 +1,6 @@
 import fs from 'fs';
 import path from 'path';
-import {
-    Blockchain,
-    BlockchainSnapshot,
-    internal,
-    SandboxContract,
-    SendMessageResult,
-    TreasuryContract,
-} from '@ton/sandbox';
+import { Blockchain, internal, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import { Address, beginCell, Cell, toNano, Transaction } from '@ton/core';
 import { JettonMaster } from '@ton/ton';
 import { flattenTransaction } from '@ton/test-utils';
@@ -42,6 +35,7 @@ import {
     txOf,
     ZERO_ADDRESS,
 } from './proxy.util';
+import { beforeEachDeployedOnce } from './snapshot.util';
 
 /**
  * ProxyMultiVaultAlien (contracts/bridge/proxy_alien.tact), one network, the real jetton as the
@@ -148,11 +142,8 @@ describe('ProxyMultiVaultAlien', () => {
             value,
         });
 
-    // deployed once; every test starts from that state (a restored snapshot: the same accounts, time
-    // and configuration as a fresh deployment)
-    let deployed: BlockchainSnapshot | undefined;
-    beforeEach(async () => {
-        if (deployed) return blockchain.loadFrom(deployed);
+    // deployed once; every test starts from that state (beforeEachDeployedOnce)
+    beforeEachDeployedOnce(async () => {
         blockchain = await Blockchain.create();
         owner = await blockchain.treasury('owner');
         alice = await blockchain.treasury('alice');
@@ -165,7 +156,7 @@ describe('ProxyMultiVaultAlien', () => {
         );
         const dep = await proxy.sendDeploy(owner.getSender());
         expect(dep.transactions).toHaveTransaction({ to: proxy.address, deploy: true, success: true });
-        deployed = blockchain.snapshot();
+        return blockchain;
     });
 
     describe('mint (incoming)', () => {

@@ -1,4 +1,4 @@
-import { Blockchain, BlockchainSnapshot, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
+import { Blockchain, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import { Address, beginCell, Cell, Dictionary, toNano, Transaction } from '@ton/core';
 import { flattenTransaction } from '@ton/test-utils';
 import '@ton/test-utils';
@@ -30,6 +30,7 @@ import {
     txOf,
     ZERO_ADDRESS,
 } from './proxy.util';
+import { beforeEachDeployedOnce } from './snapshot.util';
 
 /**
  * ProxyMultiVaultNative (contracts/bridge/proxy_native.tact), one network, the real jetton as the
@@ -144,11 +145,8 @@ describe('ProxyMultiVaultNative', () => {
             value,
         );
 
-    // deployed once; every test starts from that state (a restored snapshot: the same accounts, time
-    // and configuration as a fresh deployment)
-    let deployed: BlockchainSnapshot | undefined;
-    beforeEach(async () => {
-        if (deployed) return blockchain.loadFrom(deployed);
+    // deployed once; every test starts from that state (beforeEachDeployedOnce)
+    beforeEachDeployedOnce(async () => {
         blockchain = await Blockchain.create();
         owner = await blockchain.treasury('owner');
         alice = await blockchain.treasury('alice');
@@ -186,7 +184,7 @@ describe('ProxyMultiVaultNative', () => {
             success: true,
         });
         proxyWallet = await walletOf(proxy.address);
-        deployed = blockchain.snapshot();
+        return blockchain;
     });
 
     describe('registration', () => {

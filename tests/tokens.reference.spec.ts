@@ -16,7 +16,7 @@
  * - REFERENCE_WALLET_TRANSFER_FIXED covers what the reference wallet asks (tonweb's build: its
  *   smallest accepted transfer is the forward fee + 0.03 TON; the current source asks 0.04).
  */
-import { Blockchain, BlockchainSnapshot, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
+import { Blockchain, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import { Address, beginCell, Cell, toNano, Transaction } from '@ton/core';
 import { flattenTransaction } from '@ton/test-utils';
 import '@ton/test-utils';
@@ -32,6 +32,7 @@ import {
 import { Errors, Op, OpEvent } from '../wrappers/constants';
 import { ReferenceJetton } from '../harness/referenceJetton';
 import { allSucceeded, deliveredBy, exitCode, refundCodeTo, scaleGasPrice, smallestAccepted, txOf } from './proxy.util';
+import { beforeEachDeployedOnce } from './snapshot.util';
 
 const TOKEN = { name: 'Reference Token', symbol: 'REF', decimals: 9 };
 const SRC_CHAIN = -239;
@@ -123,11 +124,8 @@ describe('Native proxy with the reference TEP-74 jetton', () => {
         expect(sum).toBe(await jetton.totalSupply());
     }
 
-    // deployed once; every test starts from that state (a restored snapshot: the same accounts, time
-    // and configuration as a fresh deployment)
-    let deployed: BlockchainSnapshot | undefined;
-    beforeEach(async () => {
-        if (deployed) return blockchain.loadFrom(deployed);
+    // deployed once; every test starts from that state (beforeEachDeployedOnce)
+    beforeEachDeployedOnce(async () => {
         blockchain = await Blockchain.create();
         owner = await blockchain.treasury('owner');
         alice = await blockchain.treasury('alice');
@@ -155,7 +153,7 @@ describe('Native proxy with the reference TEP-74 jetton', () => {
         });
         expect(allSucceeded(reg.transactions)).toBe(true);
         expect(await proxy.getWalletOf(jetton.minter)).toEqualAddress(proxyWallet);
-        deployed = blockchain.snapshot();
+        return blockchain;
     });
 
     it("REFERENCE_WALLET_TRANSFER_FIXED covers what the reference wallet asks: tonweb's build takes forward fee + 0.03 TON, the current source 0.04", async () => {

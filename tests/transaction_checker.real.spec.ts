@@ -7,7 +7,7 @@
  * leaf; the Transaction cell itself is present in full (level 0), so it is read out of the proof
  * and sent as the `transaction` argument. Their virtual hash equals pruned_block_<n>'s.
  */
-import { Blockchain, BlockchainSnapshot, SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { Blockchain, SandboxContract, TreasuryContract } from '@ton/sandbox';
 import { beginCell, Cell, toNano } from '@ton/core';
 import '@ton/test-utils';
 import { compiledCode } from '../wrappers/compiled';
@@ -25,6 +25,7 @@ import {
     sealProof,
     transactionsOf,
 } from './transaction_checker.util';
+import { beforeEachDeployedOnce } from './snapshot.util';
 
 const sample = (name: string) => Cell.fromBoc(readFixture('testnet-rsquad', 'samples', name))[0];
 
@@ -76,11 +77,8 @@ describeWithFixtures('TransactionChecker (real testnet data)', () => {
         lcCode = compiledCode('LiteClient');
     });
 
-    // deployed once; every test starts from that state (a restored snapshot: the same accounts, time
-    // and configuration as a fresh deployment)
-    let deployed: BlockchainSnapshot | undefined;
-    beforeEach(async () => {
-        if (deployed) return blockchain.loadFrom(deployed);
+    // deployed once; every test starts from that state (beforeEachDeployedOnce)
+    beforeEachDeployedOnce(async () => {
         blockchain = await Blockchain.create();
         deployer = await blockchain.treasury('deployer');
         user = await blockchain.treasury('user');
@@ -92,7 +90,7 @@ describeWithFixtures('TransactionChecker (real testnet data)', () => {
         const r = await checker.sendDeploy(deployer.getSender(), toNano('1'));
         expect(r.transactions).toHaveTransaction({ to: checker.address, deploy: true, success: true });
         initialData = await checkerData();
-        deployed = blockchain.snapshot();
+        return blockchain;
     });
 
     let initialData: string;

@@ -102,7 +102,6 @@ if (!serialization.deserializeBoc.fast) {
         return roots === undefined ? original(src) : roots;
     }
     deserializeBoc.fast = true;
-    deserializeBoc.original = original;
     deserializeBoc.stats = stats;
     serialization.deserializeBoc = deserializeBoc;
 }

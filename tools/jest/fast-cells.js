@@ -68,7 +68,6 @@ if (!paddedBits.bitsToPaddedBuffer.fast) {
         return out;
     }
     bitsToPaddedBuffer.fast = true;
-    bitsToPaddedBuffer.original = original.bitsToPaddedBuffer;
     paddedBits.bitsToPaddedBuffer = bitsToPaddedBuffer;
 
     // ------------------------------------------------------------ crc32c
@@ -86,7 +85,6 @@ if (!paddedBits.bitsToPaddedBuffer.fast) {
         res.writeInt32LE(c);
         return res;
     }
-    crc32c.original = original.crc32c;
     crc.crc32c = crc32c;
 
     // ------------------------------------------------------------ reading integers

@@ -51,6 +51,4 @@ if (!nacl.sign.native) {
         return crypto.sign(null, data, k.key);
     };
     nacl.sign.native = true;
-    nacl.sign.original = originalSign;
-    nacl.keyPairFromSeed.original = originalFromSeed;
 }

@@ -131,7 +131,6 @@ if (!Executor.prototype.runGetMethod.memoized) {
             },
         );
     }
-    lazyShardAccount.patched = true;
 
     // ---------------------------------------------------------------- 3. snapshots
     const bocOfSnapshot = new WeakMap();
