@@ -14,7 +14,7 @@ import { insertDelivery, insertEvents, insertTransfers, setEventStatus } from '.
 import * as S from '../../service/api/schemas';
 import { listen, request } from './http';
 import { fill, PROOF } from './fixtures';
-import { startPostgres, PgServer, requirePostgres } from './postgres';
+import { PgServer, storageBackends } from './postgres';
 import { openMigratedPglite } from './pglite';
 import {
     A,
@@ -48,23 +48,8 @@ function valid(kind: keyof typeof check, body: unknown) {
         throw new Error(`${kind} response off schema: ${ajv.errorsText(check[kind].errors)}\n${JSON.stringify(body)}`);
 }
 
-type Backend = { name: string; open: () => Promise<{ db: Db; url?: string; server?: PgServer }> };
-const withPg = requirePostgres();
-const backends: Backend[] = [
-    // a migrated database from the kept dump (tests/service/pglite.ts): the migrations are storage.spec's subject
-    { name: 'PGlite', open: async () => ({ db: await openMigratedPglite() }) },
-    ...(withPg
-        ? [
-              {
-                  name: 'PostgreSQL',
-                  open: async () => {
-                      const server = await startPostgres();
-                      return { db: await openDb({ url: server.url }), url: server.url, server };
-                  },
-              },
-          ]
-        : []),
-];
+// a migrated database from the kept dump (tests/service/pglite.ts): the migrations are storage.spec's subject
+const backends = storageBackends(() => openMigratedPglite());
 
 describe('storage failures: unavailable (503) or a bug (500)', () => {
     it.each([

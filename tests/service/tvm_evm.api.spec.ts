@@ -9,7 +9,7 @@
  */
 import Ajv from 'ajv';
 import { FastifyInstance } from 'fastify';
-import { Db, migrate, openDb } from '../../service/storage/db';
+import { Db, migrate } from '../../service/storage/db';
 import { MIGRATIONS } from '../../service/storage/migrations';
 import { buildApi } from '../../service/api/app';
 import { getTransfer, insertTransfers } from '../../service/storage/store';
@@ -17,7 +17,7 @@ import { applyWithdrawalSteps, getWithdrawal, WithdrawalStep, ZERO_ADDRESS } fro
 import * as S from '../../service/api/schemas';
 import { listen, request } from './http';
 import { A, B, EVM, deployment, evmAddr, fill, hash, tvmAddr, tvmEvmTransfer } from './fixtures';
-import { PgServer, requirePostgres, startPostgres } from './postgres';
+import { PgServer, storageBackends } from './postgres';
 
 jest.setTimeout(120_000);
 
@@ -124,22 +124,7 @@ function history() {
     return steps;
 }
 
-type Backend = { name: string; open: (m?: boolean) => Promise<{ db: Db; server?: PgServer }> };
-const withPg = requirePostgres();
-const backends: Backend[] = [
-    { name: 'PGlite', open: async (m = true) => ({ db: await openDb({ migrate: m }) }) },
-    ...(withPg
-        ? [
-              {
-                  name: 'PostgreSQL',
-                  open: async (m = true) => {
-                      const server = await startPostgres();
-                      return { db: await openDb({ url: server.url, migrate: m }), server };
-                  },
-              },
-          ]
-        : []),
-];
+const backends = storageBackends();
 
 describe.each(backends)('TVM to EVM on $name', (backend) => {
     let db: Db;
