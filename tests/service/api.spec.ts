@@ -12,7 +12,7 @@ import { Db, isUnavailable, openDb } from '../../service/storage/db';
 import { buildApi } from '../../service/api/app';
 import { insertDelivery, insertEvents, insertTransfers, setEventStatus } from '../../service/storage/store';
 import * as S from '../../service/api/schemas';
-import { listen, request } from './http';
+import { listen, request, sseReader } from './http';
 import { fill, PROOF } from './fixtures';
 import { PgServer, storageBackends } from './postgres';
 import { openMigratedPglite } from './pglite';
@@ -660,21 +660,12 @@ describe.each(backends)('/v2 on $name', (backend) => {
         );
         expect(r.status).toBe(200);
         expect(r.headers.get('content-type')).toBe('text/event-stream');
-        const reader = r.body!.getReader();
-        let text = '';
-        const events: { event: string; data: any }[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+        const read = sseReader(r.body!);
+        const events: { event: string | undefined; data: any }[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
         const next = async () => {
-            while (!text.includes('\n\n')) {
-                const { value, done } = await reader.read();
-                if (done) return undefined;
-                text += Buffer.from(value).toString();
-            }
-            const [chunk] = text.split('\n\n', 1);
-            text = text.slice(chunk.length + 2);
-            const event = /^event: (.*)$/m.exec(chunk)![1];
-            const data = JSON.parse(/^data: (.*)$/m.exec(chunk)![1]);
-            events.push({ event, data });
-            return { event, data };
+            const ev = await read();
+            if (ev) events.push(ev);
+            return ev;
         };
         const first = await next();
         expect(first!.data.transfer.tvmTvm.transferStatus).toBe('Pending');

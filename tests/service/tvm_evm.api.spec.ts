@@ -15,7 +15,7 @@ import { buildApi } from '../../service/api/app';
 import { getTransfer, insertTransfers } from '../../service/storage/store';
 import { applyWithdrawalSteps, getWithdrawal, WithdrawalStep, ZERO_ADDRESS } from '../../service/storage/withdrawals';
 import * as S from '../../service/api/schemas';
-import { listen, request } from './http';
+import { listen, request, sseReader } from './http';
 import { A, B, EVM, deployment, evmAddr, fill, hash, tvmAddr, tvmEvmTransfer } from './fixtures';
 import { PgServer, storageBackends } from './postgres';
 
@@ -409,18 +409,10 @@ describe.each(backends)('TVM to EVM on $name', (backend) => {
             `${root}/v2/transfers/status/stream?outgoingTransactionHash=${T[6].transferId}&dappChainId=${A}`,
         );
         expect(r.headers.get('content-type')).toBe('text/event-stream');
-        const reader = r.body!.getReader();
-        let text = '';
+        const read = sseReader(r.body!);
         const next = async () => {
-            while (!text.includes('\n\n')) {
-                const { value, done } = await reader.read();
-                if (done) return undefined;
-                text += Buffer.from(value).toString();
-            }
-            const [chunk] = text.split('\n\n', 1);
-            text = text.slice(chunk.length + 2);
-            const data = JSON.parse(/^data: (.*)$/m.exec(chunk)![1]);
-            valid('status', data);
+            const data = (await read())?.data;
+            if (data !== undefined) valid('status', data);
             return data;
         };
         const first = await next();
