@@ -12,6 +12,8 @@ import { Deployment } from '../../lib/deploy/deployment';
 import { Db, StorageError } from '../storage/db';
 import {
     getTransfer,
+    getTransferFromTvm,
+    getTvmEvmTransferByLink,
     listConfigurations,
     listCursors,
     searchTransfers,
@@ -26,7 +28,6 @@ import { explorerPage } from './explorer';
 import { ApiError, evmAddress, tvmAddress } from './errors';
 import { buildPayload, PayloadRequestBody } from './payload';
 import { tvmEvmNotInstant, tvmEvmRecord } from './tvmEvm';
-import { getTvmEvmTransferByLink } from '../storage/store';
 import { withdrawalLinkKey } from '../storage/withdrawals';
 
 export { ApiError };
@@ -291,7 +292,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
             // where it goes)
             knownTvm('tvmTvm.dappChainId', b.tvmTvm.dappChainId);
             const id = b.tvmTvm.outgoingTransactionHash.toLowerCase();
-            v = (await getTransfer(o.db, 'TvmToTvm', id)) ?? (await getTransfer(o.db, 'TvmToEvm', id));
+            v = await getTransferFromTvm(o.db, id);
             from = b.tvmTvm.timestampCreatedFrom;
             chainOk = (v) => v.fromChainId === b.tvmTvm!.dappChainId;
         } else {

@@ -13,7 +13,7 @@ import { Db } from '../storage/db';
 import { getCursor, insertTransfers, relaxedCommit, setCursor, TransferRow } from '../storage/store';
 import { Logger } from '../log';
 import { PollLoop } from './pollLoop';
-import { withdrawalStepsIn } from './evmWithdrawals';
+import { RpcLog, withdrawalStepsIn } from './evmWithdrawals';
 import { applyWithdrawalSteps } from '../storage/withdrawals';
 
 const ERC20_TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
@@ -29,16 +29,6 @@ export interface EvmIndexerOptions {
     confirmations?: number;
     log?: Logger;
     afterCommit?: (block: number, rows: number) => void;
-}
-
-interface RpcLog {
-    address: string;
-    topics: string[];
-    data: string;
-    logIndex: string;
-    transactionHash: string;
-    blockNumber: string;
-    blockHash: string;
 }
 
 export class EvmIndexer {
@@ -121,7 +111,6 @@ export class EvmIndexer {
         ]);
         const byTx = new Map<string, RpcLog[]>();
         for (const l of logs) byTx.set(l.transactionHash, [...(byTx.get(l.transactionHash) ?? []), l]);
-        const times = new Map<string, number>();
         const out: TransferRow[] = [];
         for (const [hash] of byTx) {
             const receipt = await this.rpc<{
@@ -132,15 +121,7 @@ export class EvmIndexer {
                 logs: RpcLog[];
             }>('eth_getTransactionReceipt', [hash]);
             if (!receipt || receipt.status !== '0x1') continue;
-            let time = times.get(receipt.blockNumber);
-            if (time === undefined) {
-                const block = await this.rpc<{ timestamp: string }>('eth_getBlockByNumber', [
-                    receipt.blockNumber,
-                    false,
-                ]);
-                time = Number(BigInt(block.timestamp));
-                times.set(receipt.blockNumber, time);
-            }
+            const time = await this.blockTime(receipt.blockNumber);
             const deposits = findDepositEvents(
                 {
                     hash,

@@ -379,6 +379,19 @@ const ANY_STATUS_SQL = `CASE WHEN t.kind = 'TvmToEvm' THEN ${TVM_EVM_STATUS_SQL}
 const SEARCH_COLUMNS = `${COLUMNS.replace(`${STATUS_SQL} AS status_name`, `${ANY_STATUS_SQL} AS status_name`)}, ${WITHDRAWAL_COLUMNS}`;
 const JOIN_ALL = `${JOIN_EVENTS} ${JOIN_WITHDRAWALS}`;
 
+const GET_FROM_TVM_SQL = prepared(
+    `SELECT ${SEARCH_COLUMNS} FROM transfers t ${JOIN_ALL} WHERE t.transfer_id = $1 AND t.kind IN ('TvmToTvm', 'TvmToEvm')`,
+);
+
+/**
+ * A transfer sent from a TVM network, TVM to TVM or TVM to EVM, by its Transfer ID (the transfers'
+ * key): one statement whichever it is, and for none.
+ */
+export async function getTransferFromTvm(q: Queryable, transferId: string): Promise<TransferView | undefined> {
+    const rows = await q.query(GET_FROM_TVM_SQL, [transferId]);
+    return rows[0] ? view(rows[0]) : undefined;
+}
+
 export interface SearchFilter {
     kinds: TransferKind[];
     /** sender or recipient is one of these */

@@ -12,9 +12,9 @@ import { Db, isUnavailable, openDb } from '../../service/storage/db';
 import { buildApi } from '../../service/api/app';
 import { insertDelivery, insertEvents, insertTransfers, setEventStatus } from '../../service/storage/store';
 import * as S from '../../service/api/schemas';
-import { listen, request } from './http';
+import { listen, request, sseReader } from './http';
 import { fill, PROOF } from './fixtures';
-import { startPostgres, PgServer, requirePostgres } from './postgres';
+import { PgServer, storageBackends } from './postgres';
 import { openMigratedPglite } from './pglite';
 import {
     A,
@@ -48,23 +48,8 @@ function valid(kind: keyof typeof check, body: unknown) {
         throw new Error(`${kind} response off schema: ${ajv.errorsText(check[kind].errors)}\n${JSON.stringify(body)}`);
 }
 
-type Backend = { name: string; open: () => Promise<{ db: Db; url?: string; server?: PgServer }> };
-const withPg = requirePostgres();
-const backends: Backend[] = [
-    // a migrated database from the kept dump (tests/service/pglite.ts): the migrations are storage.spec's subject
-    { name: 'PGlite', open: async () => ({ db: await openMigratedPglite() }) },
-    ...(withPg
-        ? [
-              {
-                  name: 'PostgreSQL',
-                  open: async () => {
-                      const server = await startPostgres();
-                      return { db: await openDb({ url: server.url }), url: server.url, server };
-                  },
-              },
-          ]
-        : []),
-];
+// a migrated database from the kept dump (tests/service/pglite.ts): the migrations are storage.spec's subject
+const backends = storageBackends(() => openMigratedPglite());
 
 describe('storage failures: unavailable (503) or a bug (500)', () => {
     it.each([
@@ -675,21 +660,12 @@ describe.each(backends)('/v2 on $name', (backend) => {
         );
         expect(r.status).toBe(200);
         expect(r.headers.get('content-type')).toBe('text/event-stream');
-        const reader = r.body!.getReader();
-        let text = '';
-        const events: { event: string; data: any }[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+        const read = sseReader(r.body!);
+        const events: { event: string | undefined; data: any }[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
         const next = async () => {
-            while (!text.includes('\n\n')) {
-                const { value, done } = await reader.read();
-                if (done) return undefined;
-                text += Buffer.from(value).toString();
-            }
-            const [chunk] = text.split('\n\n', 1);
-            text = text.slice(chunk.length + 2);
-            const event = /^event: (.*)$/m.exec(chunk)![1];
-            const data = JSON.parse(/^data: (.*)$/m.exec(chunk)![1]);
-            events.push({ event, data });
-            return { event, data };
+            const ev = await read();
+            if (ev) events.push(ev);
+            return ev;
         };
         const first = await next();
         expect(first!.data.transfer.tvmTvm.transferStatus).toBe('Pending');

@@ -35,3 +35,23 @@ export async function request(
     const text = await r.text();
     return { statusCode: r.status, text, json: () => JSON.parse(text) };
 }
+
+/**
+ * Reads a server-sent event stream (/v2/transfers/status/stream) one event at a time: the function
+ * answers the next event's name and JSON data, undefined once the server ends the stream.
+ */
+export function sseReader(body: ReadableStream<Uint8Array>) {
+    const reader = body.getReader();
+    let text = '';
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return async (): Promise<{ event: string | undefined; data: any } | undefined> => {
+        while (!text.includes('\n\n')) {
+            const { value, done } = await reader.read();
+            if (done) return undefined;
+            text += Buffer.from(value).toString();
+        }
+        const [chunk] = text.split('\n\n', 1);
+        text = text.slice(chunk.length + 2);
+        return { event: /^event: (.*)$/m.exec(chunk)?.[1], data: JSON.parse(/^data: (.*)$/m.exec(chunk)![1]) };
+    };
+}

@@ -9,6 +9,7 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { freePort } from '../../service/freePort';
+import { Db, openDb } from '../../service/storage/db';
 
 export interface PgServer {
     url: string;
@@ -88,4 +89,32 @@ export function requirePostgres(): boolean {
     if (process.env.CI === 'true') throw new Error('CI=true and PostgreSQL (initdb, pg_ctl) is not installed');
     process.stderr.write('[service] PostgreSQL not installed: the PostgreSQL half of the specs is skipped\n');
     return false;
+}
+
+/** A storage the specs run on: `open(migrate = true)` a new database (its server, to stop, if any). */
+export interface Backend {
+    name: string;
+    open: (migrate?: boolean) => Promise<{ db: Db; url?: string; server?: PgServer }>;
+}
+
+/**
+ * The two storages of the service specs: PGlite in the process (`openPglite`; default an empty
+ * database, migrated unless told not to) and, where it is installed (requirePostgres), a PostgreSQL
+ * server of its own per database.
+ */
+export function storageBackends(openPglite = (migrate: boolean) => openDb({ migrate })): Backend[] {
+    return [
+        { name: 'PGlite', open: async (m = true) => ({ db: await openPglite(m) }) },
+        ...(requirePostgres()
+            ? [
+                  {
+                      name: 'PostgreSQL',
+                      open: async (m = true) => {
+                          const server = await startPostgres();
+                          return { db: await openDb({ url: server.url, migrate: m }), url: server.url, server };
+                      },
+                  },
+              ]
+            : []),
+    ];
 }

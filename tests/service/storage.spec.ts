@@ -4,7 +4,7 @@
  * batch's deliveries keep the first of an Event; migration 2 takes a version 1 database with its
  * stored source transactions to the current schema without losing a transfer.
  */
-import { Db, migrate, openDb } from '../../service/storage/db';
+import { Db, migrate } from '../../service/storage/db';
 import { MIGRATIONS } from '../../service/storage/migrations';
 import {
     getTransfer,
@@ -14,26 +14,11 @@ import {
     relaxedCommit,
 } from '../../service/storage/store';
 import { eventFor, hash, tvmTransfer } from './fixtures';
-import { PgServer, requirePostgres, startPostgres } from './postgres';
+import { PgServer, storageBackends } from './postgres';
 
 jest.setTimeout(120_000);
 
-type Backend = { name: string; open: (migrate?: boolean) => Promise<{ db: Db; server?: PgServer }> };
-const withPg = requirePostgres();
-const backends: Backend[] = [
-    { name: 'PGlite', open: async (m = true) => ({ db: await openDb({ migrate: m }) }) },
-    ...(withPg
-        ? [
-              {
-                  name: 'PostgreSQL',
-                  open: async (m = true) => {
-                      const server = await startPostgres();
-                      return { db: await openDb({ url: server.url, migrate: m }), server };
-                  },
-              },
-          ]
-        : []),
-];
+const backends = storageBackends();
 
 // text an array literal must escape: quotes, backslashes, braces, commas, the word NULL, unicode
 const AWKWARD = "a\"b\\c{d},e NULL 'f' ✓";

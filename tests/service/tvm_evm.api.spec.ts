@@ -9,15 +9,15 @@
  */
 import Ajv from 'ajv';
 import { FastifyInstance } from 'fastify';
-import { Db, migrate, openDb } from '../../service/storage/db';
+import { Db, migrate } from '../../service/storage/db';
 import { MIGRATIONS } from '../../service/storage/migrations';
 import { buildApi } from '../../service/api/app';
 import { getTransfer, insertTransfers } from '../../service/storage/store';
 import { applyWithdrawalSteps, getWithdrawal, WithdrawalStep, ZERO_ADDRESS } from '../../service/storage/withdrawals';
 import * as S from '../../service/api/schemas';
-import { listen, request } from './http';
+import { listen, request, sseReader } from './http';
 import { A, B, EVM, deployment, evmAddr, fill, hash, tvmAddr, tvmEvmTransfer } from './fixtures';
-import { PgServer, requirePostgres, startPostgres } from './postgres';
+import { PgServer, storageBackends } from './postgres';
 
 jest.setTimeout(120_000);
 
@@ -124,22 +124,7 @@ function history() {
     return steps;
 }
 
-type Backend = { name: string; open: (m?: boolean) => Promise<{ db: Db; server?: PgServer }> };
-const withPg = requirePostgres();
-const backends: Backend[] = [
-    { name: 'PGlite', open: async (m = true) => ({ db: await openDb({ migrate: m }) }) },
-    ...(withPg
-        ? [
-              {
-                  name: 'PostgreSQL',
-                  open: async (m = true) => {
-                      const server = await startPostgres();
-                      return { db: await openDb({ url: server.url, migrate: m }), server };
-                  },
-              },
-          ]
-        : []),
-];
+const backends = storageBackends();
 
 describe.each(backends)('TVM to EVM on $name', (backend) => {
     let db: Db;
@@ -424,18 +409,10 @@ describe.each(backends)('TVM to EVM on $name', (backend) => {
             `${root}/v2/transfers/status/stream?outgoingTransactionHash=${T[6].transferId}&dappChainId=${A}`,
         );
         expect(r.headers.get('content-type')).toBe('text/event-stream');
-        const reader = r.body!.getReader();
-        let text = '';
+        const read = sseReader(r.body!);
         const next = async () => {
-            while (!text.includes('\n\n')) {
-                const { value, done } = await reader.read();
-                if (done) return undefined;
-                text += Buffer.from(value).toString();
-            }
-            const [chunk] = text.split('\n\n', 1);
-            text = text.slice(chunk.length + 2);
-            const data = JSON.parse(/^data: (.*)$/m.exec(chunk)![1]);
-            valid('status', data);
+            const data = (await read())?.data;
+            if (data !== undefined) valid('status', data);
             return data;
         };
         const first = await next();
