@@ -305,20 +305,13 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
         }
         if (!v || !chainOk(v)) return EMPTY;
         if (from !== undefined && from !== null && v.createdAt < from) return EMPTY;
-        if (v.kind === 'TvmToEvm')
-            return {
-                transfer: itemOf(v),
-                updatedAt: Math.max(v.indexedAt, v.withdrawal?.updatedAt ?? 0),
-                notInstantTransfer: tvmEvmNotInstant(v),
-                proofPayload: null,
-                details: detailsOf(v, o.deployment.evm?.relayEndpoints),
-            };
         return {
             transfer: itemOf(v),
-            updatedAt: Math.max(v.indexedAt, v.event?.updatedAt ?? 0),
-            notInstantTransfer: null,
+            // its last change: its Event's, or (TVM to EVM, no Event) its withdrawal's
+            updatedAt: Math.max(v.indexedAt, v.event?.updatedAt ?? 0, v.withdrawal?.updatedAt ?? 0),
+            notInstantTransfer: v.kind === 'TvmToEvm' ? tvmEvmNotInstant(v) : null,
             proofPayload: v.kind === 'TvmToTvm' && v.proofPayload ? JSON.parse(v.proofPayload) : null,
-            details: detailsOf(v),
+            details: detailsOf(v, o.deployment.evm?.relayEndpoints),
         };
     };
 

@@ -162,13 +162,15 @@ async function byPendingId(
     return withdrawalOfRow(rows[0] ?? {});
 }
 
-async function insertRow(q: Queryable, w: WithdrawalRow) {
+/** Stores a new withdrawal; false (nothing written) when it is stored already. */
+async function insertRow(q: Queryable, w: WithdrawalRow): Promise<boolean> {
     const cols = FIELDS.map((f) => COLUMN_OF[f]);
-    await q.query(
+    const rows = await q.query(
         `INSERT INTO withdrawals (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})
-         ON CONFLICT DO NOTHING`,
+         ON CONFLICT DO NOTHING RETURNING link_key`,
         FIELDS.map((f) => w[f]),
     );
+    return rows.length > 0;
 }
 
 /** Writes back what a log changed (never a row already past the log's position). */
@@ -200,8 +202,7 @@ export async function applyWithdrawalSteps(
         if (s.kind === 'Withdrawal' || s.kind === 'Created') {
             const paid = s.kind === 'Withdrawal';
             const linkKey = withdrawalLinkKey(s.withdrawalId);
-            if (await byLinkKey(q, linkKey)) continue;
-            await insertRow(q, {
+            const inserted = await insertRow(q, {
                 linkKey,
                 withdrawalId: s.withdrawalId.toLowerCase(),
                 chainId: s.chainId,
@@ -230,7 +231,7 @@ export async function applyWithdrawalSteps(
                 lastPos: p.toString(),
                 updatedAt: now,
             });
-            applied++;
+            if (inserted) applied++;
             continue;
         }
         const w = await byPendingId(q, s.chainId, s.recipient, s.pendingId);
