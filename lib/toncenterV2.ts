@@ -176,13 +176,18 @@ export async function getTransactionsRaw(
     });
 }
 
+/** The shard `lookupBlock` by lt takes for `account`: its id's top 64 bits, signed, as a lite server takes an account prefix. */
+export function accountShardPrefix(account: Address): bigint {
+    return BigInt.asIntN(64, BigInt('0x' + account.hash.subarray(0, 8).toString('hex')));
+}
+
 /**
  * Whether the transaction of `account` at `lt` is in a sealed (final) block: `lookupBlock` by lt in
  * the account's shard (its id's top 64 bits as the shard, as a lite server takes an account prefix)
  * answers a block; a 404 means not yet.
  */
 export async function inSealedBlock(client: TonClient, account: Address, lt: bigint): Promise<boolean> {
-    const prefix = BigInt.asIntN(64, BigInt('0x' + account.hash.subarray(0, 8).toString('hex')));
+    const prefix = accountShardPrefix(account);
     const { status, body } = await callV2(client, 'lookupBlock', {
         workchain: account.workChain,
         shard: prefix.toString(),

@@ -13,7 +13,7 @@ import { provenFromProofData, TraceJson, transferIdFromTrace, traceTransactions 
 import { describeKeyBlock, lookupMasterchainBlock } from '../../lib/deploy/keyBlock';
 import { LiteClient } from '../../wrappers/LiteClient';
 import { compiledCode } from '../../wrappers/compiled';
-import { inSealedBlock } from '../../lib/toncenterV2';
+import { accountShardPrefix, inSealedBlock } from '../../lib/toncenterV2';
 
 interface KeyBlockJson {
     seqno: number;
@@ -141,7 +141,7 @@ describe('local TVM network: toncenter v2 endpoint', () => {
             raw(
                 server.url,
                 'GET',
-                `/api/v2/lookupBlock?workchain=0&shard=${BigInt.asIntN(64, BigInt('0x' + account.hash.subarray(0, 8).toString('hex')))}&lt=${child.lt}`,
+                `/api/v2/lookupBlock?workchain=0&shard=${accountShardPrefix(account)}&lt=${child.lt}`,
             );
         expect((await lookup()).status).toBe(404);
         expect((await lookup()).json.error).toMatch(/^lt: no sealed block/);
