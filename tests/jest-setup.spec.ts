@@ -10,7 +10,9 @@
  * pairs and signatures are Node's and tweetnacl's alike (tools/jest/fast-ed25519.js); @ton/core's
  * bit-level primitives read and write whole bytes with the library's results and errors
  * (tools/jest/fast-cells.js); Cell.fromBoc hands out a cell it has built before for the same
- * content, with the library's cells and errors (tools/jest/fast-boc.js).
+ * content, with the library's cells and errors (tools/jest/fast-boc.js); the sandbox's emulator is
+ * compiled once per jest worker and emulates as the library's (tools/jest/environment.js,
+ * tools/jest/sandbox-wasm.js).
  */
 import { spawnSync } from 'child_process';
 import { randomBytes } from 'crypto';
@@ -439,6 +441,58 @@ describe('the test setup (tools/jest)', () => {
         blockchain.setConfig(before);
         expect(blockchain.config.hash()).toEqual(before.hash());
         expect(other.hash()).not.toEqual(before.hash());
+    });
+
+    it("the sandbox's emulator should be compiled once per worker and emulate as the library's own", async () => {
+        type Create = typeof Executor.create & {
+            shared?: boolean;
+            stats: { shared: number };
+            original: typeof Executor.create;
+        };
+        const create = Executor.create as Create;
+        expect(create.shared).toBe(true);
+        const worker = (globalThis as unknown as Record<symbol, { wasmModule(file: string): object }>)[
+            Symbol.for('tvm-bridge.jest-worker')
+        ];
+        const file = require.resolve('@ton/sandbox/dist/executor/emulator-emscripten.wasm.js');
+        // one module per worker: this file's executors and the other spec files' come from it
+        const wasm = worker.wasmModule(file);
+        expect(worker.wasmModule(file)).toBe(wasm);
+        expect(Object.prototype.toString.call(wasm)).toBe('[object WebAssembly.Module]');
+        // the worker compiled it outside this file's realm: this file never loaded the 6.7 MB string
+        expect(Object.keys(require.cache).some((f) => f.endsWith('emulator-emscripten.wasm.js'))).toBe(false);
+
+        // the same deployment, mint and get method on the library's executor and on the shared one:
+        // the same transactions (hashes) and answers; each executor has its own memory
+        const before = create.stats.shared;
+        const run = async (executor?: Executor) => {
+            const blockchain = await Blockchain.create(executor ? { executor } : undefined);
+            blockchain.now = 1_800_000_000;
+            const owner = await blockchain.treasury('owner');
+            const minter = blockchain.openContract(
+                await JettonMinter.createFromConfig({
+                    owner: owner.address,
+                    content: { name: 'Wasm', symbol: 'W', decimals: 9 },
+                }),
+            );
+            const txs = [
+                ...(await minter.sendDeploy(owner.getSender())).transactions,
+                ...(await minter.sendMint(owner.getSender(), { to: owner.address, amount: 11n })).transactions,
+            ];
+            return {
+                hashes: txs.map((t) => t.hash().toString('hex')),
+                supply: await minter.getTotalSupply(),
+                wallet: (await minter.getWalletAddress(owner.address)).toString(),
+            };
+        };
+        const library = await run(await create.original.call(Executor));
+        expect(create.stats.shared).toBe(before);
+        const [shared, again] = [await run(), await run()];
+        expect(create.stats.shared).toBe(before + 2);
+        expect(shared).toEqual(library);
+        expect(again).toEqual(library);
+        expect(library.supply).toBe(11n);
+        expect(library.hashes.length).toBeGreaterThan(3);
     });
 
     it('a process a spec starts with ts-node should transpile with swc and run TypeScript', () => {
