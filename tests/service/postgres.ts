@@ -3,8 +3,10 @@
  * `pg_ctl start` on a free loopback port, as the unprivileged `postgres` user when the tests run as
  * root (the server refuses root). The binaries come from PATH or /usr/lib/postgresql/<v>/bin.
  * Where PostgreSQL is not installed the specs fail under CI=true and skip with a message otherwise.
+ * A watchdog stops the server (and removes its temporary directory) when the process that started
+ * it is gone without stopping it: a spec run killed by a timeout or by kill -9 leaves no server.
  */
-import { execFileSync } from 'child_process';
+import { execFileSync, spawn } from 'child_process';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
@@ -15,6 +17,8 @@ export interface PgServer {
     url: string;
     dir: string;
     port: number;
+    /** the watchdog's pid (see startWatchdog) */
+    watchdog: number;
     stop(): Promise<void>;
     /** pg_ctl stop / start (the storage-down tests) */
     pause(): void;
@@ -32,6 +36,38 @@ function findBin(name: string): string | undefined {
 
 export function postgresAvailable(): boolean {
     return !!findBin('initdb') && !!findBin('pg_ctl');
+}
+
+/**
+ * The watchdog of a server: a shell in its own session whose standard input is a pipe from this
+ * process. `stop()` writes "stopped" and the shell exits; when this process ends without that (killed
+ * by a timeout, kill -9, a crash), the kernel closes the pipe, the shell's read ends empty and it runs
+ * `stopCommand` (pg_ctl stop) and removes `removeDir`. Nothing polls: the pipe's end is the event.
+ */
+function startWatchdog(stopCommand: string[], removeDir: string | undefined): { pid: number; release(): void } {
+    const script = [
+        'read line',
+        '[ "$line" = stopped ] && exit 0',
+        '"$@" >/dev/null 2>&1',
+        '[ -n "$REMOVE_DIR" ] && rm -rf -- "$REMOVE_DIR"',
+        'exit 0',
+    ].join('\n');
+    const child = spawn('sh', ['-c', script, 'bridge-pg-watchdog', ...stopCommand], {
+        // its own session: a Ctrl-C or a signal to this process group leaves it to do its work
+        detached: true,
+        stdio: ['pipe', 'ignore', 'ignore'],
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', REMOVE_DIR: removeDir ?? '' },
+    });
+    // neither the child nor its pipe keeps this process alive
+    child.unref();
+    (child.stdin as unknown as { unref(): void }).unref();
+    child.stdin!.on('error', () => undefined);
+    return {
+        pid: child.pid!,
+        release: () => {
+            if (child.stdin!.writable) child.stdin!.end('stopped\n');
+        },
+    };
 }
 
 /**
@@ -64,20 +100,32 @@ export async function startPostgres(settings: Record<string, string> = {}, keepD
         .join(' ')}`;
     const start = () => run(pgCtl, ['-D', data, '-o', opts, '-l', path.join(dir, 'log'), '-w', 'start']);
     const stopNow = () => run(pgCtl, ['-D', data, '-m', 'immediate', '-w', 'stop']);
-    start();
+    const stopArgs = ['-D', data, '-m', keepDir ? 'fast' : 'immediate', '-w', 'stop'];
+    const watchdog = startWatchdog(
+        root ? ['runuser', '-u', 'postgres', '--', pgCtl, ...stopArgs] : [pgCtl, ...stopArgs],
+        keepDir ? undefined : dir,
+    );
+    try {
+        start();
+    } catch (e) {
+        watchdog.release();
+        if (!keepDir) fs.rmSync(dir, { recursive: true, force: true });
+        throw e;
+    }
     return {
         url: `postgres://bridge@127.0.0.1:${port}/postgres`,
         dir,
         port,
+        watchdog: watchdog.pid,
         pause: () => stopNow(),
         resume: () => start(),
         stop: async () => {
             try {
-                if (keepDir) run(pgCtl, ['-D', data, '-m', 'fast', '-w', 'stop']);
-                else stopNow();
+                run(pgCtl, stopArgs);
             } catch {
                 // already stopped
             }
+            watchdog.release();
             if (!keepDir) fs.rmSync(dir, { recursive: true, force: true });
         },
     };
