@@ -1,17 +1,19 @@
 /**
- * A real PostgreSQL server for the storage and API specs: initdb into a temporary directory and
- * `pg_ctl start` on a free loopback port, as the unprivileged `postgres` user when the tests run as
- * root (the server refuses root). The binaries come from PATH or /usr/lib/postgresql/<v>/bin.
+ * A real PostgreSQL server for the storage and API specs: a copy of what initdb makes
+ * (initdbTemplate) in a temporary directory and `pg_ctl start` on a free loopback port, as the
+ * unprivileged `postgres` user when the tests run as root (the server refuses root). The binaries come from PATH or /usr/lib/postgresql/<v>/bin.
  * Where PostgreSQL is not installed the specs fail under CI=true and skip with a message otherwise.
  * A watchdog stops the server (and removes its temporary directory) when the process that started
  * it is gone without stopping it: a spec run killed by a timeout or by kill -9 leaves no server.
  */
 import { execFileSync, spawn } from 'child_process';
+import crypto from 'crypto';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { freePort } from '../../service/freePort';
 import { Db, openDb } from '../../service/storage/db';
+import { openEmptyPglite } from './pglite';
 
 export interface PgServer {
     url: string;
@@ -36,6 +38,38 @@ function findBin(name: string): string | undefined {
 
 export function postgresAvailable(): boolean {
     return !!findBin('initdb') && !!findBin('pg_ctl');
+}
+
+const INITDB_ARGS = ['-A', 'trust', '-U', 'bridge', '--no-sync', '-E', 'UTF8'];
+
+/**
+ * What `initdb` makes, made once per machine and PostgreSQL build and kept in the temp directory
+ * (`bridge-pg-initdb-<key>/data`): a server's data directory is a copy of it (initdb took about 0.5 s
+ * of CPU and, on a busy disk, seconds per server). Made in a directory of its own and renamed into
+ * place, so processes starting servers side by side never see half of it; deleting it is always safe.
+ */
+function initdbTemplate(initdb: string, run: (bin: string, args: string[]) => string): string {
+    const real = fs.realpathSync(initdb);
+    const key = crypto
+        .createHash('sha256')
+        .update(`${real} ${fs.statSync(real).mtimeMs} ${INITDB_ARGS.join(' ')}`)
+        .digest('hex')
+        .slice(0, 16);
+    const kept = path.join(os.tmpdir(), `bridge-pg-initdb-${key}`);
+    const data = path.join(kept, 'data');
+    if (fs.existsSync(path.join(data, 'PG_VERSION'))) return data;
+    const making = `${kept}.${process.pid}`;
+    fs.rmSync(making, { recursive: true, force: true });
+    fs.mkdirSync(making, { mode: 0o755 });
+    if (process.getuid?.() === 0) execFileSync('chown', ['postgres', making]);
+    run(initdb, ['-D', path.join(making, 'data'), ...INITDB_ARGS]);
+    try {
+        fs.renameSync(making, kept);
+    } catch {
+        // another process made it first
+        fs.rmSync(making, { recursive: true, force: true });
+    }
+    return data;
 }
 
 /**
@@ -91,8 +125,7 @@ export async function startPostgres(settings: Record<string, string> = {}, keepD
     };
     if (root) execFileSync('chown', ['postgres', dir]);
     const data = path.join(dir, 'data');
-    if (!fs.existsSync(path.join(data, 'PG_VERSION')))
-        run(initdb, ['-D', data, '-A', 'trust', '-U', 'bridge', '--no-sync', '-E', 'UTF8']);
+    if (!fs.existsSync(path.join(data, 'PG_VERSION'))) run('cp', ['-a', initdbTemplate(initdb, run), data]);
     const port = await freePort();
     const all = { fsync: 'off', max_connections: '50', ...settings };
     const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 ${Object.entries(all)
@@ -147,10 +180,10 @@ export interface Backend {
 
 /**
  * The two storages of the service specs: PGlite in the process (`openPglite`; default an empty
- * database, migrated unless told not to) and, where it is installed (requirePostgres), a PostgreSQL
- * server of its own per database.
+ * database, openEmptyPglite, migrated unless told not to) and, where it is installed
+ * (requirePostgres), a PostgreSQL server of its own per database.
  */
-export function storageBackends(openPglite = (migrate: boolean) => openDb({ migrate })): Backend[] {
+export function storageBackends(openPglite = (migrate: boolean) => openEmptyPglite(migrate)): Backend[] {
     return [
         { name: 'PGlite', open: async (m = true) => ({ db: await openPglite(m) }) },
         ...(requirePostgres()
