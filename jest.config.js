@@ -1,6 +1,7 @@
 /** @type {import('jest').Config} */
 module.exports = {
-    testEnvironment: 'node',
+    // jest's node environment, plus an object the spec files of one worker share (tools/jest/environment.js)
+    testEnvironment: '<rootDir>/tools/jest/environment.js',
     testEnvironmentOptions: { globalsCleanup: 'off' },
     // the one build every spec depends on (content-addressed: only changed contracts are compiled)
     globalSetup: '<rootDir>/tools/jest/global-setup.js',
@@ -15,6 +16,7 @@ module.exports = {
     // building and hashing them again (the sandbox's accounts and transactions, read again and again);
     // sandbox-fast: @ton/sandbox without repeated work (get methods of unchanged accounts answered
     // from a memo, accounts parsed when read, snapshots restored as kept): the same results, less CPU;
+    // sandbox-wasm: the sandbox's emulator compiled once per worker, not once per spec file;
     // edr-context: the specs of one worker share one Hardhat (EDR) context, as EDR requires;
     // child-processes: the processes specs start with ts-node transpile with swc (tools/jest/ts-node.tsconfig.json)
     setupFiles: [
@@ -23,6 +25,7 @@ module.exports = {
         '<rootDir>/tools/jest/fast-cells.js',
         '<rootDir>/tools/jest/fast-boc.js',
         '<rootDir>/tools/jest/sandbox-fast.js',
+        '<rootDir>/tools/jest/sandbox-wasm.js',
         '<rootDir>/tools/jest/edr-context.js',
         '<rootDir>/tools/jest/child-processes.js',
     ],

@@ -10,7 +10,9 @@
  * pairs and signatures are Node's and tweetnacl's alike (tools/jest/fast-ed25519.js); @ton/core's
  * bit-level primitives read and write whole bytes with the library's results and errors
  * (tools/jest/fast-cells.js); Cell.fromBoc hands out a cell it has built before for the same
- * content, with the library's cells and errors (tools/jest/fast-boc.js).
+ * content, with the library's cells and errors (tools/jest/fast-boc.js); the sandbox's emulator is
+ * compiled once per jest worker and emulates as the library's (tools/jest/environment.js,
+ * tools/jest/sandbox-wasm.js).
  */
 import { spawnSync } from 'child_process';
 import { randomBytes } from 'crypto';
@@ -23,6 +25,17 @@ import { compiledCode } from '../wrappers/compiled';
 import { JettonMinter } from '../wrappers/JettonMinter';
 import { SyntheticChain } from '../harness/chain';
 import { makeValidatorSet } from '../harness/validators';
+import { envInt } from './env.util';
+
+/**
+ * The random input's size and seed: SETUP_ROUNDS random reads and writes compared with the library's
+ * (default 600; every size of the list below is read and written in the first rounds), SETUP_KEYS
+ * ed25519 key pairs signed with (default 2), SETUP_SEED the generator's seed (default 12345):
+ *   SETUP_SEED=7 SETUP_ROUNDS=20000 SETUP_KEYS=50 npx jest tests/jest-setup.spec.ts
+ */
+const ROUNDS = envInt('SETUP_ROUNDS', 600);
+const KEYS = envInt('SETUP_KEYS', 2);
+const SEED = envInt('SETUP_SEED', 12345);
 
 /** The library's own sha256_sync, from a module registry the setup has not touched. */
 function librarySha256(): (data: Buffer | string) => Buffer {
@@ -185,14 +198,14 @@ describe('the test setup (tools/jest)', () => {
         expect(fast.stats.hits).toBeGreaterThan(0);
     });
 
-    it("@ton/core's bit reads, writes, padded buffers and crc32c should give the library's results and errors", () => {
+    it(`@ton/core's bit reads, writes, padded buffers and crc32c should give the library's results and errors (SETUP_SEED=${SEED}, SETUP_ROUNDS=${ROUNDS})`, () => {
         const fast = coreBits(false);
         const lib = coreBits(true);
         expect(fast.BitReader.prototype['_preloadUint']).not.toBe(lib.BitReader.prototype['_preloadUint']);
         expect(fast.BitBuilder.prototype.writeUint).not.toBe(lib.BitBuilder.prototype.writeUint);
         expect(fast.bitsToPaddedBuffer).not.toBe(lib.bitsToPaddedBuffer);
         expect(fast.crc32c).not.toBe(lib.crc32c);
-        let seed = 12345;
+        let seed = SEED;
         const rnd = (n: number) => {
             seed = (seed * 1103515245 + 12345) % 2 ** 31;
             return seed % n;
@@ -204,21 +217,28 @@ describe('the test setup (tools/jest)', () => {
             return bits ? v & ((1n << BigInt(bits)) - 1n) : 0n;
         };
         const sizes = [0, 1, 2, 7, 8, 9, 15, 16, 31, 32, 33, 40, 47, 48, 49, 53, 54, 63, 64, 65, 120, 256, 267, 300];
-        const pick = () => (rnd(3) === 0 ? sizes[rnd(sizes.length)] : rnd(70));
+        // the first rounds take each size of the list in turn, for the reads and for the writes
+        const pick = (round: number) =>
+            round < sizes.length ? sizes[round] : rnd(3) === 0 ? sizes[rnd(sizes.length)] : rnd(70);
+        const seen = { read: new Set<number>(), write: new Set<number>(), errors: 0, values: 0 };
         let cases = 0;
-        for (let round = 0; round < 3000; round++) {
+        for (let round = 0; round < ROUNDS; round++) {
             // a BitString at any bit offset of its buffer, read at any offset (some past the end)
             const buf = data(1 + rnd(48));
             const offset = rnd(Math.min(24, buf.length * 8));
             const length = rnd(buf.length * 8 - offset + 1);
             const [a, b] = [fast, lib].map((m) => new m.BitString(buf, offset, length));
             expect(outcome(() => fast.bitsToPaddedBuffer(a))).toEqual(outcome(() => lib.bitsToPaddedBuffer(b)));
-            const bits = pick();
+            const bits = pick(round);
+            seen.read.add(bits);
             const at = rnd(length + 4) - (rnd(20) === 0 ? 3 : 0);
             const [ra, rb] = [new fast.BitReader(a, at), new lib.BitReader(b, at)];
             expect(outcome(() => ra['_preloadUint'](bits, at))).toEqual(outcome(() => rb['_preloadUint'](bits, at)));
             expect(outcome(() => ra.preloadUint(bits))).toEqual(outcome(() => rb.preloadUint(bits)));
-            expect(outcome(() => ra.loadUint(bits))).toEqual(outcome(() => rb.loadUint(bits)));
+            const loaded = outcome(() => rb.loadUint(bits));
+            if ((loaded as { error?: string }).error) seen.errors++;
+            else seen.values++;
+            expect(outcome(() => ra.loadUint(bits))).toEqual(loaded);
             expect(ra.offset).toBe(rb.offset);
             expect(outcome(() => ra.loadUintBig(bits))).toEqual(outcome(() => rb.loadUintBig(bits)));
             expect(outcome(() => ra.loadInt(Math.min(bits, 60)))).toEqual(
@@ -234,7 +254,7 @@ describe('the test setup (tools/jest)', () => {
                 [ba, fast],
                 [bb, lib],
             ] as const) {
-                seed = round + 1;
+                seed = (SEED * 1_000_003 + round + 1) % 2 ** 31;
                 for (let k = rnd(4); k > 0; k--) {
                     const n = rnd(20);
                     outcome(() => w.writeUint(bigOf(n), n));
@@ -244,7 +264,8 @@ describe('the test setup (tools/jest)', () => {
             }
             expect(ba.length).toBe(bb.length);
             expect(ba['_buffer'].toString('hex')).toBe(bb['_buffer'].toString('hex'));
-            const n = pick();
+            const n = pick(round);
+            seen.write.add(n);
             const values: (number | bigint)[] = [
                 bigOf(n),
                 Number(bigOf(Math.min(n, 53))),
@@ -261,17 +282,23 @@ describe('the test setup (tools/jest)', () => {
             expect(fast.crc32c(buf).toString('hex')).toBe(lib.crc32c(buf).toString('hex'));
             cases++;
         }
-        expect(cases).toBe(3000);
+        expect(cases).toBe(ROUNDS);
+        // every listed size read and written, reads inside and past the end
+        if (ROUNDS >= sizes.length) {
+            expect(sizes.filter((x) => !seen.read.has(x) || !seen.write.has(x))).toEqual([]);
+            expect(seen.errors).toBeGreaterThan(0);
+            expect(seen.values).toBeGreaterThan(0);
+        }
         // a real BOC: the same bytes back, cell by cell the same hashes
         const code = compiledCode('LiteClient');
         expect(Cell.fromBoc(code.toBoc())[0].hash().equals(code.hash())).toBe(true);
     });
 
-    it("ed25519 key pairs and signatures should be tweetnacl's, a mismatched or wrong-size key left to tweetnacl", () => {
+    it(`ed25519 key pairs and signatures should be tweetnacl's, a mismatched or wrong-size key left to tweetnacl (SETUP_KEYS=${KEYS})`, () => {
         const original = libraryEd25519();
         expect(original.sign).not.toBe(sign);
         expect(original.keyPairFromSeed).not.toBe(keyPairFromSeed);
-        for (let i = 0; i < 8; i++) {
+        for (let i = 0; i < KEYS; i++) {
             const seed = randomBytes(32);
             const mine = keyPairFromSeed(seed);
             const theirs = original.keyPairFromSeed(seed);
@@ -439,6 +466,58 @@ describe('the test setup (tools/jest)', () => {
         blockchain.setConfig(before);
         expect(blockchain.config.hash()).toEqual(before.hash());
         expect(other.hash()).not.toEqual(before.hash());
+    });
+
+    it("the sandbox's emulator should be compiled once per worker and emulate as the library's own", async () => {
+        type Create = typeof Executor.create & {
+            shared?: boolean;
+            stats: { shared: number };
+            original: typeof Executor.create;
+        };
+        const create = Executor.create as Create;
+        expect(create.shared).toBe(true);
+        const worker = (globalThis as unknown as Record<symbol, { wasmModule(file: string): object }>)[
+            Symbol.for('tvm-bridge.jest-worker')
+        ];
+        const file = require.resolve('@ton/sandbox/dist/executor/emulator-emscripten.wasm.js');
+        // one module per worker: this file's executors and the other spec files' come from it
+        const wasm = worker.wasmModule(file);
+        expect(worker.wasmModule(file)).toBe(wasm);
+        expect(Object.prototype.toString.call(wasm)).toBe('[object WebAssembly.Module]');
+        // the worker compiled it outside this file's realm: this file never loaded the 6.7 MB string
+        expect(Object.keys(require.cache).some((f) => f.endsWith('emulator-emscripten.wasm.js'))).toBe(false);
+
+        // the same deployment, mint and get method on the library's executor and on the shared one:
+        // the same transactions (hashes) and answers; each executor has its own memory
+        const before = create.stats.shared;
+        const run = async (executor?: Executor) => {
+            const blockchain = await Blockchain.create(executor ? { executor } : undefined);
+            blockchain.now = 1_800_000_000;
+            const owner = await blockchain.treasury('owner');
+            const minter = blockchain.openContract(
+                await JettonMinter.createFromConfig({
+                    owner: owner.address,
+                    content: { name: 'Wasm', symbol: 'W', decimals: 9 },
+                }),
+            );
+            const txs = [
+                ...(await minter.sendDeploy(owner.getSender())).transactions,
+                ...(await minter.sendMint(owner.getSender(), { to: owner.address, amount: 11n })).transactions,
+            ];
+            return {
+                hashes: txs.map((t) => t.hash().toString('hex')),
+                supply: await minter.getTotalSupply(),
+                wallet: (await minter.getWalletAddress(owner.address)).toString(),
+            };
+        };
+        const library = await run(await create.original.call(Executor));
+        expect(create.stats.shared).toBe(before);
+        const [shared, again] = [await run(), await run()];
+        expect(create.stats.shared).toBe(before + 2);
+        expect(shared).toEqual(library);
+        expect(again).toEqual(library);
+        expect(library.supply).toBe(11n);
+        expect(library.hashes.length).toBeGreaterThan(3);
     });
 
     it('a process a spec starts with ts-node should transpile with swc and run TypeScript', () => {
