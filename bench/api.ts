@@ -97,7 +97,7 @@ function postgresPids(dataDir: string): number[] {
 }
 
 function child(script: string, args: string[], env: Record<string, string> = {}): ChildProcess {
-    return spawn(process.execPath, [tsNode, '--transpile-only', script, ...args], {
+    return spawn(process.execPath, [tsNode, '--swc', script, ...args], {
         cwd: ROOT,
         env: { ...process.env, ...env },
         stdio: ['ignore', 'pipe', 'inherit'],
@@ -212,7 +212,7 @@ async function startApi(env: Record<string, string>): Promise<{ p: ChildProcess;
     const file = path.join(os.tmpdir(), `bench-deployment-${process.pid}.json`);
     fs.writeFileSync(file, JSON.stringify(deployment('http://127.0.0.1:1/none')));
     const port = 20000 + Math.floor(Math.random() * 20000);
-    const p = spawn(process.execPath, [tsNode, '--transpile-only', 'service/main.ts'], {
+    const p = spawn(process.execPath, [tsNode, '--swc', 'service/main.ts'], {
         cwd: ROOT,
         env: { ...process.env, ...env, DEPLOYMENT: file, ROLES: 'api', PORT: String(port), LOG_LEVEL: 'silent' },
         stdio: ['ignore', 'ignore', 'inherit'],

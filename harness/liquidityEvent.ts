@@ -62,6 +62,9 @@ export async function liquidityRequestedEvent(
                 provisionPending: false,
                 deliveryBounced: false,
                 held: 0n,
+                stranded: Dictionary.empty(),
+                strandedCount: 0n,
+                strandedNext: 0n,
             }),
         )
         .endCell();

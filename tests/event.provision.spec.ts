@@ -24,7 +24,8 @@
  *   reaches the recipient; below, the tokens go back;
  * - a plain minter (the reference one, no TEP-89): the Event never learns its wallet; a
  *   provider's tokens come back (the Event asks the notifying wallet to return them with the
- *   notification's own value); a stranger's notification gets its own value back as a transfer
+ *   notification's own value; with too little, it records them for return_stranded:
+ *   tests/event.stranded.spec.ts); a stranger's notification gets its own value back as a transfer
  *   request; the Event spends none of its TON.
  */
 import { Address, beginCell, Cell, toNano, Transaction } from '@ton/core';
@@ -325,7 +326,7 @@ describe('Native Event provider step with USDT-style and reference wallets', () 
         }
     });
 
-    it("a plain minter (the reference one: no TEP-89): the Event never learns its wallet; a provider's tokens come back (the Event asks the notifying wallet to return them with the notification's value; the Event's TON untouched); a stranger's notification gets only its own value back", async () => {
+    it("a plain minter (the reference one: no TEP-89): the Event never learns its wallet; a provider's tokens come back (the Event asks the notifying wallet to return them with the notification's value; with too little, recorded for return_stranded; the Event's TON untouched); a stranger's notification gets only its own value back", async () => {
         const { ev, wallet } = await liquidityRequested(reference, false);
         // the Event's TON: what it held, less only the storage fee each of its transactions collects
         let event0 = (await blockchain.getContract(ev.address)).balance;
@@ -350,12 +351,15 @@ describe('Native Event provider step with USDT-style and reference wallets', () 
         expect(await ev.getStatus()).toBe(EventStatus.LiquidityRequested);
         await untouched(r.transactions);
         await expectConserved(reference, [ev.address]);
-        // the smallest forward TON that brings them back: the reference wallet's own rule (its
-        // transfer asks 0.03 TON + fees in tonweb's build); with less they stay in the Event's
-        // wallet (non-bounceable request: nothing comes back to the Event either)
+        // too little forward TON for the reference wallet's transfer (0.04 TON + fees): the Event
+        // records them for return_stranded instead of asking (tests/event.stranded.spec.ts
+        // returns them); nothing is sent to the wallet
         const poor = await provide(reference, ev.address, DUE, toNano('0.02'));
-        expect(poor.transactions).toHaveTransaction({ from: ev.address, to: wallet, exitCode: 709 });
+        expect(poor.transactions).not.toHaveTransaction({ from: ev.address, to: wallet });
         expect(await reference.balanceOf(ev.address)).toBe(DUE);
+        expect(
+            [...(await ev.getStranded()).values()].map((x) => [x.wallet.toString(), x.owner.toString(), x.amount]),
+        ).toEqual([[wallet.toString(), provider.address.toString(), DUE]]);
         await untouched(poor.transactions);
         // a stranger claiming tokens: asked to send them back to itself, with its own value less fees
         const stranger0 = await stranger.getBalance();

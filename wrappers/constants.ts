@@ -233,6 +233,8 @@ export const OpEvent = {
     tvmEventCancelled: 0x18540e96,
     /** tvm_event_cancel_failed query_id:uint64 error_code:uint16 (proxy -> Event: 2901): refused, the status stays */
     tvmEventCancelFailed: 0x0bae145b,
+    /** event_return_stranded query_id:uint64 id:uint64 (anyone -> TVM to TVM Event, event_stranded.tact): recorded stranded tokens back to their owner */
+    eventReturnStranded: 0x3b5d1e07,
 } as const;
 
 /** contracts/bridge/evm_messages.tact (layouts: contracts/bridge/evm.tlb): EVM to TVM, relay-voted. */

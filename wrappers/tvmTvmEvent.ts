@@ -302,6 +302,21 @@ interface TactTvmEvent extends Contract {
     getGetTransactionHash(provider: ContractProvider): Promise<bigint>;
     getGetEventBody(provider: ContractProvider): Promise<Cell | null>;
     getGetChecks(provider: ContractProvider): Promise<Dictionary<bigint, Address>>;
+    getGetStranded(provider: ContractProvider): Promise<Dictionary<bigint, StrandedTokensRecord>>;
+}
+
+/** A record of tokens an Event could not send back at once (event_stranded.tact StrandedTokens). */
+export interface StrandedTokensRecord {
+    wallet: Address;
+    owner: Address;
+    amount: bigint;
+    /** when its return went out (0: waiting for someone to pay for it) */
+    sentAt: bigint;
+}
+
+/** event_return_stranded query_id:uint64 id:uint64 (anyone -> Event): the record `id` back to its owner. */
+export function returnStrandedMessage(id: bigint, queryId = 0n): Cell {
+    return beginCell().storeUint(OpEvent.eventReturnStranded, 32).storeUint(queryId, 64).storeUint(id, 64).endCell();
 }
 
 /**
@@ -382,6 +397,21 @@ export function TvmEventWrapper<TBase extends new (...args: any[]) => TactTvmEve
         /** The TvmTvmEvent body (op included), or null. */
         async getEventBody(provider: ContractProvider): Promise<Cell | null> {
             return this.getGetEventBody(provider);
+        }
+
+        /** Tokens the Event could not send back at once: id -> record (getStranded). */
+        async getStranded(provider: ContractProvider): Promise<Map<bigint, StrandedTokensRecord>> {
+            const d = await this.getGetStranded(provider);
+            return new Map(d.keys().map((k) => [k, d.get(k)!]));
+        }
+
+        /** event_return_stranded: anyone pays for the record `id` to go back to its owner (2324 unknown or on its way, 2317 below the value). */
+        async sendReturnStranded(provider: ContractProvider, via: Sender, id: bigint, value = toNano('0.1')) {
+            await provider.internal(via, {
+                value,
+                sendMode: SendMode.PAY_GAS_SEPARATELY,
+                body: returnStrandedMessage(id),
+            });
         }
     };
 }

@@ -164,7 +164,7 @@ export class ProcessOperators implements Operators {
                     this.spawnService(`tvmevm-relay-${i}`, 'tvmEvmRelay.ts', {
                         TVMEVM_RELAY_KEY: key.privateKey,
                         TVMEVM_RELAY_STATE: state,
-                        TVMEVM_RELAY_INTERVAL_MS: '1000',
+                        TVMEVM_RELAY_INTERVAL_MS: interval,
                     }),
                 );
             }
