@@ -22,10 +22,11 @@ function templateFile(): string {
     return path.join(os.tmpdir(), `bridge-pglite-migrated-${key.slice(0, 16)}.tar`);
 }
 
-export async function openMigratedPglite(): Promise<Db> {
+/** `thread`: PGlite in a thread of its own, as the service runs it (openDb's `thread`) */
+export async function openMigratedPglite(o: { thread?: boolean } = {}): Promise<Db> {
     const file = templateFile();
-    if (fs.existsSync(file)) return openDb({ loadDataDir: new Blob([fs.readFileSync(file)]) });
-    const db = await openDb({});
+    if (fs.existsSync(file)) return openDb({ loadDataDir: new Blob([fs.readFileSync(file)]), thread: o.thread });
+    const db = await openDb({ thread: o.thread });
     const tar = Buffer.from(await (await dumpPglite(db)).arrayBuffer());
     // written whole, then renamed: a spec file reading it meanwhile never sees half of it
     const tmp = `${file}.${process.pid}`;
