@@ -15,11 +15,15 @@
  * which adds the amount back and tells nobody (the TEP-74 rule): the proxy cannot see it. Shown
  * as it is: the tokens are in the proxy's wallet, above its books by what was sent.
  *
+ * A stranger cannot touch a transfer's record: the refund of its notification (unknown wallet)
+ * goes back to it bounceable with the query_id it chose; its bounce is not read (only the proxy's
+ * own wallets' bounces are), so the transfer's own bounce still finds its record.
+ *
  * The Event is played by a treasury (`event`), as the configuration is: the Event's own handling
  * of tvm_event_delivery_failed is in the lifecycle specs.
  */
 import { Blockchain, internal, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
-import { Address, Cell, Message, toNano } from '@ton/core';
+import { Address, beginCell, Cell, Message, toNano } from '@ton/core';
 import { flattenTransaction } from '@ton/test-utils';
 import '@ton/test-utils';
 import {
@@ -367,6 +371,75 @@ describe('Native proxy with a USDT-style jetton (frozen and blacklisted wallets)
         expect(r.transactions).toHaveTransaction({ to: proxy.address, inMessageBounced: true, success: true });
         expect(r.transactions).not.toHaveTransaction({ from: proxy.address, to: event.address });
         expect(await proxy.getLiquidity(jetton.minter)).toBe(before.liquidity - 2000n + 900n);
+        await expectBooksMatch();
+        await expectConserved();
+    });
+    it("a stranger's bounce cannot take a transfer's record: the refund of its notification goes back to it bounceable with the query_id it chose (an unlock's, held back here), it refuses it; the unlock's own bounce still finds its record: the Event told (2715), the books restored", async () => {
+        await jetton.setStatus(proxy.address, WALLET_STATUS.sendLocked);
+        const before = await books();
+        // the confirmation runs up to the wallet's refusal; its bounce is held back (on its way)
+        const iter = await blockchain.sendMessageIter(
+            internal({
+                from: config.address,
+                to: proxy.address,
+                value: toNano('0.2'),
+                body: onTvmEventConfirmedExtendedMessage({
+                    eventAddress: event.address,
+                    msgHash: 0xabcdef0123456789n,
+                    chainId: SRC_CHAIN,
+                    configuration: config.address,
+                    remainingGasTo: event.address,
+                    event: unlockEvent(1000n, bob.address),
+                }),
+            }),
+            { allowParallel: true },
+        );
+        let held: Message | undefined;
+        for await (const t of iter) {
+            if (flattenTransaction(t).to?.equals(proxyWallet)) {
+                held = t.outMessages.get(0);
+                break;
+            }
+        }
+        const s = held!.body.beginParse();
+        s.loadUint(32);
+        s.loadUint(32);
+        const q = s.loadUintBig(64);
+        expect(await proxy.getInFlight(q)).not.toBeNull();
+        // the stranger: a notification naming that query_id, from an address where nothing takes the
+        // proxy's answer (no contract here; any contract that throws does the same)
+        const forger = new Address(0, Buffer.alloc(32, 0x5a));
+        const f = await blockchain.sendMessage(
+            internal({
+                from: forger,
+                to: proxy.address,
+                value: toNano('0.5'),
+                body: beginCell()
+                    .storeUint(Op.jetton.transferNotification, 32)
+                    .storeUint(q, 64)
+                    .storeCoins(1000n)
+                    .storeAddress(forger)
+                    .storeBit(false)
+                    .endCell(),
+            }),
+        );
+        expect(f.transactions).toHaveTransaction({ from: proxy.address, to: forger, op: Op.jetton.transfer });
+        expect(f.transactions).toHaveTransaction({ from: forger, to: proxy.address, inMessageBounced: true });
+        // the record is still there
+        expect(await proxy.getInFlight(q)).not.toBeNull();
+        // the unlock's bounce arrives: the Event is told, what the unlock took is back
+        const r = await blockchain.sendMessage(held!);
+        const told = r.transactions.find(
+            (t) =>
+                t.inMessage?.info.type === 'internal' &&
+                t.inMessage.info.src.equals(proxy.address) &&
+                t.inMessage.info.dest.equals(event.address),
+        );
+        expect(told).toBeDefined();
+        expect(parseTvmEventDeliveryFailed(told!.inMessage!.body)!.errorCode).toBe(Errors.proxy.transferRefused);
+        expect(await proxy.getInFlight(q)).toBeNull();
+        expect(await books()).toEqual(before);
+        expect(await jetton.balanceOf(bob.address)).toBe(0n);
         await expectBooksMatch();
         await expectConserved();
     });
