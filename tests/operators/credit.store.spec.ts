@@ -5,7 +5,8 @@
  * owners; a lease is taken over only once it expired, and the instance that lost it can no longer
  * record anything (so it sends nothing); a clean stop gives the leases back.
  */
-import { Db, openDb } from '../../service/storage/db';
+import { Db } from '../../service/storage/db';
+import { openEmptyPglite } from '../service/pglite';
 import { NewTransfer, SqlCreditStore } from '../../service/operators/creditStore';
 
 const LEASE = 1000;
@@ -39,7 +40,8 @@ describe('credit store (SQL, PGlite): leases between instances', () => {
     let b: SqlCreditStore;
 
     beforeAll(async () => {
-        db = await openDb();
+        // an empty database (PGlite's initdb, kept) with the migrations run on it
+        db = await openEmptyPglite();
         a = new SqlCreditStore(db, '1:2', 'instance-a', LEASE);
         b = new SqlCreditStore(db, '1:2', 'instance-b', LEASE);
     });

@@ -1,35 +1,59 @@
 /**
- * A migrated PGlite database for the specs whose subject is not the migrations (the API, the explorer page):
- * the first call in a checkout creates one with `openDb` (PGlite's initdb and every migration) and
- * keeps its data directory as a tar in the temp directory, named by PGlite's version and the
- * migrations' text; later calls, from any spec file, start from that tar, skipping initdb and the
- * migrations (about 2 s of CPU each). The migrations still run on it and find nothing to apply.
- * tests/service/storage.spec.ts and tests/service/tvm_evm.api.spec.ts open empty databases and
- * migrate them.
+ * PGlite databases for the specs, from dumps kept as tars in the temp directory instead of PGlite's
+ * initdb on every open (about 1.3 s of CPU: PGlite runs initdb in a second instance of itself).
+ *
+ * - openEmptyPglite: an empty database, byte for byte what PGlite's initdb makes; the migrations run
+ *   on it (unless told not to): the storage specs, whose subject they are, still migrate an empty
+ *   database. The first call in a checkout opens one with `openDb` (PGlite's initdb) and keeps its
+ *   data directory, named by PGlite's version.
+ * - openMigratedPglite: a migrated database for the specs whose subject is not the migrations (the
+ *   API, the explorer page): the first call migrates an empty one and keeps it, named by PGlite's
+ *   version and the migrations' text. The migrations still run on it and find nothing to apply.
+ *
+ * Each tar is written whole, then renamed: a spec file reading it meanwhile never sees half of it.
+ * Deleting them is always safe.
  */
 import crypto from 'crypto';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { Db, dumpPglite, openDb } from '../../service/storage/db';
+import { Db, dumpPglite, migrate, openDb } from '../../service/storage/db';
 import { MIGRATIONS } from '../../service/storage/migrations';
 
-function templateFile(): string {
+function pgliteVersion(): string {
     // PGlite's package.json (not among its exports): beside the dist/ folder of its entry point
     const pkg = path.join(path.dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json');
-    const version = (JSON.parse(fs.readFileSync(pkg, 'utf8')) as { version: string }).version;
-    const key = crypto.createHash('sha256').update(version).update(JSON.stringify(MIGRATIONS)).digest('hex');
-    return path.join(os.tmpdir(), `bridge-pglite-migrated-${key.slice(0, 16)}.tar`);
+    return (JSON.parse(fs.readFileSync(pkg, 'utf8')) as { version: string }).version;
 }
 
-export async function openMigratedPglite(): Promise<Db> {
-    const file = templateFile();
-    if (fs.existsSync(file)) return openDb({ loadDataDir: new Blob([fs.readFileSync(file)]) });
-    const db = await openDb({});
+function keptFile(kind: string, ...parts: string[]): string {
+    const h = crypto.createHash('sha256').update(pgliteVersion());
+    for (const p of parts) h.update(p);
+    return path.join(os.tmpdir(), `bridge-pglite-${kind}-${h.digest('hex').slice(0, 16)}.tar`);
+}
+
+/** The kept dump `file`, made by `make` (then kept) when there is none yet. */
+async function openKept(file: string, make: () => Promise<Db>): Promise<{ db: Db; made: boolean }> {
+    if (fs.existsSync(file))
+        return { db: await openDb({ migrate: false, loadDataDir: new Blob([fs.readFileSync(file)]) }), made: false };
+    const db = await make();
     const tar = Buffer.from(await (await dumpPglite(db)).arrayBuffer());
-    // written whole, then renamed: a spec file reading it meanwhile never sees half of it
     const tmp = `${file}.${process.pid}`;
     fs.writeFileSync(tmp, tar);
     fs.renameSync(tmp, file);
+    return { db, made: true };
+}
+
+/** An empty PGlite database (PGlite's initdb), migrated unless `migrateIt` is false. */
+export async function openEmptyPglite(migrateIt = true): Promise<Db> {
+    const { db } = await openKept(keptFile('empty'), () => openDb({ migrate: false }));
+    if (migrateIt) await migrate(db);
+    return db;
+}
+
+/** A migrated PGlite database. */
+export async function openMigratedPglite(): Promise<Db> {
+    const { db, made } = await openKept(keptFile('migrated', JSON.stringify(MIGRATIONS)), () => openEmptyPglite());
+    if (!made) await migrate(db);
     return db;
 }
