@@ -7,8 +7,8 @@
  * answers, and any changed one runs again; the account after a transaction, a restored snapshot,
  * a kept BOC and the configuration's cell are what the library gives without the setup; the
  * processes specs start with ts-node transpile with swc (tools/jest/child-processes.js); ed25519 key
- * pairs and signatures are Node's and tweetnacl's alike (tools/jest/fast-ed25519.js); @ton/core's
- * bit-level primitives read and write whole bytes with the library's results and errors
+ * pairs, signatures and verifications are Node's and tweetnacl's alike (tools/jest/fast-ed25519.js);
+ * @ton/core's bit-level primitives read and write whole bytes with the library's results and errors
  * (tools/jest/fast-cells.js); Cell.fromBoc hands out a cell it has built before for the same
  * content, with the library's cells and errors (tools/jest/fast-boc.js); the sandbox's emulator is
  * compiled once per jest worker and emulates as the library's (tools/jest/environment.js,
@@ -48,7 +48,7 @@ function librarySha256(): (data: Buffer | string) => Buffer {
 }
 
 /** @ton/crypto's own ed25519 (tweetnacl), from a module registry the setup has not touched. */
-type Ed25519 = { keyPairFromSeed: typeof keyPairFromSeed; sign: typeof sign };
+type Ed25519 = { keyPairFromSeed: typeof keyPairFromSeed; sign: typeof sign; signVerify: typeof signVerify };
 function libraryEd25519(): Ed25519 {
     let original: Ed25519 | undefined;
     jest.isolateModules(() => {
@@ -325,6 +325,33 @@ describe('the test setup (tools/jest)', () => {
         // wrong sizes: tweetnacl's errors
         expect(() => keyPairFromSeed(randomBytes(31))).toThrow('bad seed size');
         expect(() => sign(data, randomBytes(32))).toThrow('bad secret key size');
+
+        // verification: Node's where it accepts, else tweetnacl's; the same answers
+        expect(original.signVerify).not.toBe(signVerify);
+        const kp = keyPairFromSeed(randomBytes(32));
+        const msg = randomBytes(68);
+        const good = sign(msg, kp.secretKey);
+        // S + L: the same point for tweetnacl; RFC 8032 (Node) refuses S >= L
+        const L = 2n ** 252n + 27742317777372353535851937790883648493n;
+        const sPlusL = BigInt('0x' + Buffer.from(good.subarray(32)).reverse().toString('hex')) + L;
+        const malleable = Buffer.concat([
+            good.subarray(0, 32),
+            Buffer.from(sPlusL.toString(16).padStart(64, '0'), 'hex').reverse(),
+        ]);
+        const flipped = Buffer.from(good);
+        flipped[5] ^= 4;
+        const cases: [Buffer, Buffer, Buffer][] = [
+            [msg, good, kp.publicKey],
+            [msg, malleable, kp.publicKey],
+            [msg, flipped, kp.publicKey],
+            [randomBytes(68), good, kp.publicKey],
+            [msg, good, keyPairFromSeed(randomBytes(32)).publicKey],
+            [msg, good, Buffer.alloc(32, 0xff)],
+        ];
+        const answers = cases.map(([m, sig, pk]) => signVerify(m, sig, pk));
+        expect(answers).toEqual(cases.map(([m, sig, pk]) => original.signVerify(m, sig, pk)));
+        expect(answers).toEqual([true, true, false, false, false, false]);
+        expect(() => signVerify(msg, good.subarray(0, 63), kp.publicKey)).toThrow('bad signature size');
     });
 
     it("sha256_sync should give the library's pure-JavaScript digests, for buffers and strings", () => {
