@@ -204,6 +204,8 @@ describe('the test setup (tools/jest)', () => {
         const lib = coreBits(true);
         expect(fast.BitReader.prototype['_preloadUint']).not.toBe(lib.BitReader.prototype['_preloadUint']);
         expect(fast.BitBuilder.prototype.writeUint).not.toBe(lib.BitBuilder.prototype.writeUint);
+        expect(fast.BitBuilder.prototype.writeBuffer).not.toBe(lib.BitBuilder.prototype.writeBuffer);
+        expect(fast.BitReader.prototype['_preloadBuffer']).not.toBe(lib.BitReader.prototype['_preloadBuffer']);
         expect(fast.bitsToPaddedBuffer).not.toBe(lib.bitsToPaddedBuffer);
         expect(fast.crc32c).not.toBe(lib.crc32c);
         let seed = SEED;
@@ -222,6 +224,7 @@ describe('the test setup (tools/jest)', () => {
         const pick = (round: number) =>
             round < sizes.length ? sizes[round] : rnd(3) === 0 ? sizes[rnd(sizes.length)] : rnd(70);
         const seen = { read: new Set<number>(), write: new Set<number>(), errors: 0, values: 0 };
+        const seenBytes = { read: 0, readPast: 0, written: 0, overflow: 0 };
         let cases = 0;
         for (let round = 0; round < ROUNDS; round++) {
             // a BitString at any bit offset of its buffer, read at any offset (some past the end)
@@ -245,6 +248,15 @@ describe('the test setup (tools/jest)', () => {
             expect(outcome(() => ra.loadInt(Math.min(bits, 60)))).toEqual(
                 outcome(() => rb.loadInt(Math.min(bits, 60))),
             );
+            expect(ra.offset).toBe(rb.offset);
+            // whole bytes at any bit offset (some past the end)
+            const k = rnd(6);
+            expect(outcome(() => ra.preloadBuffer(k))).toEqual(outcome(() => rb.preloadBuffer(k)));
+            const aligned = (rb.offset + offset) % 8 === 0;
+            const loadedBytes = outcome(() => rb.loadBuffer(k));
+            if ((loadedBytes as { error?: string }).error) seenBytes.readPast++;
+            else if (k > 0 && !aligned) seenBytes.read++;
+            expect(outcome(() => ra.loadBuffer(k))).toEqual(loadedBytes);
             expect(ra.offset).toBe(rb.offset);
 
             // a builder with some bits in it (from its own writes), then bits and uints (some too
@@ -280,15 +292,26 @@ describe('the test setup (tools/jest)', () => {
                 expect(ba.length).toBe(bb.length);
                 expect(ba['_buffer'].toString('hex')).toBe(bb['_buffer'].toString('hex'));
             }
+            // bytes at the builder's offset (some too many for its size)
+            const bytes = data(rnd(6));
+            const unaligned = bb.length % 8 !== 0;
+            const wrote = outcome(() => bb.writeBuffer(bytes));
+            if ((wrote as { error?: string }).error) seenBytes.overflow++;
+            else if (bytes.length > 0 && unaligned) seenBytes.written++;
+            expect(outcome(() => ba.writeBuffer(bytes))).toEqual(wrote);
+            expect(ba.length).toBe(bb.length);
+            expect(ba['_buffer'].toString('hex')).toBe(bb['_buffer'].toString('hex'));
             expect(fast.crc32c(buf).toString('hex')).toBe(lib.crc32c(buf).toString('hex'));
             cases++;
         }
         expect(cases).toBe(ROUNDS);
-        // every listed size read and written, reads inside and past the end
+        // every listed size read and written, reads inside and past the end; bytes read and written
+        // at bit offsets, inside and past the end
         if (ROUNDS >= sizes.length) {
             expect(sizes.filter((x) => !seen.read.has(x) || !seen.write.has(x))).toEqual([]);
             expect(seen.errors).toBeGreaterThan(0);
             expect(seen.values).toBeGreaterThan(0);
+            expect(Object.values(seenBytes).every((n) => n > 0)).toBe(true);
         }
         // a real BOC: the same bytes back, cell by cell the same hashes
         const code = compiledCode('LiteClient');

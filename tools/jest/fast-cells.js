@@ -6,6 +6,7 @@
 //   bitsToPaddedBuffer   a cell's bits as bytes (its hash, its BOC, BitString.toString)
 //   BitReader._preloadUint, loadUint, preloadUint, _toSafeInteger   every integer read from a slice
 //   BitBuilder.writeBits, writeUint   every slice or integer stored in a builder
+//   BitReader._preloadBuffer, BitBuilder.writeBuffer   bytes at a bit offset (an address's hash)
 //   crc32c               the checksum of every BOC
 // Each is replaced by one that computes the same result from whole bytes; any input outside the
 // plain case (a size that is not a small non-negative integer, a read past the end, a value out
@@ -26,8 +27,10 @@ if (!paddedBits.bitsToPaddedBuffer.fast) {
         loadUint: BitReader.prototype.loadUint,
         preloadUint: BitReader.prototype.preloadUint,
         _toSafeInteger: BitReader.prototype._toSafeInteger,
+        _preloadBuffer: BitReader.prototype._preloadBuffer,
         writeBits: BitBuilder.prototype.writeBits,
         writeUint: BitBuilder.prototype.writeUint,
+        writeBuffer: BitBuilder.prototype.writeBuffer,
     };
 
     /** 2^k for k <= 56, exact in a double */
@@ -226,5 +229,36 @@ if (!paddedBits.bitsToPaddedBuffer.fast) {
                 bits = 0;
             }
         }
+    };
+
+    // ------------------------------------------------------------ whole bytes at a bit offset
+    // (an address's hash after its 11 bits, any buffer stored after a flag): the library copies
+    // them when they are byte-aligned and goes a byte at a time through the uint path when not
+    BitReader.prototype._preloadBuffer = function _preloadBuffer(bytes, offset) {
+        const s = this._bits;
+        if (!Number.isInteger(bytes) || bytes < 0 || !Number.isInteger(offset) || !Buffer.isBuffer(s._data))
+            return original._preloadBuffer.call(this, bytes, offset);
+        // the library's bounds errors, and its copy-free answer when aligned
+        const aligned = s.subbuffer(offset, bytes * 8);
+        if (aligned) return aligned;
+        return bytesOf(s._data, s._offset + offset, bytes * 8);
+    };
+
+    BitBuilder.prototype.writeBuffer = function writeBuffer(src) {
+        const at = this._length;
+        const n = src?.length;
+        // aligned: the library's copy; no room: the library's error (after the bytes that fit)
+        if (at % 8 === 0 || !(src instanceof Uint8Array) || at + n * 8 > this._buffer.length * 8)
+            return original.writeBuffer.call(this, src);
+        if (n === 0) return;
+        // what writeUint(byte, 8) does byte by byte: the first byte's free bits or-ed, the rest assigned
+        const buf = this._buffer;
+        const first = at >> 3;
+        const shift = at & 7;
+        const back = 8 - shift;
+        buf[first] |= src[0] >> shift;
+        for (let i = 1; i < n; i++) buf[first + i] = ((src[i - 1] << back) | (src[i] >> shift)) & 0xff;
+        buf[first + n] = (src[n - 1] << back) & 0xff;
+        this._length = at + n * 8;
     };
 }
