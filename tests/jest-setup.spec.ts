@@ -522,8 +522,9 @@ describe('the test setup (tools/jest)', () => {
     it("the sandbox's emulator should be compiled once per worker and emulate as the library's own", async () => {
         type Create = typeof Executor.create & {
             shared?: boolean;
-            stats: { shared: number };
+            stats: { shared: number; clock: number };
             original: typeof Executor.create;
+            storeU64(u32: Uint32Array, ptime: number, value: number): void;
         };
         const create = Executor.create as Create;
         expect(create.shared).toBe(true);
@@ -563,12 +564,38 @@ describe('the test setup (tools/jest)', () => {
         };
         const library = await run(await create.original.call(Executor));
         expect(create.stats.shared).toBe(before);
+        const clockCalls = create.stats.clock;
         const [shared, again] = [await run(), await run()];
         expect(create.stats.shared).toBe(before + 2);
+        // the shared executors' emulator asked the time from the setup's clock
+        expect(create.stats.clock).toBeGreaterThan(clockCalls);
         expect(shared).toEqual(library);
         expect(again).toEqual(library);
         expect(library.supply).toBe(11n);
         expect(library.hashes.length).toBeGreaterThan(3);
+
+        // the clock's store: the bytes emscripten's HEAP64[ptime >> 3] = BigInt(nsec) writes, for the
+        // wall clock's and the monotonic clock's nanoseconds, at aligned and unaligned addresses
+        const memory = new ArrayBuffer(64);
+        const [mine, theirs] = [new Uint32Array(memory, 0, 8), new BigInt64Array(memory, 32, 4)];
+        const values = [
+            0,
+            1,
+            2 ** 32 - 1,
+            2 ** 32,
+            2 ** 53 + 2,
+            Math.round(Date.now() * 1e3 * 1e3),
+            Math.round(performance.now() * 1e3 * 1e3),
+        ];
+        for (const value of values) {
+            for (const ptime of [8, 13, 16]) {
+                new Uint8Array(memory).fill(0xaa);
+                create.storeU64(mine, ptime, value);
+                theirs[ptime >> 3] = BigInt(value);
+                const bytes = Buffer.from(memory);
+                expect(bytes.subarray(0, 32).toString('hex')).toBe(bytes.subarray(32).toString('hex'));
+            }
+        }
     });
 
     it("a module compiled from the worker's code cache should run as one compiled afresh; a changed source is compiled again", () => {

@@ -8,8 +8,9 @@
  * deploys one contract). Here the executor is made the same way from the WebAssembly.Module the
  * worker compiled once (tools/jest/environment.js): the same emulator code, a new instance (its own
  * memory) per executor, as before. The debugger's executor (create({ debug: true })) is made by the
- * library as before. tests/jest-setup.spec.ts checks that the executor is made from the worker's
- * module and emulates as the library's own does.
+ * library as before. The emulator's clock import answers without BigInts (fastClock below).
+ * tests/jest-setup.spec.ts checks that the executor is made from the worker's module and emulates
+ * as the library's own does, and that the clock stores what emscripten's import stores.
  */
 'use strict';
 const { Executor } = require('@ton/sandbox/dist/executor/Executor');
@@ -20,7 +21,7 @@ if (worker !== undefined && !Executor.create.shared) {
     const EmulatorModule = require('@ton/sandbox/dist/executor/emulator-emscripten.js');
     const wasmFile = require.resolve('@ton/sandbox/dist/executor/emulator-emscripten.wasm.js');
     const create = Executor.create;
-    const stats = { shared: 0 };
+    const stats = { shared: 0, clock: 0 };
 
     async function sharedCreate(opts) {
         if (opts?.debug) return create.call(this, opts);
@@ -31,8 +32,12 @@ if (worker !== undefined && !Executor.create.shared) {
             EmulatorModule({
                 // emscripten's hook: instantiate with its imports, then hand it the instance
                 instantiateWasm(imports, receive) {
+                    const clock = fastClock(imports);
                     WebAssembly.instantiate(wasmModule, imports).then(
-                        (instance) => receive(instance, wasmModule),
+                        (instance) => {
+                            clock?.attach(instance);
+                            receive(instance, wasmModule);
+                        },
                         (error) => failed(error),
                     );
                     return {};
@@ -43,6 +48,48 @@ if (worker !== undefined && !Executor.create.shared) {
         stats.shared++;
         return new Executor(emulator);
     }
+    /** value (a non-negative integer double) as the little-endian u64 at byte `ptime` & ~7, as HEAP64[ptime >> 3] = BigInt(value) */
+    function storeU64(u32, ptime, value) {
+        const i = (ptime >> 3) * 2;
+        const high = Math.floor(value / 4294967296);
+        u32[i] = value - high * 4294967296;
+        u32[i + 1] = high;
+    }
+
+    /**
+     * The emulator asks the time (WASI clock_time_get) many times per transaction (about 2% of the
+     * contract specs' CPU time): emscripten's import converts the ignored precision from a BigInt
+     * and writes the time as a new BigInt. This one answers the same (the same clocks, the same
+     * nanoseconds, error 28 for an unknown clock) with two 32-bit stores. Found by its name among
+     * the imports; when it is not there the emulator keeps its own.
+     */
+    function fastClock(imports) {
+        const env = imports?.a;
+        const key =
+            env && Object.keys(env).find((k) => typeof env[k] === 'function' && env[k].name === '_clock_time_get');
+        if (key === undefined) return undefined;
+        const original = env[key];
+        let memory;
+        let u32 = new Uint32Array(0);
+        env[key] = function clock_time_get(clockId, precision, ptime) {
+            if (memory === undefined) return original(clockId, precision, ptime); // not instantiated yet
+            if (!(clockId >= 0 && clockId <= 3)) return 28;
+            const now = clockId === 0 ? Date.now() : performance.now();
+            stats.clock++;
+            if (u32.length === 0) u32 = new Uint32Array(memory.buffer); // the first call, or the memory grew
+            storeU64(u32, ptime, Math.round(now * 1e3 * 1e3));
+            return 0;
+        };
+        return {
+            attach(instance) {
+                memory = Object.values(instance.exports).find(
+                    (v) => Object.prototype.toString.call(v) === '[object WebAssembly.Memory]',
+                );
+            },
+        };
+    }
+
+    sharedCreate.storeU64 = storeU64;
     sharedCreate.shared = true;
     sharedCreate.stats = stats;
     sharedCreate.original = create;
