@@ -335,7 +335,8 @@ async function main() {
             } else {
                 const dir = KEEP ? path.join(KEEP, 'pglite') : fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pglite-'));
                 fs.mkdirSync(dir, { recursive: true });
-                db = await openDb({ dataDir: dir });
+                // in a thread of its own, as the service runs it
+                db = await openDb({ dataDir: dir, thread: true });
                 env = { DATA_DIR: dir };
                 stop = async () => (KEEP ? undefined : fs.rmSync(dir, { recursive: true, force: true }));
             }

@@ -5,6 +5,7 @@
  *   DEPLOYMENT      deployment file, or a name for deployments/<name>.json (default "local")
  *   DATABASE_URL    postgres://... (else PGlite in DATA_DIR, default ./data/bridge-service)
  *   DATA_DIR        PGlite data directory
+ *   PGLITE_THREAD   "0" runs PGlite in the main thread (default: a thread of its own)
  *   ROLES           "api,indexer" (default), "api" or "indexer" (with PostgreSQL, several API
  *                   processes and one indexer process can share a database)
  *   HOST, PORT      where the API listens (default 127.0.0.1:8080)
@@ -43,7 +44,7 @@ async function main() {
     const url = process.env.DATABASE_URL;
     const dataDir = url ? undefined : path.resolve(process.env.DATA_DIR ?? path.join('data', 'bridge-service'));
     if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-    const db = await openDb({ url, dataDir });
+    const db = await openDb({ url, dataDir, thread: process.env.PGLITE_THREAD !== '0' });
     log('storage.open', { kind: db.kind, dataDir, deployment: file });
 
     const stops: (() => Promise<void>)[] = [async () => db.close()];

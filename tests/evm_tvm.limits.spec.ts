@@ -208,4 +208,65 @@ describe('EVM -> TVM daily limits (the proxies, end to end)', () => {
         expect(await recipientWallet.getJettonBalance()).toBe(limit - tvmFee(s, limit) + b - tvmFee(s, b));
         expect((await s.proxies.native.getDailyLimit(s.nativeToken.address))!.used).toBe(b);
     });
+    it("approve_limit and evm_event_retry at every 0.005 TON from 0.005 to 0.1 TON, and 0.5 TON (issue 11, small values at every hop): refused (2317), or minted, or the proxy's answer taken (LimitReached, Verified): never Confirmed without the mint", async () => {
+        const s = await freshSetup();
+        const relays = new EvmRelayService(s.evm, s.blockchain, s.alienConfiguration, s.relays, s.relayer);
+        await bridgeErc20(s, relays, 1_000_000n);
+        const minter = await minterOf(s);
+        const wallet = await s.walletOf(minter);
+        await s.proxies.alien.sendBody(s.proxyOwner.getSender(), ProxyMessages.setDailyLimit(minter, 3_000_000n));
+        const amount = 5_000_000n;
+        const { p, event } = await bridgeErc20(s, relays, amount);
+        expect(await statusOf(event)).toBe(EvmEventStatus.LimitReached);
+        const scene = s.blockchain.snapshot();
+        const wrong: string[] = [];
+        const outcomes = new Set<string>();
+        for (const action of ['approve', 'retry'] as const) {
+            const values = [...Array.from({ length: 20 }, (_, i) => toNano('0.005') * BigInt(i + 1)), toNano('0.5')];
+            for (const v of values) {
+                await s.blockchain.loadFrom(scene);
+                const before = await wallet.getJettonBalance();
+                const r =
+                    action === 'approve'
+                        ? await s.proxyOwner.send({
+                              to: p.eventAddress,
+                              value: v,
+                              body: limitActionMessage('approveLimit'),
+                          })
+                        : await s.recipient.send({
+                              to: p.eventAddress,
+                              value: v,
+                              body: evmEventRetryMessage(s.recipient.address),
+                          });
+                const refused = r.transactions.some(
+                    (t) =>
+                        t.inMessage?.info.dest?.toString() === p.eventAddress.toString() &&
+                        t.description.type === 'generic' &&
+                        t.description.computePhase.type === 'vm' &&
+                        t.description.computePhase.exitCode === Errors.event.tooLowMsgValue,
+                );
+                const status = await statusOf(event);
+                const minted = (await wallet.getJettonBalance()) - before;
+                const outcome = refused
+                    ? '2317'
+                    : status === EvmEventStatus.Confirmed
+                      ? 'minted'
+                      : status === EvmEventStatus.LimitReached || status === EvmEventStatus.Verified
+                        ? 'answered'
+                        : 'stuck';
+                outcomes.add(`${action} ${outcome}`);
+                const ok = outcome === 'minted' ? minted === received(s, amount) : outcome !== 'stuck' && minted === 0n;
+                if (!ok) wrong.push(`${action} ${v}: ${outcome}, status ${status}, minted ${minted}`);
+            }
+        }
+        expect(wrong).toEqual([]);
+        // each way was taken: refused, answered; approve_limit also minted (a retry the same day cannot)
+        expect([...outcomes].sort()).toEqual([
+            'approve 2317',
+            'approve answered',
+            'approve minted',
+            'retry 2317',
+            'retry answered',
+        ]);
+    });
 });

@@ -12,7 +12,8 @@
  * (tools/jest/fast-cells.js); Cell.fromBoc hands out a cell it has built before for the same
  * content, with the library's cells and errors (tools/jest/fast-boc.js); the sandbox's emulator is
  * compiled once per jest worker and emulates as the library's (tools/jest/environment.js,
- * tools/jest/sandbox-wasm.js).
+ * tools/jest/sandbox-wasm.js); a module compiled from the worker's code cache runs as one compiled
+ * afresh (tools/jest/environment.js).
  */
 import { spawnSync } from 'child_process';
 import { randomBytes } from 'crypto';
@@ -518,6 +519,72 @@ describe('the test setup (tools/jest)', () => {
         expect(again).toEqual(library);
         expect(library.supply).toBe(11n);
         expect(library.hashes.length).toBeGreaterThan(3);
+    });
+
+    it("a module compiled from the worker's code cache should run as one compiled afresh; a changed source is compiled again", () => {
+        type CodeCache = { stats: { compiled: number; fromCache: number; rejected: number }; keep(): void };
+        const { codeCache } = (globalThis as unknown as Record<symbol, { codeCache: CodeCache }>)[
+            Symbol.for('tvm-bridge.jest-worker')
+        ];
+        const vm = require('vm') as typeof import('vm');
+        expect((vm.compileFunction as { caching?: boolean }).caching).toBe(true);
+        const { stats } = codeCache;
+        const file = path.join(__dirname, `code-cache-${process.pid}-${Date.now()}.js`);
+        const compile = (source: string, original = false) => {
+            const context = vm.createContext({});
+            // contextExtensions: the case the setup leaves to Node's own compileFunction
+            const f = vm.compileFunction(source, ['module', 'exports'], {
+                filename: file,
+                parsingContext: context,
+                ...(original ? { contextExtensions: [] } : {}),
+            });
+            const module = { exports: {} as Record<string, unknown> };
+            f(module, module.exports);
+            return { exports: module.exports, context };
+        };
+        const stackOf = (f: unknown) => {
+            try {
+                (f as () => void)();
+            } catch (e) {
+                return (e as Error).stack!.split('\n')[1];
+            }
+        };
+        const a =
+            'exports.fail = () => { throw new Error("first line"); };\nexports.sum = (xs) => xs.reduce((s, x) => s + x, 0);\n' +
+            'exports.list = () => [1, 2, 3];\nexports.fail5 = () => { throw new Error("line 4"); };';
+        const before = { ...stats };
+        const first = compile(a);
+        expect((first.exports.sum as (xs: number[]) => number)([1, 2, 3])).toBe(6);
+        expect(stats.compiled - before.compiled).toBe(1);
+        codeCache.keep();
+
+        // the same source again: from the cache, the same behaviour, in its own realm
+        const again = compile(a);
+        expect([stats.fromCache - before.fromCache, stats.compiled - before.compiled, stats.rejected]).toEqual([
+            1,
+            1,
+            before.rejected,
+        ]);
+        expect((again.exports.sum as (xs: number[]) => number)([4, 5])).toBe(9);
+        const list = (again.exports.list as () => unknown[])();
+        expect(list instanceof Array).toBe(false);
+        expect(list instanceof (vm.runInContext('Array', again.context) as ArrayConstructor)).toBe(true);
+        // errors at the lines and columns Node's compileFunction gives (the first line's too)
+        const node = compile(a, true);
+        expect(stats.compiled + stats.fromCache).toBe(before.compiled + before.fromCache + 2);
+        expect(stackOf(again.exports.fail)).toBe(stackOf(node.exports.fail));
+        expect(stackOf(again.exports.fail)).toContain(`${file}:1:30`);
+        expect(stackOf(again.exports.fail5)).toBe(stackOf(node.exports.fail5));
+        // a script's #! line
+        expect((compile('#!/usr/bin/env node\nexports.v = 7;').exports.v as number) + 1).toBe(8);
+
+        // the file's source changed: compiled again, the new code runs
+        const b = a.replace('s + x', 's + 2 * x');
+        const changed = compile(b);
+        expect((changed.exports.sum as (xs: number[]) => number)([1, 2, 3])).toBe(12);
+        expect(stats.compiled - before.compiled).toBe(3);
+        // this file's own modules: any the worker had compiled before came from the cache
+        expect(stats.compiled + stats.fromCache).toBeGreaterThan(100);
     });
 
     it('a process a spec starts with ts-node should transpile with swc and run TypeScript', () => {

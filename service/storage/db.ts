@@ -1,12 +1,16 @@
 /**
  * Storage of the indexers and the Aggregator API: one small interface over PGlite (embedded
  * PostgreSQL in WASM, a data directory and nothing to install: the default) and a PostgreSQL server
- * (`DATABASE_URL`). Both run the same SQL (migrations.ts), with `$1` parameters.
+ * (`DATABASE_URL`). Both run the same SQL (migrations.ts), with `$1` parameters. PGlite runs in the
+ * caller's thread or, with `thread`, in one of its own (pgliteWorker.js; the service's choice), the
+ * same session code either way (pgliteSession.js).
  */
 import crypto from 'crypto';
-import type { PGlite } from '@electric-sql/pglite';
+import path from 'path';
 import type { Pool, PoolClient } from 'pg';
+import type { Worker } from 'worker_threads';
 import { MIGRATIONS } from './migrations';
+import { PgliteSession } from './pgliteSession';
 
 export type Row = Record<string, unknown>;
 
@@ -105,6 +109,8 @@ export interface OpenOptions {
     loadDataDir?: Blob;
     /** pool size for PostgreSQL (default 10) */
     poolSize?: number;
+    /** PGlite: in a thread of its own (pgliteWorker.js) */
+    thread?: boolean;
     /** run the migrations (default true) */
     migrate?: boolean;
 }
@@ -152,105 +158,129 @@ class PgDb implements Db {
     }
 }
 
-/** a bind parameter as text (PostgreSQL's text format; arrays as array literals) */
-function textParam(v: unknown): string | null {
-    if (v === null || v === undefined) return null;
-    if (Array.isArray(v))
-        return `{${v
-            .map((x) =>
-                x === null || x === undefined ? 'NULL' : `"${String(x).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`,
-            )
-            .join(',')}}`;
-    if (typeof v === 'boolean') return v ? 't' : 'f';
-    return String(v);
-}
-
-/** PGlite's internals this module drives: its two locks (public `query` takes both) */
-interface PgliteLocks {
-    _runExclusiveTransaction<T>(f: () => Promise<T>): Promise<T>;
-    _runExclusiveQuery<T>(f: () => Promise<T>): Promise<T>;
-}
-
+/** PGlite in this thread: the session's calls made directly. */
 class PgliteDb implements Db {
     readonly kind = 'pglite' as const;
-    /** prepared statement name -> its result columns (once described) */
-    private statements = new Map<string, string[] | null>();
-    private serialize = (require('@electric-sql/pglite') as typeof import('@electric-sql/pglite')).protocol.serialize;
-    constructor(private db: PGlite) {}
-
-    /**
-     * A prepared statement over PGlite's wire protocol: Parse once, then Bind / Execute (PGlite's
-     * `query` parses and plans every call, which for the status lookup costs most of its time).
-     * Values come back as text, as the store's readers take them.
-     */
-    private async execPrepared<R extends Row>(name: string, sql: string, params: unknown[]): Promise<R[]> {
-        const s = this.serialize;
-        if (!this.statements.has(name)) {
-            await this.db.execProtocol(Buffer.concat([s.parse({ name, text: sql, types: [] }), s.sync()]));
-            this.statements.set(name, null);
-        }
-        let columns = this.statements.get(name) ?? null;
-        const r = await this.db.execProtocol(
-            Buffer.concat([
-                s.bind({ statement: name, values: params.map(textParam) }),
-                ...(columns ? [] : [s.describe({ type: 'P' })]),
-                s.execute({}),
-                s.sync(),
-            ]),
-        );
-        const rows: R[] = [];
-        for (const m of r.messages as unknown as { name: string; fields: unknown[] }[]) {
-            if (m.name === 'rowDescription') {
-                columns = (m.fields as { name: string }[]).map((f) => f.name);
-                this.statements.set(name, columns);
-            } else if (m.name === 'noData') this.statements.set(name, (columns = []));
-            else if (m.name === 'dataRow') {
-                const row: Row = {};
-                columns!.forEach((c, i) => (row[c] = m.fields[i]));
-                rows.push(row as R);
-            }
-        }
-        return rows;
-    }
-
-    async query<R extends Row = Row>(sql: string, params: unknown[] = []): Promise<R[]> {
+    constructor(private session: PgliteSession) {}
+    async query<R extends Row = Row>(sql: string, params: unknown[] = [], tx?: number): Promise<R[]> {
         try {
-            const name = PREPARED.get(sql);
-            if (name) {
-                const locks = this.db as unknown as PgliteLocks;
-                return await locks._runExclusiveTransaction(() =>
-                    locks._runExclusiveQuery(() => this.execPrepared<R>(name, sql, params)),
-                );
-            }
-            return (await this.db.query<R>(sql, params)).rows;
+            return await this.session.query<R>({ sql, params, name: PREPARED.get(sql), tx });
         } catch (e) {
             return wrap(e);
         }
     }
-    async transaction<T>(f: (q: Queryable) => Promise<T>): Promise<T> {
-        const locks = this.db as unknown as PgliteLocks;
-        return this.db.transaction(async (tx) =>
-            f({
-                query: async <R extends Row = Row>(sql: string, params: unknown[] = []) => {
-                    const name = PREPARED.get(sql);
-                    // inside the transaction's lock: only the query lock, as PGlite's own tx.query
-                    if (name) return locks._runExclusiveQuery(() => this.execPrepared<R>(name, sql, params));
-                    return (await tx.query<R>(sql, params)).rows;
-                },
-            }),
-        );
+    transaction<T>(f: (q: Queryable) => Promise<T>): Promise<T> {
+        return sessionTransaction(this, (c) => (c.op === 'begin' ? this.session.begin() : this.session.end(c)), f);
     }
     async close() {
-        await this.db.close();
+        await this.session.close();
     }
-    dump(): Promise<Blob> {
-        return this.db.dumpDataDir('none');
+    async dump(): Promise<Blob> {
+        return new Blob([await this.session.dump()]);
+    }
+}
+
+/** A transaction of a PGlite session, in this thread or another: BEGIN, `f`, COMMIT (ROLLBACK when `f` throws). */
+async function sessionTransaction<T>(
+    db: { query(sql: string, params: unknown[] | undefined, tx: number): Promise<Row[]> },
+    call: (c: { op: 'begin' } | { op: 'end'; tx: number; commit: boolean }) => Promise<unknown>,
+    f: (q: Queryable) => Promise<T>,
+): Promise<T> {
+    let tx: number;
+    try {
+        tx = (await call({ op: 'begin' })) as number;
+    } catch (e) {
+        return wrap(e);
+    }
+    try {
+        const out = await f({
+            query: <R extends Row>(sql: string, params?: unknown[]) => db.query(sql, params, tx) as Promise<R[]>,
+        });
+        await call({ op: 'end', tx, commit: true });
+        return out;
+    } catch (e) {
+        await call({ op: 'end', tx, commit: false }).catch(() => undefined);
+        return wrap(e);
+    }
+}
+
+/**
+ * PGlite in a thread of its own (pgliteWorker.js): the database's WebAssembly, its page reads and the
+ * decoding of its answers run there, and this thread posts statements and reads rows back. The
+ * worker keeps the process alive only while a call is under way (as PGlite in this thread does
+ * not); if the thread dies, every call fails as on a closed PGlite (the API answers 503).
+ */
+class PgliteThreadDb implements Db {
+    readonly kind = 'pglite' as const;
+    private pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
+    private nextId = 1;
+    private gone: Error | undefined;
+
+    private constructor(private worker: Worker) {
+        worker.on('message', (m: { id: number; value?: unknown; error?: Record<string, unknown> }) => {
+            const p = this.pending.get(m.id);
+            if (!p) return;
+            this.pending.delete(m.id);
+            if (this.pending.size === 0) worker.unref();
+            if (m.error) p.reject(Object.assign(new Error(String(m.error.message)), m.error));
+            else p.resolve(m.value);
+        });
+        const fail = (e: Error) => {
+            this.gone ??= e;
+            for (const p of this.pending.values()) p.reject(this.gone);
+            this.pending.clear();
+        };
+        worker.on('error', (e) => fail(new Error(`PGlite is closed: its thread failed: ${e.message}`)));
+        worker.on('exit', (code) => fail(new Error(`PGlite is closed: its thread exited (${code})`)));
+    }
+
+    static async open(dataDir: string | undefined, loadDataDir: Blob | undefined): Promise<PgliteThreadDb> {
+        const { Worker } = require('worker_threads') as typeof import('worker_threads');
+        const tar = loadDataDir ? await loadDataDir.arrayBuffer() : undefined;
+        const worker = new Worker(path.join(__dirname, 'pgliteWorker.js'), {
+            workerData: { dataDir, loadDataDir: tar, wasm: await PgliteSession.wasm() },
+            transferList: tar ? [tar] : [],
+        });
+        const db = new PgliteThreadDb(worker);
+        // the opening answers as call 0
+        await new Promise((resolve, reject) => db.pending.set(0, { resolve, reject }));
+        return db;
+    }
+
+    private call<T>(m: Record<string, unknown>): Promise<T> {
+        if (this.gone) return Promise.reject(this.gone);
+        const id = this.nextId++;
+        return new Promise<T>((resolve, reject) => {
+            this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+            if (this.pending.size === 1) this.worker.ref();
+            this.worker.postMessage({ ...m, id });
+        });
+    }
+
+    async query<R extends Row = Row>(sql: string, params: unknown[] = [], tx?: number): Promise<R[]> {
+        try {
+            return await this.call<R[]>({ op: 'query', sql, params, name: PREPARED.get(sql), tx });
+        } catch (e) {
+            return wrap(e);
+        }
+    }
+    transaction<T>(f: (q: Queryable) => Promise<T>): Promise<T> {
+        return sessionTransaction(this, (c) => this.call(c), f);
+    }
+    async close() {
+        if (this.gone) return;
+        await this.call({ op: 'close' }).catch(() => undefined);
+        await this.worker.terminate();
+    }
+    async dump(): Promise<Blob> {
+        return new Blob([await this.call<ArrayBuffer>({ op: 'dump' })]);
     }
 }
 
 /** A PGlite database's data directory as a tar (what `openDb({ loadDataDir })` starts from). */
 export function dumpPglite(db: Db): Promise<Blob> {
-    if (!(db instanceof PgliteDb)) throw new Error('dumpPglite: not a PGlite database');
+    if (!(db instanceof PgliteDb) && !(db instanceof PgliteThreadDb))
+        throw new Error('dumpPglite: not a PGlite database');
     return db.dump();
 }
 
@@ -263,9 +293,10 @@ export async function openDb(o: OpenOptions = {}): Promise<Db> {
         pool.on('error', () => undefined);
         db = new PgDb(pool);
     } else {
-        // required, not imported: jest runs CommonJS and PGlite ships both builds
-        const { PGlite } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
-        db = new PgliteDb(await PGlite.create(o.dataDir, o.loadDataDir ? { loadDataDir: o.loadDataDir } : {}));
+        // PgliteSession requires PGlite (jest runs CommonJS and PGlite ships both builds)
+        db = o.thread
+            ? await PgliteThreadDb.open(o.dataDir, o.loadDataDir)
+            : new PgliteDb(await PgliteSession.open({ dataDir: o.dataDir, loadDataDir: o.loadDataDir }));
     }
     if (o.migrate !== false) await migrate(db);
     return db;

@@ -48,8 +48,9 @@ function valid(kind: keyof typeof check, body: unknown) {
         throw new Error(`${kind} response off schema: ${ajv.errorsText(check[kind].errors)}\n${JSON.stringify(body)}`);
 }
 
-// a migrated database from the kept dump (tests/service/pglite.ts): the migrations are storage.spec's subject
-const backends = storageBackends(() => openMigratedPglite());
+// a migrated database from the kept dump (tests/service/pglite.ts): the migrations are storage.spec's
+// subject; PGlite in a thread of its own, as the service runs it (storage.spec covers it in the process)
+const backends = storageBackends(() => openMigratedPglite({ thread: true }));
 
 describe('storage failures: unavailable (503) or a bug (500)', () => {
     it.each([

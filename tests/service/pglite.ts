@@ -32,16 +32,22 @@ function keptFile(kind: string, ...parts: string[]): string {
     return path.join(os.tmpdir(), `bridge-pglite-${kind}-${h.digest('hex').slice(0, 16)}.tar`);
 }
 
-/** The kept dump `file`, made by `make` (then kept) when there is none yet. */
-async function openKept(file: string, make: () => Promise<Db>): Promise<{ db: Db; made: boolean }> {
-    if (fs.existsSync(file))
-        return { db: await openDb({ migrate: false, loadDataDir: new Blob([fs.readFileSync(file)]) }), made: false };
-    const db = await make();
-    const tar = Buffer.from(await (await dumpPglite(db)).arrayBuffer());
-    const tmp = `${file}.${process.pid}`;
-    fs.writeFileSync(tmp, tar);
-    fs.renameSync(tmp, file);
-    return { db, made: true };
+/**
+ * The kept dump `file`, made by `make` (then kept) when there is none yet; `thread`: opened in a
+ * thread of its own (openDb's `thread`, as the service runs PGlite).
+ */
+async function openKept(file: string, make: () => Promise<Db>, thread = false): Promise<{ db: Db; made: boolean }> {
+    if (!fs.existsSync(file)) {
+        const db = await make();
+        const tar = Buffer.from(await (await dumpPglite(db)).arrayBuffer());
+        const tmp = `${file}.${process.pid}`;
+        fs.writeFileSync(tmp, tar);
+        fs.renameSync(tmp, file);
+        if (!thread) return { db, made: true };
+        await db.close();
+    }
+    const loadDataDir = new Blob([fs.readFileSync(file)]);
+    return { db: await openDb({ migrate: false, loadDataDir, thread }), made: false };
 }
 
 /** An empty PGlite database (PGlite's initdb), migrated unless `migrateIt` is false. */
@@ -51,9 +57,10 @@ export async function openEmptyPglite(migrateIt = true): Promise<Db> {
     return db;
 }
 
-/** A migrated PGlite database. */
-export async function openMigratedPglite(): Promise<Db> {
-    const { db, made } = await openKept(keptFile('migrated', JSON.stringify(MIGRATIONS)), () => openEmptyPglite());
+/** A migrated PGlite database; `thread`: in a thread of its own. */
+export async function openMigratedPglite(o: { thread?: boolean } = {}): Promise<Db> {
+    const file = keptFile('migrated', JSON.stringify(MIGRATIONS));
+    const { db, made } = await openKept(file, () => openEmptyPglite(), o.thread);
     if (!made) await migrate(db);
     return db;
 }

@@ -3,46 +3,119 @@
  *
  * Jest loads every module afresh for each spec file (each file has its own module registry and
  * global object), so work a module does when it loads is done again per file. This environment is
- * loaded once per worker by Node's own require, so what it keeps lives as long as the worker. It
- * hands each spec file's global one object, under Symbol.for('tvm-bridge.jest-worker'):
+ * loaded once per worker by Node's own require, so what it keeps lives as long as the worker:
  *
- *   wasmModule(file)   the WebAssembly.Module of a JavaScript file that exports the module's bytes
- *                      as one base64 string (@ton/sandbox's emulator: 6.7 MB of JavaScript, 5 MB of
- *                      WebAssembly). Compiled once per worker, outside the specs' realms, so a spec
- *                      instantiates it instead of loading the string, decoding it and compiling it
- *                      (tools/jest/sandbox-wasm.js).
+ * 1. The sandbox's emulator. Each spec file's global holds one object under
+ *    Symbol.for('tvm-bridge.jest-worker') with
+ *      wasmModule(file)   the WebAssembly.Module of a JavaScript file that exports the module's
+ *                         bytes as one base64 string (@ton/sandbox's emulator: 6.7 MB of JavaScript,
+ *                         5 MB of WebAssembly), compiled once per worker, outside the specs' realms,
+ *                         so a spec instantiates it instead of loading the string, decoding it and
+ *                         compiling it (tools/jest/sandbox-wasm.js);
+ *      codeCache          2.'s statistics, and keep() (what the end of a spec file does).
+ * 2. V8's compiled code of the modules. Jest compiles each module's source for each spec file
+ *    (vm.compileFunction), and V8 then compiles each function the first time it runs: the same
+ *    work in every file for the same sources (@ton/core, the sandbox, the harness, the wrappers).
+ *    Here a module is compiled as a vm.Script of the same function (its columns on the first line
+ *    kept); when a spec file ends, the code V8 compiled for each module new to the worker (its
+ *    functions compiled so far included) is kept as V8's code cache, and a later file compiling
+ *    the same source from the same file starts from it. V8 checks the cache against the source
+ *    and rejects one that does not fit (the module is then compiled as before); a changed source
+ *    is compiled afresh.
  *
- * Nothing else changes: the tests still run each file in its own realm and module registry.
+ * Nothing else changes: each spec file still runs in its own realm and module registry, and runs
+ * every module's code itself.
  */
 'use strict';
 const fs = require('fs');
+const vm = require('vm');
 const { TestEnvironment } = require('jest-environment-node');
 
 const KEY = Symbol.for('tvm-bridge.jest-worker');
 
+// ---------------------------------------------------------------- 1. WebAssembly modules
 const modules = new Map();
-const worker = Object.freeze({
-    /** @param {string} file  a module of the form `module.exports = { Name: '<base64>' }` */
-    wasmModule(file) {
-        let kept = modules.get(file);
-        if (kept === undefined) {
-            const source = fs.readFileSync(file, 'latin1');
-            const start = source.indexOf("'");
-            const end = source.lastIndexOf("'");
-            const base64 = source.slice(start + 1, end);
-            if (start < 0 || end <= start || !/^[A-Za-z0-9+/]+=*$/.test(base64))
-                throw new Error(`${file}: not one base64 string`);
-            kept = new WebAssembly.Module(Buffer.from(base64, 'base64'));
-            modules.set(file, kept);
-        }
-        return kept;
-    },
-});
+
+/** @param {string} file  a module of the form `module.exports = { Name: '<base64>' }` */
+function wasmModule(file) {
+    let kept = modules.get(file);
+    if (kept === undefined) {
+        const source = fs.readFileSync(file, 'latin1');
+        const start = source.indexOf("'");
+        const end = source.lastIndexOf("'");
+        const base64 = source.slice(start + 1, end);
+        if (start < 0 || end <= start || !/^[A-Za-z0-9+/]+=*$/.test(base64))
+            throw new Error(`${file}: not one base64 string`);
+        kept = new WebAssembly.Module(Buffer.from(base64, 'base64'));
+        modules.set(file, kept);
+    }
+    return kept;
+}
+
+// ---------------------------------------------------------------- 2. compiled code
+/** file -> { source, data }: V8's code cache of the source last compiled from that file */
+const codeCache = new Map();
+/** the scripts compiled without a cache in the current spec file (their caches made at its end) */
+let fresh = [];
+const codeStats = { compiled: 0, fromCache: 0, rejected: 0 };
+const compileFunction = vm.compileFunction;
+
+function cachingCompileFunction(code, params, options) {
+    const filename = options?.filename;
+    // what jest asks for (a module's source, parsed in the spec's context); anything else as before
+    if (
+        typeof code !== 'string' ||
+        !options?.parsingContext ||
+        typeof filename !== 'string' ||
+        !filename.startsWith('/') ||
+        options.cachedData !== undefined ||
+        options.produceCachedData ||
+        options.contextExtensions !== undefined
+    )
+        return compileFunction.apply(this, arguments);
+    // the same function as compileFunction's; a leading #! line is not JavaScript inside it
+    const prefix = `(function (${(params ?? []).join(', ')}) {`;
+    const source = `${prefix}${code.startsWith('#!') ? `//${code.slice(2)}` : code}\n})`;
+    const kept = codeCache.get(filename);
+    const cached = kept !== undefined && kept.source === source ? kept.data : undefined;
+    const script = new vm.Script(source, {
+        filename,
+        columnOffset: -prefix.length,
+        cachedData: cached,
+        importModuleDynamically: options.importModuleDynamically,
+    });
+    if (cached !== undefined && !script.cachedDataRejected) codeStats.fromCache++;
+    else {
+        if (cached !== undefined) codeStats.rejected++;
+        codeStats.compiled++;
+        fresh.push({ filename, source, script });
+    }
+    return script.runInContext(options.parsingContext);
+}
+
+/** the caches of the modules this spec file compiled first (with the functions it compiled) */
+function keepCompiledCode() {
+    for (const { filename, source, script } of fresh)
+        codeCache.set(filename, { source, data: script.createCachedData() });
+    fresh = [];
+}
+
+if (!vm.compileFunction.caching) {
+    cachingCompileFunction.caching = true;
+    vm.compileFunction = cachingCompileFunction;
+}
+
+const worker = Object.freeze({ wasmModule, codeCache: Object.freeze({ stats: codeStats, keep: keepCompiledCode }) });
 
 class WorkerSharingEnvironment extends TestEnvironment {
     constructor(config, context) {
         super(config, context);
         Object.defineProperty(this.global, KEY, { value: worker });
+    }
+
+    async teardown() {
+        keepCompiledCode();
+        await super.teardown();
     }
 }
 
