@@ -161,6 +161,14 @@ describe('Model: three networks (TVM A <-> TVM B, TVM A <-> EVM)', () => {
             () => m.depositLiquidity('A', 'token', 10_000n),
             () => m.evmEventAction(waiting(), 'retry'),
             CHECK,
+            // issue 11 §4: what A cannot carry is refused by the vault (2^120 and above, a recipient
+            // in workchain -1); just below 2^120 is delivered
+            () => m.depositEdge('at', 'alice'),
+            () => m.depositEdge('above', 'bob'),
+            () => m.depositEdge('wid-1', 'bob'),
+            () => m.depositEdge('below', 'bob'),
+            () => m.relayToTvm(),
+            CHECK,
         ];
         const seen: [string, number | undefined][] = [];
         for (const [i, f] of steps.entries()) {
@@ -186,6 +194,8 @@ describe('Model: three networks (TVM A <-> TVM B, TVM A <-> EVM)', () => {
             ['Verified', Errors.proxy.notEnoughLiquidity],
         ]);
         expect(m.evmBal('ETH', m.x.gasRecipient)).toBeGreaterThan(0n);
+        // bob holds the deposit just below 2^120 on A, less the vault's 10 bps
+        expect(m.alienBal('T', 'bob')).toBeGreaterThan((2n ** 120n * 999n) / 1000n - 10n ** 10n);
         expect(m.evmBal(m.T, other.address)).toBeGreaterThan(0n);
         expect(m.evmBal(m.T, user.address)).toBeGreaterThan(0n);
         // the strangers' replays on B: every vote refused (2336), nothing confirmed there

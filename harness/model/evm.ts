@@ -63,6 +63,8 @@ export const EVM_ROUND = 1;
 export const EVM_DEPOSIT_FEE_BPS = 10n;
 export const EVM_WITHDRAW_FEE_BPS = 20n;
 const ceilBps = (a: bigint, bps: bigint) => (a * bps + 9999n) / 10000n;
+/** the vault's bound on a deposit (MultiVaultStorage.sol TVM_MAX_AMOUNT): TVM token amounts are below it */
+const TVM_MAX_AMOUNT = 2n ** 120n;
 /** forward_ton_amount of a lock bound for EVM, value of a burn bound for EVM */
 const LOCK_FORWARD_TON = toNano('0.1');
 const BURN_VALUE = toNano('0.2');
@@ -290,6 +292,51 @@ export class ThreeNetworkModel extends BridgeModel {
         this.addEvm(this.T, user.address, -amount);
         this.recordDeposits(r, holder);
     }
+
+    /**
+     * Issue 11 §4, refused at the source what A can never deliver: `user` deposits T (minted to it
+     * first, a test token) just below 2^120 (the most a TVM token amount holds: accepted, then
+     * delivered like any deposit), at 2^120 or above it ("Deposit amount too is large"), or an
+     * ordinary amount for A's user's address in workchain -1 ("Deposit: recipient not in the
+     * basechain"): refused, nothing moves, no event.
+     */
+    async depositEdge(kind: 'below' | 'at' | 'above' | 'wid-1', holder: string): Promise<void> {
+        const { user } = this.signers;
+        const r = this.rng;
+        const amount =
+            kind === 'below'
+                ? TVM_MAX_AMOUNT - 1n - r.bigint(0n, 10n ** 9n)
+                : kind === 'at'
+                  ? TVM_MAX_AMOUNT
+                  : kind === 'above'
+                    ? TVM_MAX_AMOUNT + r.bigint(1n, 10n ** 9n)
+                    : r.bigint(1_000n, 3_000_000n);
+        await mined(this.x.evm.token.getFunction('mint')(user.address, amount));
+        this.addEvm(this.T, user.address, amount);
+        if (kind === 'below') {
+            // one such deposit a sequence: T's alien minter on A must stay below 2^120
+            this.nearMaxUsed = true;
+            return this.depositT(amount, holder);
+        }
+        this.log(`evm: deposit T ${amount} -> A.${holder}${kind === 'wid-1' ? ' in workchain -1' : ''} (refused)`);
+        await mined(as(this.x.evm.token, user).getFunction('approve')(this.x.evm.vaultAddress, amount));
+        const a = this.user('A', holder).address;
+        const bad = await refusedWith(
+            as(this.vault, user).getFunction('deposit')(
+                depositParams(
+                    kind === 'wid-1' ? tvmRecipient(new Address(-1, a.hash)) : tvmRecipient(a),
+                    this.T,
+                    amount,
+                ),
+            ),
+            kind === 'wid-1' ? 'Deposit: recipient not in the basechain' : 'Deposit amount too is large',
+        );
+        if (bad) throw new Error(`evm: deposit ${kind}: ${bad}`);
+        await mined(as(this.x.evm.token, user).getFunction('approve')(this.x.evm.vaultAddress, 0n));
+    }
+
+    /** whether this sequence made its deposit just below 2^120 */
+    private nearMaxUsed = false;
 
     /** `user` on EVM deposits `amount` of the gas currency (wrapped into W) for `holder` on A. */
     async depositW(amount: bigint, holder: string): Promise<void> {
@@ -627,7 +674,21 @@ export class ThreeNetworkModel extends BridgeModel {
         const A = USERS.A;
         const holder = r.pick(A);
         const ops: [number, string, () => Promise<unknown>][] = [
-            [3, 'evm-deposit-T', () => this.depositT(r.bigint(1_000n, 3_000_000n), holder)],
+            [2, 'evm-deposit-T', () => this.depositT(r.bigint(1_000n, 3_000_000n), holder)],
+            // (in place of part of evm-deposit-T: a deposit near 2^120, or to workchain -1)
+            [
+                1,
+                'evm-deposit-edge',
+                () =>
+                    this.depositEdge(
+                        r.pick(
+                            this.nearMaxUsed
+                                ? (['at', 'above', 'wid-1'] as const)
+                                : (['below', 'at', 'above', 'wid-1'] as const),
+                        ),
+                        holder,
+                    ),
+            ],
             [1.5, 'evm-deposit-W', () => this.depositW(r.bigint(1_000n, 10n ** 15n), holder)],
             [
                 3,
