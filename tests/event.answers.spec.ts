@@ -120,8 +120,10 @@ describe("Event actions at the least value they take: the proxy's answer always 
         act: (event: Address, value: bigint) => Promise<SendMessageResult>;
         state: (event: Address) => Promise<{ done: boolean; waiting: boolean }>;
         delivered: bigint;
-        proxy: Address;
+        /** the proxies whose answers the Event takes */
+        proxy: Address | Address[];
     }) {
+        const proxies = Array.isArray(o.proxy) ? o.proxy : [o.proxy];
         await pair.loadFrom(base);
         const { event, moved } = await o.scene();
         const scene = pair.snapshot();
@@ -141,7 +143,7 @@ describe("Event actions at the least value they take: the proxy's answer always 
             const answer = r.transactions.find(
                 (t) =>
                     t.inMessage?.info.type === 'internal' &&
-                    t.inMessage.info.src.equals(o.proxy) &&
+                    proxies.some((x) => x.equals((t.inMessage!.info as { src: Address }).src)) &&
                     t.inMessage.info.dest.equals(event) &&
                     ANSWERS.includes(t.inMessage.body.beginParse().preloadUint(32)),
             );
@@ -228,6 +230,34 @@ describe("Event actions at the least value they take: the proxy's answer always 
         console.log(`approve_limit (alien):\n  ${seen.join('\n  ')}`);
     });
 
+    it('a predeployed token (native on both networks: the alien proxy forwards to the native proxy), LimitReached: approve_limit (the alien proxy 2713, or forwarded and unlocked)', async () => {
+        let shared = userB.address;
+        const scene = async () => {
+            shared = pair.B.shared.minter.address;
+            await pair.B.alienProxy.sendBody(pair.B.owner.getSender(), ProxyMessages.setDailyLimit(shared, 100n));
+            await pair.A.shared.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: 10_000n });
+            const { found } = await testbed.lockAtoB(pair.A.shared, 600n);
+            expectAllOk((await pair.AB.credit.deliver(found))!.result.transactions);
+            const ev = pair.alienEvent(pair.B, found.messageHash);
+            expect(await ev.getStatus()).toBe(EventStatus.LimitReached);
+            return { event: ev.address, moved: () => testbed.balanceOf(testbed.B, shared, userB.address) };
+        };
+        const seen = await sweep({
+            scene,
+            state: async (event) => {
+                const s = await alienAt(event).getStatus();
+                return {
+                    done: s === EventStatus.Confirmed,
+                    waiting: s === EventStatus.LimitReached || s === EventStatus.Verified,
+                };
+            },
+            proxy: [pair.B.alienProxy.address, pair.B.nativeProxy.address],
+            delivered: 600n,
+            act: limitAction(() => approverB, 'approveLimit'),
+        });
+        console.log(`approve_limit (predeployed):\n  ${seen.join('\n  ')}`);
+    });
+
     it('native unlock, LiquidityRequested: tvm_event_retry with the liquidity back (2713 until it is paid, then unlocked) and still short (not_enough_liquidity)', async () => {
         const common = {
             state: nativeState([EventStatus.LiquidityRequested, EventStatus.Verified]),
@@ -293,7 +323,7 @@ describe("Event actions at the least value they take: the proxy's answer always 
         console.log(`repayment retry:\n  ${back.join('\n  ')}\nover the limit:\n  ${limited.join('\n  ')}`);
     });
 
-    it("gas constants: GAS_PROXY_ANSWER covers the proxies' answers above, GAS_EVENT_PROXY_ANSWER the Events' on them, within 40%", () => {
+    it("gas constants: GAS_PROXY_ANSWER covers the proxies' answers in the sweeps above (run them with it), GAS_EVENT_PROXY_ANSWER the Events' on them, within 40%", () => {
         const src = fs.readFileSync(path.resolve(__dirname, '..', 'contracts', 'bridge', 'event_common.tact'), 'utf8');
         const G = (name: string) => Number(new RegExp(`^const ${name}: Int = (\\d+);`, 'm').exec(src)![1]);
         const p = Math.max(...proxyAnswer);
