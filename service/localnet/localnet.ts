@@ -121,7 +121,19 @@ export async function startLocalNetwork(o: LocalNetworkOptions = {}): Promise<Lo
         for (const s of stops.reverse()) await s().catch(() => undefined);
         stops.length = 0;
     };
+    let evmStarting: Promise<EvmNode | Error> | undefined;
     try {
+        // the EVM node (its own process) starts while the accounts and TVM networks are made here
+        evmStarting =
+            o.evm === false
+                ? undefined
+                : (async () => startEvmNode(o.ports?.evm || (await freePort())))().then(
+                      (node) => {
+                          stops.push(() => node.stop());
+                          return node;
+                      },
+                      (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+                  );
         const accounts = {
             deployer: await tvmAccount('deployer'),
             user: await tvmAccount('user'),
@@ -152,9 +164,10 @@ export async function startLocalNetwork(o: LocalNetworkOptions = {}): Promise<Lo
             log('tvm.started', { network: n.key, globalId: n.globalId, endpoint: server.jsonRpc });
         }
         let evm: EvmNode | undefined;
-        if (o.evm !== false) {
-            evm = await startEvmNode(o.ports?.evm || (await freePort()));
-            stops.push(() => evm!.stop());
+        if (evmStarting) {
+            const started = await evmStarting;
+            if (started instanceof Error) throw started;
+            evm = started;
             log('evm.started', { endpoint: evm.url, chainId: evm.chainId });
         }
 
@@ -198,25 +211,39 @@ export async function startLocalNetwork(o: LocalNetworkOptions = {}): Promise<Lo
             deploy: async () => {
                 const d = readDeployment(file);
                 const save = (x: Deployment) => writeDeployment(file, x);
-                if (evm && d.evm) {
-                    const a = await ignitionDeploy(
-                        evm,
-                        'ignition/modules/DevnetBridge.ts',
-                        'ignition/parameters/devnet.json',
-                        `${name}-devnet`,
-                    );
-                    Object.assign(d.evm, {
-                        multiVault: a['DevnetBridge#MultiVault'],
-                        weth: a['DevnetBridge#TestWETH'],
-                        bridge: a['DevnetBridge#Bridge'],
-                        governance: HARDHAT_ACCOUNTS[1].address,
-                        guardian: HARDHAT_ACCOUNTS[2].address,
-                    });
-                    d.extra = { ...d.extra, evmToken: a['DevnetBridge#TestERC20'] };
-                    save(d);
-                }
+                // Ignition (a process of its own) deploys the EVM side while the TVM network the
+                // MultiVault does not deposit to is deployed here; the other one needs its address
+                const ignition =
+                    evm && d.evm
+                        ? ignitionDeploy(
+                              evm,
+                              'ignition/modules/DevnetBridge.ts',
+                              'ignition/parameters/devnet.json',
+                              `${name}-devnet`,
+                          ).then(
+                              (a) => {
+                                  Object.assign(d.evm!, {
+                                      multiVault: a['DevnetBridge#MultiVault'],
+                                      weth: a['DevnetBridge#TestWETH'],
+                                      bridge: a['DevnetBridge#Bridge'],
+                                      governance: HARDHAT_ACCOUNTS[1].address,
+                                      guardian: HARDHAT_ACCOUNTS[2].address,
+                                  });
+                                  d.extra = { ...d.extra, evmToken: a['DevnetBridge#TestERC20'] };
+                                  save(d);
+                                  return undefined;
+                              },
+                              (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+                          )
+                        : Promise.resolve(undefined);
                 const codes = loadCodes();
-                for (const n of TVM_NETWORKS) await deployTvmSide(opsOf(n.key), d, n.key, codes, save);
+                const needsEvm = (key: string) => !!d.evm && d.evm.tvm === key;
+                for (const n of TVM_NETWORKS.filter((x) => !needsEvm(x.key)))
+                    await deployTvmSide(opsOf(n.key), d, n.key, codes, save);
+                const failed = await ignition;
+                if (failed) throw failed;
+                for (const n of TVM_NETWORKS.filter((x) => needsEvm(x.key)))
+                    await deployTvmSide(opsOf(n.key), d, n.key, codes, save);
                 const tokens: Record<string, unknown> = {};
                 for (const n of TVM_NETWORKS) {
                     const ops = opsOf(n.key);
@@ -266,6 +293,8 @@ export async function startLocalNetwork(o: LocalNetworkOptions = {}): Promise<Lo
         }
         return handle;
     } catch (e) {
+        // an EVM node still starting is stopped too, once started
+        await evmStarting;
         await stop();
         throw e;
     }
