@@ -356,6 +356,7 @@ describe('Bridge model: random sequences over two networks', () => {
             () => strand.stray(m.transfers[1].eventAddress, toNano('0.02')), // kept: the recorded exception
             () => strand.stray(m.transfers[1].eventAddress, toNano('0.3')), // back to the holder
             () => strand.lockUnserved(),
+            () => strand.burnUnserved(), // carol's aliens minted back (2708 or 2705)
             () => m.drain(),
         ];
         for (const step of script) {

@@ -17,8 +17,12 @@
  *   foreign-retry    anyone sends tvm_event_retry to a foreign Event with a small or plentiful value;
  *   stray-tokens     the reference jetton's holder sends some to a real Native Event of the model
  *                    with a small or plentiful forward TON;
- *   lock-unserved    a user locks a native token for a chain id no configuration serves (2223:
- *                    the tokens back, nothing emitted; the model's own invariants hold it).
+ *   lock-unserved    a user locks a native token (its network's or the shared one, on either
+ *                    network) for a chain id no configuration serves (2223) or for a recipient in
+ *                    workchain -1 (2705): the tokens back, nothing emitted (the model's own
+ *                    invariants hold it);
+ *   burn-unserved    a user burns an alien token for a chain id other than its origin (2708) or
+ *                    for a recipient in workchain -1 (2705): minted back, nothing emitted.
  * Invariants (after every step):
  *   delivered        no foreign Event is LiquidityProvided while its recipient has not received
  *                    amount - bounty, except the documented exception: the recipient's wallet
@@ -38,11 +42,11 @@
  */
 import { Address, toNano } from '@ton/core';
 import { BlockchainTransaction, SandboxContract, TreasuryContract } from '@ton/sandbox';
-import { BridgeModel, bigPayload, ModelExtension, ModelOp, Violation } from '../model';
+import { BridgeModel, bigPayload, ModelExtension, ModelOp, USERS, Violation } from '../model';
 import { StatusJetton, WALLET_STATUS } from '../statusJetton';
 import { ReferenceJetton } from '../referenceJetton';
 import { jettonTransferBody, liquidityRequestedEvent } from '../liquidityEvent';
-import { lockNative } from '../actors';
+import { burnAlien, lockNative } from '../actors';
 import { exitCodeOf } from '../bridge';
 import { MultiVaultTvmTvmEventNative } from '../../wrappers/MultiVaultTvmTvmEventNative';
 import { limitActionMessage } from '../../wrappers/tvmTvmEvent';
@@ -133,7 +137,8 @@ export class Strand implements ModelExtension {
         // the bridge's Native Events on A (burns from B), where the reference jetton lives
         const natives = this.m.transfers.filter((t) => t.kind === 'burn' && t.to === 'A' && t.expected.status !== null);
         if (natives.length) ops.push([1, 'stray-tokens', () => this.stray(r.pick(natives).eventAddress)]);
-        ops.push([1, 'lock-unserved', () => this.lockUnserved()]);
+        ops.push([0.6, 'lock-unserved', () => this.lockUnserved()]);
+        ops.push([0.4, 'burn-unserved', () => this.burnUnserved()]);
     }
 
     // ------------------------------------------------------------ moves
@@ -262,26 +267,72 @@ export class Strand implements ModelExtension {
         }
     }
 
+    /**
+     * A user locks a native token (its own network's or the shared one, on either network) for a
+     * destination nobody serves: a chain id neither network has (2223), or the other network with
+     * a recipient outside the basechain (workchain -1: 2705). Refunded (or 2702 when paused): the
+     * balances stay, nothing emitted.
+     */
     async lockUnserved(): Promise<void> {
         const m = this.m;
-        const user = m.rng.pick(['alice', 'bob']);
+        const from = m.rng.pick(['A', 'B'] as const);
+        const to = from === 'A' ? 'B' : 'A';
+        const h = m.rng.pick(['token', 'shared'] as const);
+        const user = m.rng.pick(USERS[from]);
+        const masterchain = m.rng.chance(0.3);
         let chain = m.rng.int(2 ** 31) - 2 ** 30;
         while (chain === m.net('A').globalId || chain === m.net('B').globalId) chain++;
-        m.log(`lock-unserved A.token ${user} -> chain ${chain}`);
-        const s = m.side('A');
-        const u = m.user('A', user);
-        const wallet = await m.pair.wallet(m.net('A'), s.token.minter.address, u.address);
+        if (masterchain) chain = m.net(to).globalId;
+        const u = m.user(from, user);
+        const recipient = masterchain ? new Address(-1, m.user(to, USERS[to][0]).address.hash) : u.address;
+        m.log(`lock-unserved ${from}.${h} ${user} -> chain ${chain}${masterchain ? ' to workchain -1' : ''}`);
+        const s = m.side(from);
+        const wallet = await m.walletAddress(from, h, u.address);
         await lockNative(u, {
-            wallet: wallet.address,
+            wallet,
             nativeProxy: s.nativeProxy.address,
             amount: m.rng.bigint(1n, 1_000_000n),
             forwardTonAmount: toNano('0.5'),
             destinationChainId: chain,
-            recipient: u.address,
+            recipient,
             expectedGas: toNano('0.1'),
             remainingGasTo: u.address,
         });
-        // refunded (2223, or 2702 when paused): the model's balances stay, nothing emitted
+        // refunded (2223 / 2705, or 2702 when paused): the model's balances stay, nothing emitted
+    }
+
+    /**
+     * A user burns an alien token for a destination its origin does not serve: another chain id
+     * (the alien proxy's 2708) or its origin with a recipient in workchain -1 (2705). Minted back
+     * (or 2702 when paused): the balances stay, nothing emitted.
+     */
+    async burnUnserved(): Promise<void> {
+        const m = this.m;
+        const holders = (['A', 'B'] as const).flatMap((n) =>
+            USERS[n].filter((u) => m.expectedBalance(n, 'alien', u) > 0n).map((u) => [n, u] as const),
+        );
+        if (!holders.length) return m.log('skip: nobody holds an alien token');
+        const [from, user] = m.rng.pick(holders);
+        const to = from === 'A' ? 'B' : 'A';
+        const masterchain = m.rng.chance(0.4);
+        let chain = m.rng.int(2 ** 31) - 2 ** 30;
+        while (chain === m.net('A').globalId || chain === m.net('B').globalId) chain++;
+        if (masterchain) chain = m.net(to).globalId;
+        const u = m.user(from, user);
+        const amount = m.rng.bigint(1n, m.expectedBalance(from, 'alien', user));
+        m.log(
+            `burn-unserved ${from}.alien ${user} ${amount} -> chain ${chain}${masterchain ? ' to workchain -1' : ''}`,
+        );
+        await burnAlien(u, {
+            wallet: await m.walletAddress(from, 'alien', u.address),
+            amount,
+            value: toNano('0.6'),
+            destinationChainId: chain,
+            recipient: masterchain ? new Address(-1, m.user(to, USERS[to][0]).address.hash) : u.address,
+            expectedGas: toNano('0.1'),
+            remainingGasTo: u.address,
+        });
+        // minted back (2708 / 2705, or 2702 when paused): the model's balances stay, nothing emitted
     }
 
     /**
