@@ -265,6 +265,19 @@ export class BridgeModel {
     readonly liquidity = new Map<string, bigint>();
     /** liquidity: the owner's deposits less its withdrawals, per native proxy token (`${net}.${token|shared}`) */
     readonly ownerNet = new Map<string, bigint>();
+    /**
+     * refunds a native proxy recorded for claim_refund (a lock with too little forward TON even
+     * for the refund, harness/model/hops.ts): key(net, holding, user) -> amount. Counted by the
+     * proxy: invariants (a) and (b) count them beside the tokens in flight.
+     */
+    readonly recorded = new Map<string, bigint>();
+    /**
+     * tokens a Native Event recorded as stranded (a provision refused with too little forward TON
+     * for its return: event_stranded.tact, harness/model/hops.ts), waiting for return_stranded:
+     * Event address (raw) -> amount and lane. Counted by the Event: invariant (b) counts them, and
+     * the Event's wallet and its waiting records must hold exactly them (hops.ts).
+     */
+    readonly stranded = new Map<string, { lane: Lane; amount: bigint }>();
     /** liquidity: per lane, what the providers were given (invariant b) */
     readonly providerGiven: Record<Lane, bigint> = { 'A.token': 0n, 'B.token': 0n, shared: 0n };
     users = new Map<string, SandboxContract<TreasuryContract>>();
@@ -324,25 +337,48 @@ export class BridgeModel {
     }
 
     /** A jetton balance (0 while the wallet is not deployed). */
+    /** get-method answers by (address, code and data hash, method): the same state answers the same */
+    private readonly answers = new Map<string, unknown>();
+
+    /**
+     * `read` of the account at `addr` on `net` (null when it is not active), run again only when the
+     * account's code or data changed since it last ran: the invariant checker reads the same
+     * wallets, minters and Events after every step, most of them unchanged.
+     */
+    private async readState<T>(net: Net, addr: Address, what: string, read: () => Promise<T>): Promise<T | null> {
+        const st = (await this.net(net).blockchain.getContract(addr)).accountState;
+        if (st?.type !== 'active') return null;
+        const k = `${addr.toRawString()}|${st.state.code?.hash().toString('hex')}|${st.state.data?.hash().toString('hex')}|${what}`;
+        if (this.answers.has(k)) return this.answers.get(k) as T;
+        const v = await read();
+        this.answers.set(k, v);
+        return v;
+    }
+
     async walletBalance(net: Net, h: Holding, owner: Address): Promise<bigint> {
         const addr = await this.walletAddress(net, h, owner);
         const bc = this.net(net).blockchain;
-        if ((await bc.getContract(addr)).accountState?.type !== 'active') return 0n;
-        return (await bc.runGetMethod(addr, 'get_wallet_data')).stackReader.readBigNumber();
+        return (
+            (await this.readState(net, addr, 'balance', async () =>
+                (await bc.runGetMethod(addr, 'get_wallet_data')).stackReader.readBigNumber(),
+            )) ?? 0n
+        );
     }
 
     async supply(net: Net, minter: Address): Promise<bigint> {
         const bc = this.net(net).blockchain;
-        const c = await bc.getContract(minter);
-        if (c.accountState?.type !== 'active') return 0n;
-        return bc.openContract(JettonMinter.createFromAddress(minter)).getTotalSupply();
+        return (
+            (await this.readState(net, minter, 'supply', () =>
+                bc.openContract(JettonMinter.createFromAddress(minter)).getTotalSupply(),
+            )) ?? 0n
+        );
     }
 
     expectedBalance(net: Net, h: Holding, user: string): bigint {
         return this.balances.get(key(net, h, user)) ?? 0n;
     }
 
-    protected addBalance(net: Net, h: Holding, user: string, d: bigint) {
+    addBalance(net: Net, h: Holding, user: string, d: bigint) {
         this.balances.set(key(net, h, user), this.expectedBalance(net, h, user) + d);
     }
 
@@ -392,26 +428,34 @@ export class BridgeModel {
     }
 
     /** The user locks `h` (token or shared) in the source native proxy for a recipient on the other network. */
-    async lock(from: Net, h: 'token' | 'shared', sender: string, recipient: string, amount: bigint): Promise<void> {
+    async lock(
+        from: Net,
+        h: 'token' | 'shared',
+        sender: string,
+        recipient: string,
+        amount: bigint,
+        forwardTon = FORWARD_TON,
+    ): Promise<void> {
         const to = other(from);
         const s = this.side(from);
         const token: TokenInfo = h === 'token' ? s.token : s.shared;
-        this.log(`lock ${from}.${h} ${sender} -> ${to}.${recipient} ${amount}`);
+        this.log(
+            `lock ${from}.${h} ${sender} -> ${to}.${recipient} ${amount}${forwardTon !== FORWARD_TON ? ` forward ${forwardTon}` : ''}`,
+        );
         const u = this.user(from, sender);
         const wallet = await this.pair.wallet(this.net(from), token.minter.address, u.address);
+        const refundBefore = await s.nativeProxy.getRefundOf(token.proxyWallet, u.address);
         const r = await lockNative(u, {
             wallet: wallet.address,
             nativeProxy: s.nativeProxy.address,
             amount,
-            forwardTonAmount: FORWARD_TON,
+            forwardTonAmount: forwardTon,
             destinationChainId: this.net(to).globalId,
             recipient: this.user(to, recipient).address,
             expectedGas: toNano('0.1'),
             remainingGasTo: u.address,
         });
         if (this.paused[from].native) return; // refunded (2702): no event, the balance stays
-        this.addBalance(from, h, sender, -amount);
-        this.addLiquidity(from, h, amount);
         const proxyTx = r.transactions.find(
             (t) =>
                 t.inMessage?.info.type === 'internal' &&
@@ -419,7 +463,19 @@ export class BridgeModel {
                 t.outMessages.size > 0 &&
                 [...t.outMessages.values()].some((m) => m.info.type === 'external-out'),
         );
+        // less forward TON than the honest lock's: emitted, refused (2713) with the tokens back (the
+        // balance stays: invariant (b) holds the refund to it), or, with too little for that too,
+        // the refund recorded for claim_refund (counted by the proxy)
+        if (!proxyTx && forwardTon < FORWARD_TON)
+            return this.refundRecorded(
+                from,
+                h,
+                sender,
+                (await s.nativeProxy.getRefundOf(token.proxyWallet, u.address)) - refundBefore,
+            );
         if (!proxyTx) throw new Error(`lock: the native proxy on ${from} emitted no event`);
+        this.addBalance(from, h, sender, -amount);
+        this.addLiquidity(from, h, amount);
         await this.record(
             from,
             h === 'token' ? laneOf(from, 'token') : 'shared',
@@ -456,18 +512,25 @@ export class BridgeModel {
     }
 
     /** The user burns the alien token of the other network's native token, for a recipient there. */
-    async burn(from: Net, sender: string, recipient: string, amount: bigint, payload?: Cell): Promise<void> {
+    async burn(
+        from: Net,
+        sender: string,
+        recipient: string,
+        amount: bigint,
+        payload?: Cell,
+        value = BURN_VALUE,
+    ): Promise<void> {
         const to = other(from);
         const s = this.side(from);
         this.log(
-            `burn ${from}.alien ${sender} -> ${to}.${recipient} ${amount}${payload ? ` (payload of ${cellCount(payload)} cells)` : ''}`,
+            `burn ${from}.alien ${sender} -> ${to}.${recipient} ${amount}${payload ? ` (payload of ${cellCount(payload)} cells)` : ''}${value !== BURN_VALUE ? ` value ${value}` : ''}`,
         );
         const u = this.user(from, sender);
         const wallet = await this.pair.wallet(this.net(from), await this.minterOf(from, 'alien'), u.address);
         const r = await burnAlien(u, {
             wallet: wallet.address,
             amount,
-            value: BURN_VALUE,
+            value,
             destinationChainId: this.net(to).globalId,
             recipient: this.user(to, recipient).address,
             expectedGas: toNano('0.1'),
@@ -475,14 +538,17 @@ export class BridgeModel {
             payload,
         });
         if (this.paused[from].alien) return; // minted back (2702)
-        this.addBalance(from, 'alien', sender, -amount);
         const proxyTx = r.transactions.find(
             (t) =>
                 t.inMessage?.info.type === 'internal' &&
                 t.inMessage.info.dest.equals(s.alienProxy.address) &&
                 [...t.outMessages.values()].some((m) => m.info.type === 'external-out'),
         );
+        // less value than the honest burn's: emitted, minted back (2713) or refused by the wallet
+        // (709, the tokens never left it): the balance stays either way
+        if (!proxyTx && value < BURN_VALUE) return this.log('  (refused: too little value)');
         if (!proxyTx) throw new Error(`burn: the alien proxy on ${from} emitted no event`);
+        this.addBalance(from, 'alien', sender, -amount);
         await this.record(
             from,
             laneOf(from, 'alien'),
@@ -556,6 +622,46 @@ export class BridgeModel {
         if (!approved && used + t.amount > l.limit) return false;
         if (count) this.limits.set(k, { limit: l.limit, day: today, used: used + t.amount });
         return true;
+    }
+
+    /**
+     * After a move on `t`'s Event sent with less value than the honest one (harness/model/hops.ts):
+     * true when the chain shows one of the refusals that leave every token where it was, each with
+     * a way forward, and the model then expects it: the Event as it was (2317 bounced, 2213, or a
+     * proxy's 2713 answered: the status stays), Verified with 2713 (the proxy refused the delivery
+     * for the value left: deploy_tvm_event again; an approval is kept), or, for a proof, the Event
+     * deployed and Initializing or Rejected by a check the value did not cover (deliver again).
+     * False when the move went through: the model's own outcome follows, and the invariants hold
+     * it to the chain (a move that went through without delivering fails them).
+     */
+    async refusedForValue(
+        t: ModelTransfer,
+        before: { status: EventStatus | null; lastErrorCode: number; repaid: boolean },
+        approve = false,
+    ): Promise<boolean> {
+        const after = await this.eventStatus(t);
+        const refused = (status: EventStatus | null, lastErrorCode: number, why: string) => {
+            t.expected = { status, lastErrorCode, finalReject: false };
+            if (approve) t.approved = true;
+            this.log(`  (too little value: ${why})`);
+            return true;
+        };
+        if (after.status === EventStatus.Verified && after.lastErrorCode === Errors.proxy.lowMsgValue)
+            return refused(EventStatus.Verified, after.lastErrorCode, 'Verified, 2713');
+        if (
+            after.status === before.status &&
+            after.repaid === before.repaid &&
+            (after.status !== EventStatus.Verified || after.lastErrorCode === before.lastErrorCode)
+        ) {
+            this.log('  (too little value: refused, nothing changes)');
+            return true;
+        }
+        if (
+            before.status !== EventStatus.Verified &&
+            (after.status === EventStatus.Initializing || after.status === EventStatus.Rejected)
+        )
+            return refused(after.status, after.lastErrorCode, EventStatus[after.status]);
+        return false;
     }
 
     /** What the proxies do with a confirmation of `t` (Event in Verified -> Confirmed -> proxy). */
@@ -632,8 +738,8 @@ export class BridgeModel {
      * that are neither absent, Initializing, Rejected nor Verified) or the recipient as a non-credit client
      * (proofPayload.abiTx from the status API, no sync of its own).
      */
-    async deliver(t: ModelTransfer, mode: DeliveryMode): Promise<void> {
-        this.log(`deliver #${t.id} ${mode}`);
+    async deliver(t: ModelTransfer, mode: DeliveryMode, value?: bigint): Promise<void> {
+        this.log(`deliver #${t.id} ${mode}${value !== undefined ? ` value ${value}` : ''}`);
         const d = this.dir(t.from);
         if (mode === 'credit') {
             const s = t.expected.status;
@@ -654,8 +760,12 @@ export class BridgeModel {
         const current = await this.liteClientReaches(t);
         const payer = this.user(t.to, t.recipient);
         const st = await this.pair.status(this.net(t.from), t.found.transferIdHex, payer.address);
-        await completeWithAbiTx(payer, st.proofPayload.abiTx!);
+        const abiTx = st.proofPayload.abiTx!;
+        // (value: the recipient attaches less than abiTx says)
+        const before = value !== undefined ? await this.eventStatus(t) : undefined;
+        await completeWithAbiTx(payer, value === undefined ? abiTx : { ...abiTx, attachedValue: value.toString() });
         if (!this.takesProof(t)) return; // refused (2321): nothing changes
+        if (before && (await this.refusedForValue(t, before))) return;
         if (!current) {
             if (t.expected.status !== EventStatus.Verified)
                 t.expected = { ...t.expected, status: EventStatus.Rejected, finalReject: false };
@@ -751,15 +861,21 @@ export class BridgeModel {
     }
 
     /** The limit approver (the destination owner) approves / rejects a LimitReached Event; a user retries. */
-    async limitAction(t: ModelTransfer, action: 'approve' | 'reject' | 'retry'): Promise<void> {
-        this.log(`${action} #${t.id}`);
+    async limitAction(
+        t: ModelTransfer,
+        action: 'approve' | 'reject' | 'retry',
+        value = LIMIT_ACTION_VALUE,
+    ): Promise<void> {
+        this.log(`${action} #${t.id}${value !== LIMIT_ACTION_VALUE ? ` value ${value}` : ''}`);
         const s = this.side(t.to);
         const via = action === 'retry' ? this.user(t.to, t.recipient) : s.owner;
         const body = limitActionMessage(
             action === 'approve' ? 'approveLimit' : action === 'reject' ? 'rejectLimit' : 'tvmEventRetry',
         );
-        await via.send({ to: t.eventAddress, value: LIMIT_ACTION_VALUE, body });
+        const before = value < LIMIT_ACTION_VALUE ? await this.eventStatus(t) : undefined;
+        await via.send({ to: t.eventAddress, value, body });
         if (t.expected.status !== EventStatus.LimitReached) return; // 2324: nothing changes
+        if (before && (await this.refusedForValue(t, before, action === 'approve'))) return;
         if (action === 'reject') {
             t.expected = { ...t.expected, status: EventStatus.Rejected, finalReject: true };
             return;
@@ -830,8 +946,11 @@ export class BridgeModel {
         t: ModelTransfer,
         newRecipient: string,
         by: 'approver' | 'recipient' | 'sender' = 'approver',
+        value = CANCEL_VALUE,
     ): Promise<void> {
-        this.log(`cancel #${t.id} by ${by} -> ${t.from}.${newRecipient}`);
+        this.log(
+            `cancel #${t.id} by ${by} -> ${t.from}.${newRecipient}${value !== CANCEL_VALUE ? ` value ${value}` : ''}`,
+        );
         const s = this.side(t.to);
         // the sender of the source transfer acts with the same key (the same address) here: a
         // treasury's address is its seed's (TvmNetwork.treasury seeds it with the network's name)
@@ -848,7 +967,8 @@ export class BridgeModel {
             expectedGas: toNano('0.1'),
             expectedGasReceiver: s.owner.address,
         });
-        const r = await caller.send({ to: t.eventAddress, value: CANCEL_VALUE, body });
+        const before = value < CANCEL_VALUE ? await this.eventStatus(t) : undefined;
+        const r = await caller.send({ to: t.eventAddress, value, body });
         // LimitReached: the limit approver only (2335); LiquidityRequested: the sender or the
         // recipient (2332); any other status 2324: nothing changes
         const st = t.expected.status;
@@ -858,6 +978,7 @@ export class BridgeModel {
         )
             return;
         if (t.kind === 'burn' ? this.paused[t.to].native : this.paused[t.to].alien) return; // 2702: the status stays
+        if (before && (await this.refusedForValue(t, before))) return; // 2317, or the proxy's 2713: the status stays
         t.expected = { ...t.expected, status: EventStatus.Cancelled, finalReject: false };
         const proxy = t.kind === 'burn' ? s.nativeProxy.address : s.alienProxy.address;
         const proxyTx = r.transactions.find(
@@ -908,14 +1029,21 @@ export class BridgeModel {
         t: ModelTransfer,
     ): Promise<{ status: EventStatus | null; lastErrorCode: number; repaid: boolean }> {
         const bc = this.net(t.to).blockchain;
-        const c = await bc.getContract(t.eventAddress);
-        if (c.accountState?.type !== 'active') return { status: null, lastErrorCode: 0, repaid: false };
-        const status = (await bc.runGetMethod(t.eventAddress, 'getStatus')).stackReader.readNumber() as EventStatus;
-        const lastErrorCode = (await bc.runGetMethod(t.eventAddress, 'getLastErrorCode')).stackReader.readNumber();
-        const repaid =
-            status === EventStatus.LiquidityProvided &&
-            (await bc.runGetMethod(t.eventAddress, 'getProviderRepaid')).stackReader.readBoolean();
-        return { status, lastErrorCode, repaid };
+        const read = async () => {
+            const status = (await bc.runGetMethod(t.eventAddress, 'getStatus')).stackReader.readNumber() as EventStatus;
+            const lastErrorCode = (await bc.runGetMethod(t.eventAddress, 'getLastErrorCode')).stackReader.readNumber();
+            const repaid =
+                status === EventStatus.LiquidityProvided &&
+                (await bc.runGetMethod(t.eventAddress, 'getProviderRepaid')).stackReader.readBoolean();
+            return { status: status as EventStatus | null, lastErrorCode, repaid };
+        };
+        return (
+            (await this.readState(t.to, t.eventAddress, 'status', read)) ?? {
+                status: null,
+                lastErrorCode: 0,
+                repaid: false,
+            }
+        );
     }
 
     /**
@@ -925,6 +1053,29 @@ export class BridgeModel {
      */
     protected async outside(_lane: Lane): Promise<bigint> {
         return 0n;
+    }
+
+    /** A lock refused for its forward TON: refunded (grew = 0), or its refund recorded by the proxy. */
+    refundRecorded(from: Net, h: 'token' | 'shared', sender: string, grew: bigint): void {
+        if (grew === 0n) return this.log('  (refused: too little forward TON, refunded)');
+        this.log(`  (refused: too little forward TON, the refund recorded: ${grew})`);
+        this.addBalance(from, h, sender, -grew);
+        this.recorded.set(key(from, h, sender), (this.recorded.get(key(from, h, sender)) ?? 0n) + grew);
+    }
+
+    /** What of `lane` the native proxies hold as recorded refunds (the model's `recorded`). */
+    recordedOf(lane: Lane): bigint {
+        let sum = 0n;
+        for (const [k, v] of this.recorded) {
+            const [n, h] = k.split('.') as [Net, Holding];
+            if (laneOf(n, h) === lane) sum += v;
+        }
+        return sum;
+    }
+
+    /** What of `lane` Events hold as stranded records (the model's `stranded`). */
+    strandedOf(lane: Lane): bigint {
+        return [...this.stranded.values()].filter((k) => k.lane === lane).reduce((a, k) => a + k.amount, 0n);
     }
 
     /** Every invariant of the file comment; an empty list when all hold. */
@@ -1034,18 +1185,20 @@ export class BridgeModel {
             const supply = await this.supply(alienNet, await this.minterOf(alienNet, 'alien'));
             const owner = this.ownerNetOf(native, 'token');
             const away = await this.outside(lane);
-            if (l !== supply + inFlight[lane] + owner + away)
+            const rec = this.recordedOf(lane);
+            if (l !== supply + inFlight[lane] + owner + away + rec)
                 out.push({
                     invariant: 'conservation',
-                    message: `${lane}: locked on ${native} ${l} != alien supply on ${alienNet} ${supply} + in flight ${inFlight[lane]}${owner ? ` + owner ${owner}` : ''}${away ? ` + outside ${away}` : ''}`,
+                    message: `${lane}: locked on ${native} ${l} != alien supply on ${alienNet} ${supply} + in flight ${inFlight[lane]}${owner ? ` + owner ${owner}` : ''}${away ? ` + outside ${away}` : ''}${rec ? ` + recorded refunds ${rec}` : ''}`,
                 });
         }
         const held = (await locked('A', 'shared')) + (await locked('B', 'shared'));
         const ownerShared = this.ownerNetOf('A', 'shared') + this.ownerNetOf('B', 'shared');
-        if (held !== this.sharedLiquidity + inFlight.shared + ownerShared)
+        const recShared = this.recordedOf('shared');
+        if (held !== this.sharedLiquidity + inFlight.shared + ownerShared + recShared)
             out.push({
                 invariant: 'conservation',
-                message: `shared: held by both native proxies ${held} != liquidity ${this.sharedLiquidity} + in flight ${inFlight.shared}${ownerShared ? ` + owner ${ownerShared}` : ''}`,
+                message: `shared: held by both native proxies ${held} != liquidity ${this.sharedLiquidity} + in flight ${inFlight.shared}${ownerShared ? ` + owner ${ownerShared}` : ''}${recShared ? ` + recorded refunds ${recShared}` : ''}`,
             });
         out.push(...(await this.checkLiquidity()));
 
@@ -1085,10 +1238,12 @@ export class BridgeModel {
         for (const lane of ['A.token', 'B.token', 'shared'] as Lane[]) {
             const given = this.given[lane] + this.providerGiven[lane];
             const away = await this.outside(lane);
-            if (inWallets[lane] + inFlight[lane] + away !== given)
+            const rec = this.recordedOf(lane);
+            const kept = this.strandedOf(lane);
+            if (inWallets[lane] + inFlight[lane] + away + rec + kept !== given)
                 out.push({
                     invariant: 'balance',
-                    message: `${lane}: users' and providers' wallets ${inWallets[lane]} + in flight ${inFlight[lane]}${away ? ` + outside ${away}` : ''} != given ${given}`,
+                    message: `${lane}: users' and providers' wallets ${inWallets[lane]} + in flight ${inFlight[lane]}${away ? ` + outside ${away}` : ''}${rec ? ` + recorded refunds ${rec}` : ''}${kept ? ` + stranded in Events ${kept}` : ''} != given ${given}`,
                 });
         }
         for (const e of this.extensions) out.push(...(await e.check()));
@@ -1269,7 +1424,10 @@ export class BridgeModel {
         const out: Violation[] = [];
         for (const n of ['A', 'B'] as Net[]) {
             for (const h of ['token', 'shared'] as const) {
-                const l = await this.side(n).nativeProxy.getLiquidity(this.tokenOf(n, h).minter.address);
+                const proxy = this.side(n).nativeProxy;
+                const l = await this.readState(n, proxy.address, `liquidity ${h}`, () =>
+                    proxy.getLiquidity(this.tokenOf(n, h).minter.address),
+                );
                 if (l !== this.liquidityOf(n, h))
                     out.push({
                         invariant: 'conservation',
@@ -1321,24 +1479,43 @@ export class BridgeModel {
      * In LiquidityRequested with enough tokens: LiquidityProvided, the recipient paid, then the
      * repayment; otherwise the tokens come back.
      */
-    async provide(t: ModelTransfer, short = 0n): Promise<void> {
+    async provide(t: ModelTransfer, short = 0n, forward = toNano('0.5')): Promise<void> {
         const amount = t.amount - t.bounty - short;
-        this.log(`provide #${t.id} ${amount}${short ? ` (${short} short)` : ''}`);
+        this.log(
+            `provide #${t.id} ${amount}${short ? ` (${short} short)` : ''}${forward !== toNano('0.5') ? ` forward ${forward}` : ''}`,
+        );
+        const before = forward < toNano('0.5') ? await this.eventStatus(t) : undefined;
         const p = this.user(t.to, PROVIDER);
         const w = await this.pair.wallet(this.net(t.to), this.tokenOf(t.to, 'token').minter.address, p.address);
         await w.sendTransfer(p.getSender(), {
             to: t.eventAddress,
             amount,
             responseDestination: p.address,
-            forwardTonAmount: toNano('0.5'),
+            forwardTonAmount: forward,
         });
-        if (t.expected.status !== EventStatus.LiquidityRequested || short > 0n || t.kind !== 'burn') return; // back to the provider
-        t.expected = { ...t.expected, status: EventStatus.LiquidityProvided, finalReject: false };
-        t.provided = true;
-        t.delivered = true;
-        this.addBalance(t.to, 'token', t.recipient, amount);
-        this.addBalance(t.to, 'token', PROVIDER, -amount);
-        await this.repayOutcome(t);
+        const refused =
+            t.expected.status !== EventStatus.LiquidityRequested ||
+            short > 0n ||
+            t.kind !== 'burn' ||
+            (before !== undefined && (await this.refusedForValue(t, before)));
+        if (!refused) {
+            t.expected = { ...t.expected, status: EventStatus.LiquidityProvided, finalReject: false };
+            t.provided = true;
+            t.delivered = true;
+            this.addBalance(t.to, 'token', t.recipient, amount);
+            this.addBalance(t.to, 'token', PROVIDER, -amount);
+            return this.repayOutcome(t);
+        }
+        // back to the provider, or, with too little forward TON for their return, left in the
+        // Event's wallet, recorded by the Event (`stranded`: return_stranded sends them back)
+        if (before === undefined) return;
+        const raw = t.eventAddress.toRawString();
+        const was = this.stranded.get(raw)?.amount ?? 0n;
+        const kept = (await this.walletBalance(t.to, 'token', t.eventAddress)) - was;
+        if (kept <= 0n) return;
+        this.log(`  (stranded in the Event: ${kept})`);
+        this.stranded.set(raw, { lane: t.lane, amount: was + kept });
+        this.addBalance(t.to, 'token', PROVIDER, -kept);
     }
 
     /**
@@ -1363,11 +1540,13 @@ export class BridgeModel {
     }
 
     /** tvm_event_retry: the recipient from LiquidityRequested; anyone (the forger) in LiquidityProvided not repaid. */
-    async liquidityRetry(t: ModelTransfer): Promise<void> {
-        this.log(`liquidity-retry #${t.id}`);
+    async liquidityRetry(t: ModelTransfer, value = LIMIT_ACTION_VALUE): Promise<void> {
+        this.log(`liquidity-retry #${t.id}${value !== LIMIT_ACTION_VALUE ? ` value ${value}` : ''}`);
         const provided = t.expected.status === EventStatus.LiquidityProvided;
         const via = provided ? this.forger[t.to] : this.user(t.to, t.recipient);
-        await via.send({ to: t.eventAddress, value: LIMIT_ACTION_VALUE, body: limitActionMessage('tvmEventRetry') });
+        const before = value < LIMIT_ACTION_VALUE ? await this.eventStatus(t) : undefined;
+        await via.send({ to: t.eventAddress, value, body: limitActionMessage('tvmEventRetry') });
+        if (before && !t.repaid && (await this.refusedForValue(t, before))) return;
         if (provided) {
             if (!t.repaid) await this.repayOutcome(t); // repaid: 2324, nothing changes
             return;

@@ -28,18 +28,37 @@ function u32(n: number): Buffer {
 }
 
 /**
+ * The public keys derived so far: seed (hex) -> public key (hex). A network makes the same validator
+ * sets again and again (each network, each rotation, each spec); under jest the spec files of one
+ * worker share this map (tools/jest/environment.js), elsewhere it is this module's.
+ */
+const publicKeys: Map<string, string> =
+    (globalThis as { [k: symbol]: { strings(name: string): Map<string, string> } | undefined })[
+        Symbol.for('tvm-bridge.jest-worker')
+    ]?.strings('ed25519 public key of seed') ?? new Map();
+
+const MAX_KEPT_KEYS = 200_000;
+
+/**
  * The same key pair as @ton/crypto `keyPairFromSeed(seed32)` (secretKey = seed || publicKey), computed
- * with Node's native ed25519 (tweetnacl takes ~70 ms per key under jest).
+ * with Node's native ed25519 (tweetnacl takes ~70 ms per key under jest), once per seed.
  */
 export function keyPairFromSeedFast(seed32: Buffer): { publicKey: Buffer; secretKey: Buffer } {
     if (seed32.length !== 32) throw new Error('seed must be 32 bytes');
-    const priv = createPrivateKey({
-        key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed32]),
-        format: 'der',
-        type: 'pkcs8',
-    });
-    const spki = createPublicKey(priv).export({ format: 'der', type: 'spki' }) as Buffer;
-    const publicKey = Buffer.from(spki.subarray(spki.length - 32));
+    const id = seed32.toString('hex');
+    let hex = publicKeys.get(id);
+    if (hex === undefined) {
+        const priv = createPrivateKey({
+            key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed32]),
+            format: 'der',
+            type: 'pkcs8',
+        });
+        const spki = createPublicKey(priv).export({ format: 'der', type: 'spki' }) as Buffer;
+        hex = spki.subarray(spki.length - 32).toString('hex');
+        if (publicKeys.size >= MAX_KEPT_KEYS) publicKeys.clear();
+        publicKeys.set(id, hex);
+    }
+    const publicKey = Buffer.from(hex, 'hex');
     return { publicKey, secretKey: Buffer.concat([seed32, publicKey]) };
 }
 

@@ -20,7 +20,8 @@
  *                    for others' transfers, check_transaction straight to the checker; default on)
  *   MODEL_STRAND     0 to leave out issue 11's moves (harness/model/strand.ts: foreign-rule, frozen
  *                    and blacklisted wallets, amounts near 2^120, small values, stray tokens, locks
- *                    to chain ids nobody serves; default on)
+ *                    to chain ids nobody serves; harness/model/hops.ts: small TON values at every
+ *                    hop, recorded refunds and claim_refund; default on)
  * These shape the random sequences only: the scripted sequences always run.
  * A failure prints the seed, the sequence index and the steps to replay it:
  *   MODEL_SEED=<seed> MODEL_FIRST=<i> MODEL_SEQUENCES=1 MODEL_STEPS=<n> npx jest tests/model.spec.ts
@@ -44,6 +45,7 @@ import {
 import { EventStatus } from '../wrappers/eventStatus';
 import { Attacker, cpuSince } from '../harness/model/attacker';
 import { ForeignEvent, Strand } from '../harness/model/strand';
+import { HOP_KINDS, Hops } from '../harness/model/hops';
 import { WALLET_STATUS } from '../harness/statusJetton';
 import { envInt, envSeed } from './env.util';
 
@@ -92,6 +94,8 @@ describe('Bridge model: random sequences over two networks', () => {
     let attacker: Attacker;
     /** issue 11's moves and invariants (harness/model/strand.ts; its moves when STRAND) */
     let strand: Strand;
+    /** issue 11's small values at every hop (harness/model/hops.ts; its moves when STRAND) */
+    let hops: Hops;
 
     async function fresh(seq: number, attacks = ATTACKS): Promise<BridgeModel> {
         await pair.loadFrom(base);
@@ -117,6 +121,14 @@ describe('Bridge model: random sequences over two networks', () => {
             },
             check: () => strand.check(),
             drain: () => strand.drain(),
+        });
+        hops = new Hops(m);
+        m.extensions.push({
+            ops: (ops) => {
+                if (STRAND) hops.ops(ops);
+            },
+            check: () => hops.check(),
+            drain: () => hops.drain(),
         });
         return m;
     }
@@ -359,6 +371,95 @@ describe('Bridge model: random sequences over two networks', () => {
         expect(strand.events.map((e) => e.repayments)).toEqual([1, 1, 1, 1]);
         expect(await near.event.getStatus()).toBe(EventStatus.LiquidityProvided);
         expect(await all.event.getStatus()).toBe(EventStatus.LiquidityProvided);
+    });
+
+    it("scripted: issue 11's small values at every hop (lock, a recorded refund and claim_refund, burn, deploy_tvm_event, tvm_event_retry, cancel, approve_limit, the provider step and its stranded record's return, the repayment's retry), each with too little TON, then enough; drain", async () => {
+        const m = await fresh(-12);
+        const last = () => m.transfers[m.transfers.length - 1];
+        const kinds = new Set<string>();
+        const hop = (kind: (typeof HOP_KINDS)[number], f: () => Promise<void>) => async () => {
+            kinds.add(kind);
+            await f();
+        };
+        // CHECK: every invariant (the state is cumulative: a token lost or a status wrong stays so)
+        const CHECK = 'check' as const;
+        const script: ((() => Promise<void>) | typeof CHECK)[] = [
+            () => m.lock('A', 'token', 'alice', 'carol', 5_000n),
+            () => m.deliver(m.transfers[0], 'credit'), // carol has aliens on B
+            hop('small-lock', () => m.lock('A', 'token', 'alice', 'carol', 1_000n, toNano('0.03'))), // recorded
+            hop('tiny-lock', () =>
+                hops.tinyLock({ from: 'A', h: 'token', sender: 'bob', amount: 700n, forward: toNano('0.003') }),
+            ),
+            hop('claim-refund', () => hops.claim('A.token.bob', toNano('0.005'))), // 2713
+            hop('claim-refund', () => hops.claim('A.token.bob', toNano('0.3'))),
+            hop('small-burn', () => m.burn('B', 'carol', 'alice', 100n, undefined, toNano('0.03'))), // 709
+            hop('small-burn', () => m.burn('B', 'carol', 'alice', 100n, bigPayload(16), toNano('0.06'))),
+            CHECK,
+            () => m.lock('A', 'token', 'alice', 'dave', 2_000n),
+            hop('small-deliver', () => m.deliver(last(), 'non-credit', toNano('0.3'))), // 2213
+            hop('small-deliver', () => m.deliver(last(), 'non-credit', toNano('0.6'))),
+            () => m.setLimit('B', 'alien-minter', 100n),
+            () => m.lock('A', 'token', 'bob', 'carol', 500n),
+            () => m.deliver(last(), 'credit'), // LimitReached
+            hop('small-retry', () => m.limitAction(last(), 'retry', toNano('0.005'))), // 2317
+            hop('small-cancel', () => m.cancel(last(), 'alice', 'approver', toNano('0.05'))), // 2317
+            hop('small-retry', () => m.limitAction(last(), 'approve', toNano('0.04'))), // the proxy's 2713: Verified
+            () => m.deliver(last(), 'credit'), // approved: Confirmed
+            CHECK,
+            () => m.withdrawLiquidity('A', 'token', m.liquidity.get('A.token')!),
+            () => m.burn('B', 'carol', 'alice', 1_000n),
+            () => m.deliver(last(), 'credit'), // LiquidityRequested
+            hop('small-retry', () => m.liquidityRetry(last(), toNano('0.005'))), // 2317
+            hop('small-provide', () => m.provide(last(), 0n, toNano('0.02'))), // stranded: recorded by the Event
+            hop('return-stranded', () => hops.returnStranded(last(), toNano('0.005'))), // 2317
+            hop('return-stranded', () => hops.returnStranded(last(), toNano('0.1'))), // back to the provider
+            hop('small-provide', () => m.provide(last(), 0n, toNano('0.02'))), // stranded again: the drain returns it
+            hop('small-provide', () => m.provide(last(), 0n, toNano('0.06'))), // back to the provider
+            hop('small-provide', () => m.provide(last(), 0n, toNano('0.25'))), // provided, the repayment short
+            () => m.depositLiquidity('A', 'token', 10_000n),
+            hop('small-retry', () => m.liquidityRetry(last(), toNano('0.05'))), // the proxy's 2713: not repaid
+            () => m.drain(),
+            CHECK,
+        ];
+        for (const step of script) {
+            if (step === CHECK) await check(m, -12);
+            else await step();
+        }
+        expect([...kinds].sort()).toEqual([...HOP_KINDS].sort());
+        // what each small value did: every move with less than the honest value, and its outcome
+        const outcomes: string[] = [];
+        m.steps.forEach((x, i) => {
+            if (x.startsWith('  (') || !/ (value|forward) \d+/.test(x)) return;
+            const after: string[] = [];
+            for (let j = i + 1; m.steps[j]?.startsWith('  ('); j++) after.push(m.steps[j].trim());
+            outcomes.push(`${x.replace(/ -> \S+/, '')} => ${after.join(' ') || 'through'}`);
+        });
+        expect(outcomes).toEqual([
+            'lock A.token alice 1000 forward 30000000 => (refused: too little forward TON, the refund recorded: 1000)',
+            'tiny-lock A.token bob 700 forward 3000000 => (refused: too little forward TON, the refund recorded: 700)',
+            'claim-refund A.token.bob value 5000000 => (refused: the record kept)',
+            'claim-refund A.token.bob value 300000000 => through',
+            'burn B.alien carol 100 value 30000000 => (refused: too little value)',
+            'burn B.alien carol 100 (payload of 16 cells) value 60000000 => (refused: too little value)',
+            'deliver #2 non-credit value 300000000 => (too little value: refused, nothing changes)',
+            'deliver #2 non-credit value 600000000 => through',
+            'retry #3 value 5000000 => (too little value: refused, nothing changes)',
+            'cancel #3 by approver value 50000000 => (too little value: refused, nothing changes)',
+            'approve #3 value 40000000 => (too little value: Verified, 2713)',
+            'liquidity-retry #4 value 5000000 => (too little value: refused, nothing changes)',
+            'provide #4 1000 forward 20000000 => (too little value: refused, nothing changes) (stranded in the Event: 1000)',
+            'return-stranded #4 record 1 (1000) value 5000000 => (refused: the record waits)',
+            'return-stranded #4 record 1 (1000) value 100000000 => through',
+            'provide #4 1000 forward 20000000 => (too little value: refused, nothing changes) (stranded in the Event: 1000)',
+            'provide #4 1000 forward 60000000 => (too little value: refused, nothing changes)',
+            'provide #4 1000 forward 250000000 => through',
+            'liquidity-retry #4 value 50000000 => (too little value: refused, nothing changes)',
+            'claim-refund A.token.alice value 500000000 => through',
+            'return-stranded #4 record 2 (1000) value 300000000 => through',
+        ]);
+        // the provisions with too little forward TON for their return: recorded by the Event, both
+        // returned (the second by the drain)
+        expect(m.stranded.size).toBe(0);
     });
 
     it("issue 11's invariants flag tokens left in a foreign Event's wallet that nobody recorded", async () => {

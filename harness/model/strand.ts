@@ -93,8 +93,12 @@ export class Strand implements ModelExtension {
     /** what the master minted of the foreign token (to the provider, for each Event) */
     private minted = 0n;
     private nearUsed = false;
-    /** where each network's transactions of this sequence begin */
+    /** where each network's transactions of this sequence begin; how far `received` has read them */
     private start0 = { A: 0, B: 0 };
+    private scanned = { A: 0, B: 0 };
+    private lastLt = { A: 0n, B: 0n };
+    /** successful internal_transfers each wallet took in since the start (`received`) */
+    private readonly incoming = new Map<string, number>();
     private nextHash = 1n;
 
     constructor(readonly m: BridgeModel) {}
@@ -112,6 +116,7 @@ export class Strand implements ModelExtension {
         await this.reference.mint(this.holder.address, 1_000_000_000n);
         this.strayGiven = 1_000_000_000n;
         this.start0 = { A: this.m.net('A').transactions.length, B: this.m.net('B').transactions.length };
+        this.scanned = { ...this.start0 };
     }
 
     ops(ops: ModelOp[]): void {
@@ -366,6 +371,12 @@ export class Strand implements ModelExtension {
                     await this.observe(e, res.transactions, toNano('1'));
                 } else {
                     const due = e.amount - e.bounty;
+                    // (what the provider gave an Event that kept it, a recorded exception, it lacks now)
+                    const lack = due - (await this.jetton.balanceOf(this.provider.address));
+                    if (lack > 0n) {
+                        await this.jetton.mint(this.provider.address, lack);
+                        this.minted += lack;
+                    }
                     this.m.log(`drain: foreign-provide #F${e.id} ${due}`);
                     const res = await this.provider.send({
                         to: this.jetton.walletAddress(this.provider.address),
@@ -462,9 +473,18 @@ export class Strand implements ModelExtension {
      */
     private async checkReceived(): Promise<Violation[]> {
         const out: Violation[] = [];
-        const incoming = new Map<string, number>();
+        // (counted as the transactions come: each check reads only those since the last one; a
+        // snapshot loaded since, which took transactions back, makes it count again from the start)
+        const incoming = this.incoming;
         for (const n of ['A', 'B'] as const) {
-            for (const t of this.m.net(n).transactions.slice(this.start0[n])) {
+            const all = this.m.net(n).transactions;
+            if (this.scanned[n] > this.start0[n] && all[this.scanned[n] - 1]?.lt !== this.lastLt[n]) {
+                this.scanned[n] = this.start0[n];
+                for (const k of [...incoming.keys()]) if (k.startsWith(`${n}:`)) incoming.delete(k);
+            }
+            for (; this.scanned[n] < all.length; this.scanned[n]++) {
+                const t = all[this.scanned[n]];
+                this.lastLt[n] = t.lt;
                 const i = t.inMessage?.info;
                 if (i?.type !== 'internal' || i.bounced || (exitCodeOf(t) ?? 0) !== 0) continue;
                 const b = t.inMessage!.body.beginParse();

@@ -65,6 +65,27 @@ describe('harness: validator sets', () => {
         expect(Date.now() - t).toBeLessThan(3000);
     });
 
+    it("derives each seed's key pair once: a set made again has the same keys in buffers of its own, tweetnacl's keys", () => {
+        const nacl = jest.requireActual<typeof import('tweetnacl')>('tweetnacl');
+        const seed = `kept-${process.pid}-${Date.now()}`;
+        const opts = { size: 3, seed, utimeSince: T0, utimeUntil: T0 + 3600 };
+        const first = makeValidatorSet(opts);
+        const want = first.validators.map((v) => [v.publicKey.toString('hex'), v.secretKey.toString('hex')]);
+        for (const v of first.validators) {
+            v.publicKey.fill(0);
+            v.secretKey.fill(0);
+        }
+        const again = makeValidatorSet(opts);
+        expect(again.validators.map((v) => [v.publicKey.toString('hex'), v.secretKey.toString('hex')])).toEqual(want);
+        again.validators.forEach((v, i) => {
+            const idx = Buffer.alloc(4);
+            idx.writeUInt32BE(i);
+            const kp = nacl.sign.keyPair.fromSeed(sha256(Buffer.from(seed), idx));
+            expect(v.publicKey.toString('hex')).toBe(Buffer.from(kp.publicKey).toString('hex'));
+            expect(v.secretKey.toString('hex')).toBe(Buffer.from(kp.secretKey).toString('hex'));
+        });
+    });
+
     it('computes main weight, cutoff and node ids', () => {
         const set = makeValidatorSet({
             size: 5,

@@ -12,7 +12,11 @@
  *                         5 MB of WebAssembly), compiled once per worker, outside the specs' realms,
  *                         so a spec instantiates it instead of loading the string, decoding it and
  *                         compiling it (tools/jest/sandbox-wasm.js);
- *      codeCache          2.'s statistics, and keep() (what the end of a spec file does).
+ *      codeCache          2.'s statistics, and keep() (what the end of a spec file does);
+ *      strings(name)      a Map named `name` of strings to strings, the worker's for its lifetime:
+ *                         what a pure function computed, for the next spec file (strings carry
+ *                         nothing of the realm that made them; harness/validators.ts keeps the
+ *                         ed25519 public keys of its validators' seeds there).
  * 2. V8's compiled code of the modules. Jest compiles each module's source for each spec file
  *    (vm.compileFunction), and V8 then compiles each function the first time it runs: the same
  *    work in every file for the same sources (@ton/core, the sandbox, the harness, the wrappers).
@@ -105,7 +109,23 @@ if (!vm.compileFunction.caching) {
     vm.compileFunction = cachingCompileFunction;
 }
 
-const worker = Object.freeze({ wasmModule, codeCache: Object.freeze({ stats: codeStats, keep: keepCompiledCode }) });
+// ---------------------------------------------------------------- 3. strings
+const stringMaps = new Map();
+/** @param {string} name */
+function strings(name) {
+    let m = stringMaps.get(name);
+    if (m === undefined) {
+        m = new Map();
+        stringMaps.set(name, m);
+    }
+    return m;
+}
+
+const worker = Object.freeze({
+    wasmModule,
+    codeCache: Object.freeze({ stats: codeStats, keep: keepCompiledCode }),
+    strings,
+});
 
 class WorkerSharingEnvironment extends TestEnvironment {
     constructor(config, context) {
