@@ -315,7 +315,7 @@ async function main() {
     const command =
         `BENCH_API_TRANSFERS=${N} BENCH_API_INGEST=${INGEST} BENCH_API_BACKENDS=${BACKENDS.join(',')} ` +
         `BENCH_API_SECONDS=${SECONDS} BENCH_API_RATE=${RATE} BENCH_API_STATUS_RUNS=${STATUS_RUNS} ` +
-        `BENCH_API_SEARCH_RATE=${SEARCH_RATE} ` +
+        `BENCH_API_SEARCH_RATE=${SEARCH_RATE} ${process.env.PGLITE_THREAD === '0' ? 'PGLITE_THREAD=0 ' : ''}` +
         `BENCH_API_CONNECTIONS=${CONNECTIONS} ${KEEP ? `BENCH_API_DIR=${KEEP} BENCH_API_PHASE=${PHASE} ` : ''}` +
         'nice -n 0 npm run bench:api';
     const rows: string[] = [];
@@ -469,7 +469,7 @@ async function main() {
                 .map(([k, v]) => `${k}=${v}`)
                 .join(
                     ', ',
-                )}; PGlite: its defaults, in a thread of the API's process. Status requests name Transfer IDs drawn from ` +
+                )}; PGlite: its defaults, ${process.env.PGLITE_THREAD === '0' ? "in the API's main thread (PGLITE_THREAD=0)" : "in a thread of the API's process"}. Status requests name Transfer IDs drawn from ` +
             `a random 4 % of the history (seeded and indexed alike), search requests one of 4,000 random users ` +
             `(limit 20, with the total count).`,
         '',
