@@ -13,7 +13,7 @@ import {
 import { MultiVaultTvmTvmEventAlien } from '../wrappers/MultiVaultTvmTvmEventAlien';
 import { tvmTvmEventBody } from '../wrappers/tvmTvmEvent';
 import { EventStatus } from '../wrappers/eventStatus';
-import { Op } from '../wrappers/constants';
+import { JettonWallet } from '../wrappers/JettonWallet';
 
 export interface ConfirmedAlienEventArgs {
     /** distinguishes Events of the same configuration (part of the address) */
@@ -88,13 +88,7 @@ export async function confirmedAlienEvent(blockchain: Blockchain, a: ConfirmedAl
     return blockchain.openContract(MultiVaultTvmTvmEventAlien.createFromAddress(gen.address));
 }
 
-/** transfer_notification query_id amount from_user forward_payload:(Either Cell ^Cell)=0: what a wallet sends (anyone can). */
+/** transfer_notification of `amount` from `from`, no forward payload: what a wallet sends (anyone can). */
 export function transferNotificationBody(amount: bigint, from: Address, queryId = 7n): Cell {
-    return beginCell()
-        .storeUint(Op.jetton.transferNotification, 32)
-        .storeUint(queryId, 64)
-        .storeCoins(amount)
-        .storeAddress(from)
-        .storeBit(false)
-        .endCell();
+    return JettonWallet.notificationMessage({ queryId, amount, from });
 }

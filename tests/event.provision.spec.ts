@@ -37,6 +37,7 @@ import { PROVISION_PROBE_AMOUNT } from '../wrappers/MultiVaultTvmTvmEventNative'
 import { limitActionMessage } from '../wrappers/tvmTvmEvent';
 import { jettonTransferBody, liquidityRequestedEvent } from '../harness/liquidityEvent';
 import { EventStatus } from '../wrappers/eventStatus';
+import { JettonWallet } from '../wrappers/JettonWallet';
 import { Errors, Op, OpEvent } from '../wrappers/constants';
 import { StatusJetton, WALLET_STATUS } from '../harness/statusJetton';
 import { ReferenceJetton } from '../harness/referenceJetton';
@@ -363,25 +364,13 @@ describe('Native Event provider step with USDT-style and reference wallets', () 
         await untouched(poor.transactions);
         // a stranger claiming tokens: asked to send them back to itself, with its own value less fees
         const stranger0 = await stranger.getBalance();
-        const fake = beginCell()
-            .storeUint(Op.jetton.transferNotification, 32)
-            .storeUint(0, 64)
-            .storeCoins(AMOUNT)
-            .storeAddress(stranger.address)
-            .storeBit(false)
-            .endCell();
+        const fake = JettonWallet.notificationMessage({ amount: AMOUNT, from: stranger.address });
         const s = await stranger.send({ to: ev.address, value: toNano('0.3'), body: fake });
         expect(s.transactions).toHaveTransaction({ from: ev.address, to: stranger.address, op: Op.jetton.transfer });
         expect(await stranger.getBalance()).toBeLessThan(stranger0);
         await untouched(s.transactions);
         // with no tokens claimed: 2334
-        const none = beginCell()
-            .storeUint(Op.jetton.transferNotification, 32)
-            .storeUint(0, 64)
-            .storeCoins(0)
-            .storeAddress(stranger.address)
-            .storeBit(false)
-            .endCell();
+        const none = JettonWallet.notificationMessage({ amount: 0n, from: stranger.address });
         expect(await exitOn(stranger.send({ to: ev.address, value: toNano('0.3'), body: none }), ev.address)).toBe(
             Errors.event.senderNotEventTokenWallet,
         );

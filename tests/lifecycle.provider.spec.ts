@@ -33,6 +33,7 @@ import { FoundTransfer } from '../harness/transfer';
 import { BridgeTestbed, exitOn, expectAllOk, Treasury } from '../harness/testing';
 import { EventStatus, toTransferStatus, TransferStatus } from '../wrappers/eventStatus';
 import { ProxyMessages, ProxyMultiVaultNative } from '../wrappers/ProxyMultiVaultNative';
+import { JettonWallet } from '../wrappers/JettonWallet';
 import { Errors, Op, OpEvent } from '../wrappers/constants';
 import { limitActionMessage } from '../wrappers/tvmTvmEvent';
 import { computeGas } from './event.util';
@@ -461,13 +462,7 @@ describe('Native proxy liquidity and the liquidity provider (TVM to TVM, end to 
     it("transfer_notification not from the Event's token wallet: answered with a transfer request back to from_user carrying the notification's own value (the Event keeps and spends no TON; a stranger gets back less than it sent); with no tokens, 2334", async () => {
         const { event } = await shortage();
         const fake = (amount: bigint) =>
-            beginCell()
-                .storeUint(Op.jetton.transferNotification, 32)
-                .storeUint(7, 64)
-                .storeCoins(amount)
-                .storeAddress(stranger.address)
-                .storeBit(false)
-                .endCell();
+            JettonWallet.notificationMessage({ queryId: 7n, amount, from: stranger.address });
         expect(
             exitOn(await stranger.send({ to: event.address, value: toNano('0.5'), body: fake(0n) }), event.address),
         ).toBe(Errors.event.senderNotEventTokenWallet);

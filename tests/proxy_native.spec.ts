@@ -418,14 +418,11 @@ describe('ProxyMultiVaultNative', () => {
 
         it('should answer a notification from a contract that is not its wallet only to that contract', async () => {
             const fake = await blockchain.treasury('fake wallet');
-            const body = beginCell()
-                .storeUint(Op.jetton.transferNotification, 32)
-                .storeUint(0, 64)
-                .storeCoins(1000n)
-                .storeAddress(alice.address)
-                .storeBit(true)
-                .storeRef(transferPayloadCell(payloadArgs()))
-                .endCell();
+            const body = JettonWallet.notificationMessage({
+                amount: 1000n,
+                from: alice.address,
+                forwardPayload: transferPayloadCell(payloadArgs()),
+            });
             let res = await proxy.sendBody(fake.getSender(), body, toNano('0.1'));
             const tx = txOf(res.transactions, proxy.address, Op.jetton.transferNotification);
             expect(emittedEvents(tx.outMessages.values())).toHaveLength(0);

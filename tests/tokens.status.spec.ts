@@ -23,7 +23,7 @@
  * of tvm_event_delivery_failed is in the lifecycle specs.
  */
 import { Blockchain, internal, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
-import { Address, beginCell, Cell, Message, toNano } from '@ton/core';
+import { Address, Cell, Message, toNano } from '@ton/core';
 import { flattenTransaction } from '@ton/test-utils';
 import '@ton/test-utils';
 import {
@@ -33,6 +33,7 @@ import {
     transferPayloadCell,
     tvmTvmEventCell,
 } from '../wrappers/ProxyMultiVaultNative';
+import { JettonWallet } from '../wrappers/JettonWallet';
 import { Errors, Op } from '../wrappers/constants';
 import { parseTvmEventDeliveryFailed } from '../wrappers/tvmTvmEvent';
 import { StatusJetton, WALLET_STATUS } from '../harness/statusJetton';
@@ -414,13 +415,7 @@ describe('Native proxy with a USDT-style jetton (frozen and blacklisted wallets)
                 from: forger,
                 to: proxy.address,
                 value: toNano('0.5'),
-                body: beginCell()
-                    .storeUint(Op.jetton.transferNotification, 32)
-                    .storeUint(q, 64)
-                    .storeCoins(1000n)
-                    .storeAddress(forger)
-                    .storeBit(false)
-                    .endCell(),
+                body: JettonWallet.notificationMessage({ queryId: q, amount: 1000n, from: forger }),
             }),
         );
         expect(f.transactions).toHaveTransaction({ from: proxy.address, to: forger, op: Op.jetton.transfer });

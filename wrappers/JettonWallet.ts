@@ -7,6 +7,7 @@ import {
     loadJettonNotification,
     loadJettonTransferInternal,
     storeJettonBurn,
+    storeJettonNotification,
     storeJettonTransfer,
 } from '../build/JettonWallet/tact_JettonWallet';
 
@@ -90,6 +91,29 @@ export class JettonWallet extends JettonWalletBase {
                     customPayload: args.customPayload ?? null,
                     forwardTonAmount: args.forwardTonAmount ?? 0n,
                     forwardPayload: JettonWallet.forwardPayload(args.forwardPayload, args.forwardPayloadInline),
+                }),
+            )
+            .endCell();
+    }
+
+    /**
+     * transfer_notification#7362d09c body: what a wallet sends its owner on receiving tokens (any
+     * contract can send it): query_id amount from_user forward_payload:(Either Cell ^Cell).
+     */
+    static notificationMessage(args: {
+        queryId?: bigint;
+        amount: bigint;
+        from: Address;
+        forwardPayload?: Cell | null;
+    }): Cell {
+        return beginCell()
+            .store(
+                storeJettonNotification({
+                    $$type: 'JettonNotification',
+                    queryId: args.queryId ?? 0n,
+                    amount: args.amount,
+                    sender: args.from,
+                    forwardPayload: JettonWallet.forwardPayload(args.forwardPayload),
                 }),
             )
             .endCell();
