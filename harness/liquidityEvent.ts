@@ -38,6 +38,42 @@ export interface LiquidityEventArgs {
     sourceChainId?: number;
 }
 
+/**
+ * The TvmEventState of an Event placed straight in a status (TvmEventState in
+ * contracts/bridge/event.tlb): `user` initialized it and takes the remaining gas, the
+ * configuration is its checker, nothing else set but the liquidity cell given (null for an Alien Event).
+ */
+export function placedEventState(a: {
+    user: Address;
+    configuration: Address;
+    proxy: Address;
+    msgHash: bigint;
+    event: Cell;
+    liquidity: Cell | null;
+}): Cell {
+    return beginCell()
+        .store(
+            storeTvmEventState({
+                $$type: 'TvmEventState',
+                initializer: a.user,
+                remainingGasTo: a.user,
+                transactionChecker: a.configuration,
+                proxy: a.proxy,
+                transactionHash: a.msgHash,
+                verificationFailed: false,
+                nativeProxy: null,
+                event: a.event,
+                lastErrorCode: 0n,
+                limitApprover: null,
+                limitApproved: false,
+                liquidity: a.liquidity,
+                cancelPending: false,
+                merge: null,
+            }),
+        )
+        .endCell();
+}
+
 export async function liquidityRequestedEvent(
     blockchain: Blockchain,
     a: LiquidityEventArgs,
@@ -68,27 +104,14 @@ export async function liquidityRequestedEvent(
             }),
         )
         .endCell();
-    const state = beginCell()
-        .store(
-            storeTvmEventState({
-                $$type: 'TvmEventState',
-                initializer: a.sender,
-                remainingGasTo: a.sender,
-                transactionChecker: a.configuration,
-                proxy: a.proxy,
-                transactionHash: a.msgHash,
-                verificationFailed: false,
-                nativeProxy: null,
-                event: body,
-                lastErrorCode: 0n,
-                limitApprover: null,
-                limitApproved: false,
-                liquidity,
-                cancelPending: false,
-                merge: null,
-            }),
-        )
-        .endCell();
+    const state = placedEventState({
+        user: a.sender,
+        configuration: a.configuration,
+        proxy: a.proxy,
+        msgHash: a.msgHash,
+        event: body,
+        liquidity,
+    });
     const gen = await Generated.fromInit(
         a.msgHash,
         a.configuration,

@@ -4,16 +4,14 @@
  * transfer_notification any contract can send an Event. The Native Event in LiquidityRequested comes
  * from harness/liquidityEvent.ts.
  */
-import { Address, beginCell, Cell, Dictionary, toNano } from '@ton/core';
+import { Address, Cell, Dictionary, toNano } from '@ton/core';
 import { Blockchain, internal } from '@ton/sandbox';
-import {
-    MultiVaultTvmTvmEventAlien as Generated,
-    storeTvmEventState,
-} from '../build/MultiVaultTvmTvmEventAlien/tact_MultiVaultTvmTvmEventAlien';
+import { MultiVaultTvmTvmEventAlien as Generated } from '../build/MultiVaultTvmTvmEventAlien/tact_MultiVaultTvmTvmEventAlien';
 import { MultiVaultTvmTvmEventAlien } from '../wrappers/MultiVaultTvmTvmEventAlien';
 import { tvmTvmEventBody } from '../wrappers/tvmTvmEvent';
 import { EventStatus } from '../wrappers/eventStatus';
 import { JettonWallet } from '../wrappers/JettonWallet';
+import { placedEventState } from './liquidityEvent';
 
 export interface ConfirmedAlienEventArgs {
     /** distinguishes Events of the same configuration (part of the address) */
@@ -36,27 +34,14 @@ export function confirmedAlienEventInit(a: ConfirmedAlienEventArgs) {
         token: { token: a.proxy, nativeProxyWallet: a.proxy, name: 'T', symbol: 'T', decimals: 9 },
         transfer: { sender: a.user, remainingGasTo: a.user, payload: null },
     });
-    const state = beginCell()
-        .store(
-            storeTvmEventState({
-                $$type: 'TvmEventState',
-                initializer: a.user,
-                remainingGasTo: a.user,
-                transactionChecker: a.configuration,
-                proxy: a.proxy,
-                transactionHash: a.msgHash,
-                verificationFailed: false,
-                nativeProxy: null,
-                event: body,
-                lastErrorCode: 0n,
-                limitApprover: null,
-                limitApproved: false,
-                liquidity: null,
-                cancelPending: false,
-                merge: null,
-            }),
-        )
-        .endCell();
+    const state = placedEventState({
+        user: a.user,
+        configuration: a.configuration,
+        proxy: a.proxy,
+        msgHash: a.msgHash,
+        event: body,
+        liquidity: null,
+    });
     return Generated.fromInit(
         a.msgHash,
         a.configuration,
