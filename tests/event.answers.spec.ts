@@ -203,6 +203,15 @@ describe("Event actions at the least value they take: the proxy's answer always 
         console.log(`retry the same day:\n  ${retry.join('\n  ')}\napprove_limit:\n  ${approve.join('\n  ')}`);
     });
 
+    /** an Alien Event after approve_limit: done once Confirmed, still waiting in LimitReached or Verified */
+    const alienLimitState = async (event: Address) => {
+        const s = await alienAt(event).getStatus();
+        return {
+            done: s === EventStatus.Confirmed,
+            waiting: s === EventStatus.LimitReached || s === EventStatus.Verified,
+        };
+    };
+
     it('alien mint, LimitReached: approve_limit (the mint with limit_approved: 2713 until it is paid, then minted)', async () => {
         let minter = userB.address;
         const scene = async () => {
@@ -216,13 +225,7 @@ describe("Event actions at the least value they take: the proxy's answer always 
         };
         const seen = await sweep({
             scene,
-            state: async (event) => {
-                const s = await alienAt(event).getStatus();
-                return {
-                    done: s === EventStatus.Confirmed,
-                    waiting: s === EventStatus.LimitReached || s === EventStatus.Verified,
-                };
-            },
+            state: alienLimitState,
             proxy: pair.B.alienProxy.address,
             delivered: BURN,
             act: limitAction(() => approverB, 'approveLimit'),
@@ -244,13 +247,7 @@ describe("Event actions at the least value they take: the proxy's answer always 
         };
         const seen = await sweep({
             scene,
-            state: async (event) => {
-                const s = await alienAt(event).getStatus();
-                return {
-                    done: s === EventStatus.Confirmed,
-                    waiting: s === EventStatus.LimitReached || s === EventStatus.Verified,
-                };
-            },
+            state: alienLimitState,
             proxy: [pair.B.alienProxy.address, pair.B.nativeProxy.address],
             delivered: 600n,
             act: limitAction(() => approverB, 'approveLimit'),
