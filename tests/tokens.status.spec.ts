@@ -22,7 +22,14 @@
  * The Event is played by a treasury (`event`), as the configuration is: the Event's own handling
  * of tvm_event_delivery_failed is in the lifecycle specs.
  */
-import { Blockchain, internal, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
+import {
+    Blockchain,
+    BlockchainTransaction,
+    internal,
+    SandboxContract,
+    SendMessageResult,
+    TreasuryContract,
+} from '@ton/sandbox';
 import { Address, Cell, Message, toNano } from '@ton/core';
 import { flattenTransaction } from '@ton/test-utils';
 import '@ton/test-utils';
@@ -317,13 +324,13 @@ describe('Native proxy with a USDT-style jetton (frozen and blacklisted wallets)
         await expectConserved();
     });
 
-    it('a bounce that comes after the bounce window (held back here): its record was dropped as later transfers went out; the tokens are taken back as liquidity, the books match', async () => {
-        const t0 = Math.floor(Date.now() / 1000);
-        blockchain.now = t0;
-        await jetton.setStatus(proxy.address, WALLET_STATUS.sendLocked);
-        const before = await books();
-        // the confirmation runs up to the wallet's refusal; its bounce is held back
-        // (a queue of its own: the messages left in it are never run, as a bounce still on its way)
+    /**
+     * An unlock of 1000 to bob confirmed to the proxy, run up to its wallet's transaction (which
+     * refuses while the wallet is send-locked); the bounce it sends back is held (on its way: the
+     * messages left in this queue are never run). The refusing transaction, the held bounce and
+     * the query_id it carries.
+     */
+    const heldUnlockBounce = async (): Promise<{ refusal: BlockchainTransaction; held: Message; q: bigint }> => {
         const iter = await blockchain.sendMessageIter(
             internal({
                 from: config.address,
@@ -340,21 +347,28 @@ describe('Native proxy with a USDT-style jetton (frozen and blacklisted wallets)
             }),
             { allowParallel: true },
         );
-        let held: Message | undefined;
         for await (const t of iter) {
             if (flattenTransaction(t).to?.equals(proxyWallet)) {
-                expect(exitCode(t)).toBe(45);
-                held = t.outMessages.get(0);
-                break;
+                const held = t.outMessages.get(0)!;
+                const s = held.body.beginParse();
+                s.loadUint(32);
+                s.loadUint(32);
+                return { refusal: t, held, q: s.loadUintBig(64) };
             }
         }
-        expect(held?.info.type === 'internal' && held.info.bounced).toBe(true);
-        const q = (() => {
-            const s = held!.body.beginParse();
-            s.loadUint(32);
-            s.loadUint(32);
-            return s.loadUintBig(64);
-        })();
+        throw new Error("the unlock never reached the proxy's wallet");
+    };
+
+    it('a bounce that comes after the bounce window (held back here): its record was dropped as later transfers went out; the tokens are taken back as liquidity, the books match', async () => {
+        const t0 = Math.floor(Date.now() / 1000);
+        blockchain.now = t0;
+        await jetton.setStatus(proxy.address, WALLET_STATUS.sendLocked);
+        const before = await books();
+        // the confirmation runs up to the wallet's refusal; its bounce is held back
+        // (a queue of its own: the messages left in it are never run, as a bounce still on its way)
+        const { refusal, held, q } = await heldUnlockBounce();
+        expect(exitCode(refusal)).toBe(45);
+        expect(held.info.type === 'internal' && held.info.bounced).toBe(true);
         expect(await proxy.getInFlight(q)).not.toBeNull();
         expect(await proxy.getLiquidity(jetton.minter)).toBe(before.liquidity - 1000n);
 
@@ -368,7 +382,7 @@ describe('Native proxy with a USDT-style jetton (frozen and blacklisted wallets)
 
         // the held bounce arrives: no record, so no Event to tell; the 900 the transfer carried are
         // liquidity again (its fee stays a fee); the books match the wallet
-        const r = await blockchain.sendMessage(held!);
+        const r = await blockchain.sendMessage(held);
         expect(r.transactions).toHaveTransaction({ to: proxy.address, inMessageBounced: true, success: true });
         expect(r.transactions).not.toHaveTransaction({ from: proxy.address, to: event.address });
         expect(await proxy.getLiquidity(jetton.minter)).toBe(before.liquidity - 2000n + 900n);
@@ -379,33 +393,7 @@ describe('Native proxy with a USDT-style jetton (frozen and blacklisted wallets)
         await jetton.setStatus(proxy.address, WALLET_STATUS.sendLocked);
         const before = await books();
         // the confirmation runs up to the wallet's refusal; its bounce is held back (on its way)
-        const iter = await blockchain.sendMessageIter(
-            internal({
-                from: config.address,
-                to: proxy.address,
-                value: toNano('0.2'),
-                body: onTvmEventConfirmedExtendedMessage({
-                    eventAddress: event.address,
-                    msgHash: 0xabcdef0123456789n,
-                    chainId: SRC_CHAIN,
-                    configuration: config.address,
-                    remainingGasTo: event.address,
-                    event: unlockEvent(1000n, bob.address),
-                }),
-            }),
-            { allowParallel: true },
-        );
-        let held: Message | undefined;
-        for await (const t of iter) {
-            if (flattenTransaction(t).to?.equals(proxyWallet)) {
-                held = t.outMessages.get(0);
-                break;
-            }
-        }
-        const s = held!.body.beginParse();
-        s.loadUint(32);
-        s.loadUint(32);
-        const q = s.loadUintBig(64);
+        const { held, q } = await heldUnlockBounce();
         expect(await proxy.getInFlight(q)).not.toBeNull();
         // the stranger: a notification naming that query_id, from an address where nothing takes the
         // proxy's answer (no contract here; any contract that throws does the same)
@@ -423,7 +411,7 @@ describe('Native proxy with a USDT-style jetton (frozen and blacklisted wallets)
         // the record is still there
         expect(await proxy.getInFlight(q)).not.toBeNull();
         // the unlock's bounce arrives: the Event is told, what the unlock took is back
-        const r = await blockchain.sendMessage(held!);
+        const r = await blockchain.sendMessage(held);
         const told = r.transactions.find(
             (t) =>
                 t.inMessage?.info.type === 'internal' &&
