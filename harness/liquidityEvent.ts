@@ -21,6 +21,13 @@ import { EventStatus } from '../wrappers/eventStatus';
 import { Op } from '../wrappers/constants';
 import { JettonWallet } from '../wrappers/JettonWallet';
 
+/** a jetton the tests give tokens with and read balances of (the reference, status and this project's) */
+export interface LiquidityToken {
+    minter: Address;
+    walletAddress(owner: Address): Address;
+    balanceOf(owner: Address): Promise<bigint>;
+}
+
 export interface LiquidityEventArgs {
     /** distinguishes Events of the same configuration (part of the address) */
     msgHash: bigint;

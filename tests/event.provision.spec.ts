@@ -35,7 +35,7 @@ import fs from 'fs';
 import path from 'path';
 import { PROVISION_PROBE_AMOUNT } from '../wrappers/MultiVaultTvmTvmEventNative';
 import { limitActionMessage } from '../wrappers/tvmTvmEvent';
-import { jettonTransferBody, liquidityRequestedEvent } from '../harness/liquidityEvent';
+import { jettonTransferBody, LiquidityToken as Token, liquidityRequestedEvent } from '../harness/liquidityEvent';
 import { EventStatus } from '../wrappers/eventStatus';
 import { JettonWallet } from '../wrappers/JettonWallet';
 import { Errors, Op, OpEvent } from '../wrappers/constants';
@@ -50,13 +50,6 @@ const DUE = AMOUNT - BOUNTY;
 const MINTED = 10n * AMOUNT;
 /** forward TON of a provider's transfer: more than the provider step needs */
 const PROVIDE_FORWARD = toNano('0.5');
-
-/** a jetton the tests give tokens with and read balances of */
-interface Token {
-    minter: Address;
-    walletAddress(owner: Address): Address;
-    balanceOf(owner: Address): Promise<bigint>;
-}
 
 describe('Native Event provider step with USDT-style and reference wallets', () => {
     let blockchain: Blockchain;

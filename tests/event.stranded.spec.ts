@@ -30,7 +30,7 @@ import { JettonMinter } from '../wrappers/JettonMinter';
 import { returnStrandedMessage, StrandedTokensRecord } from '../wrappers/tvmTvmEvent';
 import { EventStatus } from '../wrappers/eventStatus';
 import { Errors, Op } from '../wrappers/constants';
-import { jettonTransferBody, liquidityRequestedEvent } from '../harness/liquidityEvent';
+import { jettonTransferBody, LiquidityToken as Token, liquidityRequestedEvent } from '../harness/liquidityEvent';
 import { confirmedAlienEvent, confirmedAlienEventInit, transferNotificationBody } from '../harness/strandedEvent';
 import { StatusJetton, WALLET_STATUS } from '../harness/statusJetton';
 import { ReferenceJetton } from '../harness/referenceJetton';
@@ -49,13 +49,6 @@ const SRC = fs.readFileSync(path.resolve(__dirname, '..', 'contracts', 'bridge',
 const constant = (name: string) => Number(new RegExp(`^const ${name}: Int = (\\d+);`, 'm').exec(SRC)![1]);
 const MAX = constant('STRANDED_MAX');
 const KEEP = constant('STRANDED_KEEP');
-
-/** a jetton the tests give tokens with and read balances of */
-interface Token {
-    minter: Address;
-    walletAddress(owner: Address): Address;
-    balanceOf(owner: Address): Promise<bigint>;
-}
 
 describe('Tokens an Event does not take, with too little TON for their return (issue 11): recorded, sent back by anyone to their owner only', () => {
     let blockchain: Blockchain;
