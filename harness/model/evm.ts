@@ -149,16 +149,18 @@ export async function attachEvm(hre: HardhatRuntimeEnvironment, pair: BridgePair
         gasRecipient: Wallet.createRandom().address,
         /**
          * A snapshot of the three networks (the pair's and Hardhat's); restore() brings them back
-         * and gives the attachment new relay services.
+         * and gives the attachment new relay services, as often as asked (Hardhat's evm_revert
+         * consumes its snapshot: each restore takes it again at once).
          */
         async snapshot() {
             const tvm = pair.snapshot();
-            const id: string = await evm.hre.network.provider.send('evm_snapshot', []);
+            let id: string = await evm.hre.network.provider.send('evm_snapshot', []);
             return {
                 restore: async () => {
                     await pair.loadFrom(tvm);
                     if (!(await evm.hre.network.provider.send('evm_revert', [id])))
                         throw new Error('evm_revert refused the snapshot');
+                    id = await evm.hre.network.provider.send('evm_snapshot', []);
                     Object.assign(this, services());
                 },
             };
