@@ -26,7 +26,7 @@ import { PgServer, requirePostgres, startPostgres } from '../service/postgres';
 import { opsNetwork, ServiceProcess } from './process';
 import { migratedPgliteDir } from './pgliteDir';
 import { alienBalance, deploymentsSentBy, lock } from './creditUser';
-import { until } from '../until.util';
+import { until } from './until';
 
 jest.setTimeout(300_000);
 

@@ -8,6 +8,7 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { LocalNetwork, LocalNetworkOptions, startLocalNetwork } from '../../service/localnet/localnet';
+import { logged } from './until';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 const TS_REGISTER = path.join(ROOT, 'tools', 'jest', 'ts-register.js');
@@ -50,6 +51,7 @@ export class ServiceProcess {
                     line = { t: '', level: 'raw', service: '', event: 'raw', text };
                 }
                 this.lines.push(line);
+                logged();
                 this.waiters = this.waiters.filter((w) => {
                     if (!w.pred(line)) return true;
                     w.resolve(line);

@@ -33,7 +33,7 @@ import { MultiVaultEvmTvmEventAlien } from '../../wrappers/MultiVaultEvmTvmEvent
 import { OperatorWallet } from '../../service/operators/wallet';
 import { BRIDGE_ABI, TvmEvmRelayRecord } from '../../service/operators/tvmEvmRelay';
 import { opsNetwork, printProcesses, ServiceProcess } from './process';
-import { until as untilDone } from '../until.util';
+import { until as untilDone } from './until';
 
 jest.setTimeout(300_000);
 
@@ -179,7 +179,13 @@ describe('EVM relays as processes against the local network', () => {
         await until('the mint on A', async () => (await balanceOnA()) === before + 7_000_000n);
         // three more rounds of the restarted relay: it finds its vote on chain and does not vote again
         const seen = await restarted.rounds();
-        await until('three more rounds of the restarted relay', async () => (await restarted.rounds()) >= seen + 3);
+        // (its /health, asked every 100 ms: the rounds are the event waited on)
+        await untilDone(
+            'three more rounds of the restarted relay',
+            async () => (await restarted.rounds()) >= seen + 3,
+            150_000,
+            100,
+        );
         expect(voted(restarted, tx)).toEqual([]);
         const event = Address.parse(vote.eventAddress as string);
         const voters = await MultiVaultEvmTvmEventAlien.createFromAddress(event).getGetVoters(
