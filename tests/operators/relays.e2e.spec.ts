@@ -148,6 +148,12 @@ describe('EVM relays as processes against the local network', () => {
         const tx = await deposit(5_000_000n);
         await until('the mint on A', async () => (await balanceOnA()) === before + 5_000_000n);
         console.log(`EVM deposit confirmed by ${N} relay processes: ${Date.now() - t0} ms`);
+        // each relay's vote line is written after its vote is sent, so the third one can come after
+        // the mint it caused: the counts are taken once every relay has logged that the Event
+        // decided (after that a relay no longer votes on it)
+        await until('every relay finding the Event decided', async () =>
+            relays.every((r) => r.lines.some((l) => l.event === 'relay.decided' && String(l.deposit).startsWith(tx))),
+        );
         // every relay up voted once at most, and at least requiredVotes (3 of 4) did
         const counts = relays.map((r) => voted(r, tx).length);
         expect(counts.every((c) => c <= 1)).toBe(true);
@@ -388,6 +394,10 @@ describe('TVM to EVM relays as processes against the local network', () => {
             for (const id of all) if ((await fetch(`${urls[3]}/v1/withdrawals/${id}`)).status !== 200) return false;
             return true;
         });
+        // (a signature is served after its line is written; the lines may still be on their way)
+        await until("relay 3's lines of all three", async () =>
+            all.every((id) => signedLines(first, id).length + signedLines(again, id).length > 0),
+        );
         // the killed run's signature was recorded, re-read after the restart and not signed again
         expect(again.lines.some((l) => l.event === 'tvmevm.already_signed' && l.id === hit.id)).toBe(true);
         // exactly once: one signed line across both runs and one journal record per event
