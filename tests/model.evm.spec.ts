@@ -155,11 +155,13 @@ describe('Model: three networks (TVM A <-> TVM B, TVM A <-> EVM)', () => {
             () => m.evmEventAction(waiting(), 'retry'),
             CHECK,
             // issue 11 §4: what A cannot carry is refused by the vault (2^120 and above, a recipient
-            // in workchain -1); just below 2^120 is delivered
+            // in workchain -1, then one below 2^120 that A cannot hold beside it); just below 2^120
+            // is delivered
             () => m.depositEdge('at', 'alice'),
             () => m.depositEdge('above', 'bob'),
             () => m.depositEdge('wid-1', 'bob'),
             () => m.depositEdge('below', 'bob'),
+            () => m.depositEdge('total', 'alice'),
             () => m.relayToTvm(),
             CHECK,
         ];
