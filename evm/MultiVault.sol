@@ -19,7 +19,9 @@ import {MultiVaultWithdrawals} from "./MultiVaultWithdrawals.sol";
 ///
 /// Rules every deposit follows (in this order; the revert messages are those of the specification):
 ///  1. not in emergency shutdown ("Emergency: shutdown");
-///  2. amount below 2^128 ("Deposit amount too is large"), above 0, recipient account id not 0;
+///  2. amount below 2^120 ("Deposit amount too is large": a TVM token amount is a Coins value; the
+///     specification's 2^128 is the EVM field's), above 0, recipient account id not 0, recipient in
+///     the basechain ("Deposit: recipient not in the basechain");
 ///  3. token not blacklisted ("Tokens: token is blacklisted" / "Tokens: weth is blacklisted");
 ///  4. at its first deposit an EVM token's name, symbol and decimals are read and cached; they must be
 ///     readable and valid ("Tokens: invalid token meta"): name and symbol returned as an ABI string (or as
@@ -34,6 +36,12 @@ import {MultiVaultWithdrawals} from "./MultiVaultWithdrawals.sol";
 ///  8. the fee, `ceil(amount * feeBps / 10000)`, is kept by the vault (`fees[token]`); the event
 ///     carries `amount - fee`, which must not be 0. Rounding up means splitting a deposit into dust
 ///     never avoids the fee.
+///  9. an EVM token (alien on TVM): what the vault has sent of it to TVM and not taken back
+///     (`tvmOutstanding`: AlienTransfer amounts less the alien withdrawals) plus this transfer's amount
+///     must stay below 2^120 ("Deposit: total on TVM would reach 2^120"). The TVM alien token's
+///     total_supply is a Coins value: deposits each below 2^120 could together pass it, and the TVM
+///     minter would refuse the mint (exit 5) of one the vault had already taken. The room comes back
+///     as tokens are withdrawn to EVM.
 /// `nonReentrant` guards every deposit and every withdrawal ("ReentrancyGuard: reentrant call").
 ///
 /// Roles: `governance` configures everything (fees, limits, blacklist, representation tokens, fee and
@@ -59,7 +67,8 @@ import {MultiVaultWithdrawals} from "./MultiVaultWithdrawals.sol";
 ///  2. the Bridge verifies the relays' signatures of the EIP-712 digest (domain: name "TVM Bridge
 ///     MultiVault", version "1", this chain id, this contract; types TvmEvmNative / TvmEvmAlien, see
 ///     the typehashes below) for the event's round;
-///  3. the withdrawal fee, `ceil(amount * withdrawFeeBps / 10000)`, is kept (`fees[token]`);
+///  3. the withdrawal fee, `ceil(amount * withdrawFeeBps / 10000)`, is kept (`fees[token]`); an alien
+///     withdrawal's amount leaves `tvmOutstanding` (burned on TVM), whatever becomes of it;
 ///  4. the token's withdrawal limits (`setWithdrawalLimits`: a single-withdrawal limit and a daily one,
 ///     per UTC day, on the amount before the fee): over either, the withdrawal becomes a pending one
 ///     that the withdraw guardian approves or rejects (`setPendingWithdrawalApprove`);
@@ -71,8 +80,10 @@ import {MultiVaultWithdrawals} from "./MultiVaultWithdrawals.sol";
 /// Pending withdrawals (NotRequired / Approved): anyone's deposit of the token fills them (the
 /// recipient gets amount - bounty, the depositor's transfer to TVM carries the bounties); anyone
 /// force-withdraws them once the vault holds the tokens; the recipient cancels them back to TVM (an
-/// AlienTransfer of the amount to a TVM recipient; no deposit fee or limit: the withdrawal fee was
-/// paid) or sets the bounty. Rejected ones are final.
+/// AlienTransfer of the amount to a basechain TVM recipient; no deposit fee or limit: the withdrawal fee
+/// was paid; counted in `tvmOutstanding` like a deposit, refused with the deposit's message when the
+/// token's total on TVM would reach 2^120: the withdrawal then stays pending) or sets the bounty.
+/// Rejected ones are final.
 contract MultiVault is IMultiVault, MultiVaultStorage {
     using SafeERC20 for IERC20;
 
@@ -269,7 +280,7 @@ contract MultiVault is IMultiVault, MultiVaultStorage {
         uint256 fee = bps == 0 ? 0 : (amount * bps + (MAX_FEE_BPS - 1)) / MAX_FEE_BPS;
         uint256 net = amount - fee;
         require(net != 0, ERR_ZERO_AMOUNT);
-        if (fee != 0) fees[token] += fee;
+        if (fee != 0) _addFee(token, fee);
         return uint128(net);
     }
 
@@ -458,8 +469,9 @@ contract MultiVault is IMultiVault, MultiVaultStorage {
     ///         (their burned fee part stays locked on TVM and backs them).
     function withdrawFees(address token, address to, uint256 amount) external onlyGovernance nonReentrant {
         require(to != address(0), "Fees: zero recipient");
-        require(amount != 0 && amount <= fees[token], "Fees: amount exceeds accrued");
-        fees[token] -= amount;
+        TokenLedger storage l = _ledger[token];
+        require(amount != 0 && amount <= l.fees, "Fees: amount exceeds accrued");
+        l.fees -= uint128(amount);
         if (_tokens[token].isNative) {
             MultiVaultToken(token).mint(to, amount);
         } else {
@@ -511,7 +523,7 @@ contract MultiVault is IMultiVault, MultiVaultStorage {
             name: m.name,
             symbol: m.symbol,
             depositLimit: s.depositLimit,
-            fees: fees[token]
+            fees: _ledger[token].fees
         });
     }
 }

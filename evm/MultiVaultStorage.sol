@@ -82,6 +82,11 @@ abstract contract MultiVaultStorage is IMultiVaultTypes, ReentrancyGuard {
     ///      TVM side could not mint or unlock more (the specification's bound, 2^128, is the EVM event
     ///      field's). Refused here ("Deposit amount too is large"), not locked for good.
     uint256 internal constant TVM_MAX_AMOUNT = 2 ** 120;
+    /// @dev What of one EVM token TVM can hold at once: its alien token's total_supply is a Coins value
+    ///      too, so deposits each below 2^120 could together pass it, and the mint that would is refused
+    ///      by the TVM minter (exit 5) while the deposit stays locked here. Every AlienTransfer counts in
+    ///      `tvmOutstanding`; one that would take it to 2^120 is refused with this message.
+    string internal constant ERR_TVM_TOTAL = "Deposit: total on TVM would reach 2^120";
     string internal constant ERR_ZERO_AMOUNT = "Deposit: zero amount";
     string internal constant ERR_META = "Tokens: invalid token meta";
     string internal constant ERR_ONLY_GOVERNANCE = "Governance: caller is not governance";
@@ -98,8 +103,16 @@ abstract contract MultiVaultStorage is IMultiVaultTypes, ReentrancyGuard {
     address public pendingGovernance;
     address public guardian;
 
-    /// @notice Accrued deposit fees per token, withdrawable by governance.
-    mapping(address => uint256) public fees;
+    /// @dev Per token, one slot: the fees a deposit or a withdrawal adds to and the count the same
+    ///      transfer moves (one storage write for both; each below 2^128: a fee is part of an amount
+    ///      below 2^128, and the count stays below 2^120).
+    struct TokenLedger {
+        /// accrued deposit and withdrawal fees, withdrawable by governance (`fees`)
+        uint128 fees;
+        /// what of an EVM token this vault has sent to TVM and not taken back (`tvmOutstanding`)
+        uint128 tvmOutstanding;
+    }
+    mapping(address => TokenLedger) internal _ledger;
 
     mapping(address => TokenState) internal _tokens;
     mapping(address => TokenMeta) internal _meta;
@@ -135,11 +148,34 @@ abstract contract MultiVaultStorage is IMultiVaultTypes, ReentrancyGuard {
         _tokenCodeHash = MultiVaultTokenDeployer(tokenDeployer_).codeHash();
     }
 
+    /// @notice Accrued deposit and withdrawal fees per token, withdrawable by governance.
+    function fees(address token) public view returns (uint256) {
+        return _ledger[token].fees;
+    }
+
+    /// @notice What of an EVM token this vault has sent to TVM and not taken back: the amounts of its
+    ///         AlienTransfer events (deposits with the bounties they carry, cancelled pending withdrawals)
+    ///         less the amounts of the alien withdrawals saved (`saveWithdrawAlien`, whatever becomes of
+    ///         them: the tokens were burned on TVM). The alien token's supply on TVM, its proxy's fees on
+    ///         it and what is on the way there never exceed it; it stays below 2^120, what a TVM token
+    ///         can hold (ERR_TVM_TOTAL), so every deposit the vault takes can be minted.
+    function tvmOutstanding(address token) public view returns (uint256) {
+        return _ledger[token].tvmOutstanding;
+    }
+
+    /// @dev Adds `fee` (part of an amount below 2^128) to the token's accrued fees.
+    function _addFee(address token, uint256 fee) internal {
+        _ledger[token].fees += uint128(fee);
+    }
+
     modifier onlyGovernance() {
         require(msg.sender == governance, ERR_ONLY_GOVERNANCE);
         _;
     }
 
+    /// @dev Emits AlienTransfer of `amount` (every path that sends an EVM token to TVM comes here) after
+    ///      counting it in `tvmOutstanding`: refused (ERR_TVM_TOTAL) when the token's total there would
+    ///      reach 2^120.
     function _emitAlien(
         address token,
         uint8 decimals,
@@ -150,6 +186,10 @@ abstract contract MultiVaultStorage is IMultiVaultTypes, ReentrancyGuard {
         uint256 expectedGas,
         bytes calldata payload
     ) internal {
+        TokenLedger storage l = _ledger[token];
+        uint256 outstanding = uint256(l.tvmOutstanding) + amount;
+        require(outstanding < TVM_MAX_AMOUNT, ERR_TVM_TOTAL);
+        l.tvmOutstanding = uint128(outstanding);
         TokenMeta storage m = _meta[token];
         emit AlienTransfer(
             block.chainid,
@@ -252,9 +292,13 @@ abstract contract MultiVaultStorage is IMultiVaultTypes, ReentrancyGuard {
 
     /// @dev What the vault can pay of an EVM token: its balance less the accrued fees.
     function _liquidity(address token) internal view returns (uint256) {
+        return _liquidityAbove(token, _ledger[token].fees);
+    }
+
+    /// @dev `_liquidity` with the accrued fees known (`accrued`).
+    function _liquidityAbove(address token, uint256 accrued) internal view returns (uint256) {
         uint256 balance = IERC20(token).balanceOf(address(this));
-        uint256 f = fees[token];
-        return balance > f ? balance - f : 0;
+        return balance > accrued ? balance - accrued : 0;
     }
 
     function _usedToday(address token) internal view returns (uint256 used, uint64 today) {

@@ -163,9 +163,9 @@ contract MultiVaultWithdrawals is IMultiVaultWithdrawals, MultiVaultStorage {
         uint256 bounty
     ) private {
         require(recipient != address(0), "Withdraw: zero recipient");
-        uint256 net = _takeWithdrawFee(token, s, amount);
+        (uint256 net, uint256 accrued) = _takeWithdrawFee(token, s, amount);
         bool overLimit = s.withdrawLimited && !_withinWithdrawalLimits(token, amount);
-        if (!overLimit && (s.isNative || net <= _liquidity(token))) {
+        if (!overLimit && (s.isNative || net <= _liquidityAbove(token, accrued))) {
             _payout(token, s.isNative, recipient, net, callback, payload);
             emit Withdrawal(id, token, recipient, net, amount - net);
             return;
@@ -186,11 +186,29 @@ contract MultiVaultWithdrawals is IMultiVaultWithdrawals, MultiVaultStorage {
     }
 
     /// @dev The withdrawal fee, `ceil(amount * bps / 10000)`, added to the fees; returns amount - fee.
-    function _takeWithdrawFee(address token, TokenState memory s, uint256 amount) private returns (uint256) {
+    ///      An alien withdrawal's whole `amount` was burned on TVM: it leaves the token's count there
+    ///      (`tvmOutstanding`; never below 0: tokens another vault sent there are not counted here),
+    ///      written with the fee (one slot).
+    ///      Returns amount - fee and the fees accrued now.
+    function _takeWithdrawFee(
+        address token,
+        TokenState memory s,
+        uint256 amount
+    ) private returns (uint256, uint256) {
         uint256 bps = s.customWithdrawFee ? s.withdrawFeeBps : defaultWithdrawFeeBps;
         uint256 fee = bps == 0 ? 0 : (amount * bps + (MAX_FEE_BPS - 1)) / MAX_FEE_BPS;
-        if (fee != 0) fees[token] += fee;
-        return amount - fee;
+        TokenLedger memory l = _ledger[token];
+        l.fees += uint128(fee);
+        if (!s.isNative) {
+            uint256 outstanding = l.tvmOutstanding;
+            unchecked {
+                l.tvmOutstanding = outstanding > amount ? uint128(outstanding - amount) : 0;
+            }
+        }
+        _ledger[token] = l;
+        unchecked {
+            return (amount - fee, l.fees); // fee <= amount: bps <= 10000
+        }
     }
 
     function _createPending(
@@ -256,7 +274,8 @@ contract MultiVaultWithdrawals is IMultiVaultWithdrawals, MultiVaultStorage {
 
     /// @notice The recipient sends `amount` of a pending withdrawal back to TVM: an AlienTransfer of it
     ///         to `recipientWid:recipientAddr` (msg.value is its credit-mode `value`), no deposit fee
-    ///         or limit (the withdrawal fee was paid). What is left stays pending.
+    ///         or limit (the withdrawal fee was paid). What is left stays pending. As a deposit: the
+    ///         recipient in the basechain, the token's total on TVM below 2^120 (`_emitAlien`).
     function cancelPendingWithdrawal(
         uint256 id,
         uint256 amount,
@@ -273,6 +292,8 @@ contract MultiVaultWithdrawals is IMultiVaultWithdrawals, MultiVaultStorage {
         require(!s.isNative, "Pending: native token");
         require(amount != 0 && amount <= p.amount, "Pending: wrong amount");
         require(recipientAddr != 0, "Deposit: zero recipient");
+        // as a deposit: the TVM proxies deliver to basechain accounts only (their 2705 on every retry)
+        require(recipientWid == 0, ERR_RECIPIENT_WID);
         p.amount -= uint128(amount);
         if (p.bounty > p.amount) p.bounty = p.amount;
         pendingWithdrawalsTotal[token] -= amount;

@@ -47,14 +47,7 @@ async function threeNetworks(seed: string) {
         const x = await attachEvm(hre, pair);
         // B carries the EVM to TVM side deployed as on A: the strangers replay A's votes there
         const onB = await evmTvmSideOnB(hre, pair, x);
-        world = { pair, x, onB, restore: async () => {} };
-        const snap = await x.snapshot();
-        world.restore = async () => {
-            await snap.restore();
-            // (evm_revert consumes the snapshot: take it again)
-            const again = await x.snapshot();
-            world!.restore = again.restore;
-        };
+        world = { pair, x, onB, restore: (await x.snapshot()).restore };
     } else await world.restore();
     const m = new ThreeNetworkModel(world.pair, world.x, new Rng(seed), {
         limits: true,
@@ -162,11 +155,13 @@ describe('Model: three networks (TVM A <-> TVM B, TVM A <-> EVM)', () => {
             () => m.evmEventAction(waiting(), 'retry'),
             CHECK,
             // issue 11 §4: what A cannot carry is refused by the vault (2^120 and above, a recipient
-            // in workchain -1); just below 2^120 is delivered
+            // in workchain -1, then one below 2^120 that A cannot hold beside it); just below 2^120
+            // is delivered
             () => m.depositEdge('at', 'alice'),
             () => m.depositEdge('above', 'bob'),
             () => m.depositEdge('wid-1', 'bob'),
             () => m.depositEdge('below', 'bob'),
+            () => m.depositEdge('total', 'alice'),
             () => m.relayToTvm(),
             CHECK,
         ];
@@ -224,6 +219,21 @@ describe('Model: three networks (TVM A <-> TVM B, TVM A <-> EVM)', () => {
                 message: `B: the replayed Event ${r.replayed[0].event.toRawString().slice(0, 10)} is Pending with 1 confirmations`,
             },
         ]);
+    });
+
+    it('the three networks come back from their snapshot as often as asked (MODEL_EVM_SEQUENCES=3 once failed: evm_revert consumes a snapshot)', async () => {
+        await threeNetworks('restore');
+        const block = async () => BigInt(await hre.network.provider.send('eth_blockNumber', []));
+        const a = world!.pair.A.network;
+        await world!.restore();
+        const [start, now] = [await block(), a.now];
+        for (let i = 0; i < 3; i++) {
+            await hre.network.provider.send('evm_mine', []);
+            a.advanceTime(60);
+            expect([await block(), a.now]).toEqual([start + 1n, now + 60]);
+            await world!.restore();
+            expect([await block(), a.now]).toEqual([start, now]);
+        }
     });
 
     for (let q = 0; q < SEQUENCES; q++) {

@@ -26,6 +26,8 @@
  *     pendingWithdrawalsTotal(T);
  *   W (the gas currency): the vault's WETH = fees(W) + supply(MW on A) + its fees + deposits not
  *     delivered + events not withdrawn + pendingWithdrawalsTotal(W);
+ *   and for T and W the vault's tvmOutstanding = supply on A + its fees + deposits not delivered +
+ *     events not withdrawn (what the vault keeps below 2^120: issue 11 §4);
  * where "not withdrawn" is read from the chains: every TvmEvm event A's proxies emitted (scanned)
  * whose id the vault has not marked (withdrawalIds). Besides: every holder's balance is the model's
  * (A's users' M and MW, the EVM accounts' T and R, the gas-currency recipient's ETH), each pending
@@ -48,6 +50,7 @@ import { MultiVaultEvmTvmEventNative } from '../../wrappers/MultiVaultEvmTvmEven
 import { JettonMinter } from '../../wrappers/JettonMinter';
 import { ProxyMessages } from '../../wrappers/ProxyMultiVaultNative';
 import { Errors } from '../../wrappers/constants';
+import { EvmErrors } from '../../wrappers/evm/EvmErrors';
 import { limitActionMessage } from '../../wrappers/tvmTvmEvent';
 import {
     burnToEvmBody,
@@ -146,16 +149,18 @@ export async function attachEvm(hre: HardhatRuntimeEnvironment, pair: BridgePair
         gasRecipient: Wallet.createRandom().address,
         /**
          * A snapshot of the three networks (the pair's and Hardhat's); restore() brings them back
-         * and gives the attachment new relay services.
+         * and gives the attachment new relay services, as often as asked (Hardhat's evm_revert
+         * consumes its snapshot: each restore takes it again at once).
          */
         async snapshot() {
             const tvm = pair.snapshot();
-            const id: string = await evm.hre.network.provider.send('evm_snapshot', []);
+            let id: string = await evm.hre.network.provider.send('evm_snapshot', []);
             return {
                 restore: async () => {
                     await pair.loadFrom(tvm);
                     if (!(await evm.hre.network.provider.send('evm_revert', [id])))
                         throw new Error('evm_revert refused the snapshot');
+                    id = await evm.hre.network.provider.send('evm_snapshot', []);
                     Object.assign(this, services());
                 },
             };
@@ -279,16 +284,31 @@ export class ThreeNetworkModel extends BridgeModel {
         }
     }
 
+    /**
+     * Whether an AlienTransfer of `amount` of T fits what A can hold: the vault's count of T on A
+     * (tvmOutstanding; checkInvariants holds it to A's supply, fees and what is in flight) stays
+     * below 2^120. When it does not, `tx` must be refused with "Deposit: total on TVM would reach
+     * 2^120" and nothing moves (issue 11 §4).
+     */
+    private async fitsOnA(amount: bigint, tx: () => Promise<unknown>, what: string): Promise<boolean> {
+        const out: bigint = await this.vault.getFunction('tvmOutstanding')(this.T);
+        if (out + amount < TVM_MAX_AMOUNT) return true;
+        this.log(`evm: ${what} (refused: T's total on A would reach 2^120)`);
+        const bad = await refusedWith(tx(), EvmErrors.deposit.tvmTotalTooLarge);
+        if (bad) throw new Error(`evm: ${what}: ${bad}`);
+        return false;
+    }
+
     /** `user` on EVM deposits `amount` of T for `holder` on A. */
     async depositT(amount: bigint, holder: string): Promise<void> {
-        this.log(`evm: deposit T ${amount} -> A.${holder}`);
         const { user } = this.signers;
         await mined(as(this.x.evm.token, user).getFunction('approve')(this.x.evm.vaultAddress, amount));
-        const r = await mined(
-            as(this.vault, user).getFunction('deposit')(
-                depositParams(tvmRecipient(this.user('A', holder).address), this.T, amount),
-            ),
-        );
+        const to = tvmRecipient(this.user('A', holder).address);
+        const deposit = () => as(this.vault, user).getFunction('deposit')(depositParams(to, this.T, amount));
+        const what = `deposit T ${amount} -> A.${holder}`;
+        if (!(await this.fitsOnA(amount - ceilBps(amount, EVM_DEPOSIT_FEE_BPS), deposit, what))) return;
+        this.log(`evm: ${what}`);
+        const r = await mined(deposit());
         this.addEvm(this.T, user.address, -amount);
         this.recordDeposits(r, holder);
     }
@@ -298,11 +318,28 @@ export class ThreeNetworkModel extends BridgeModel {
      * first, a test token) just below 2^120 (the most a TVM token amount holds: accepted, then
      * delivered like any deposit), at 2^120 or above it ("Deposit amount too is large"), or an
      * ordinary amount for A's user's address in workchain -1 ("Deposit: recipient not in the
-     * basechain"): refused, nothing moves, no event.
+     * basechain"): refused, nothing moves, no event. After the one just below 2^120: one below 2^120
+     * that A could not hold with what the vault already sent there ('total': "Deposit: total on TVM
+     * would reach 2^120"), refused, nothing moves.
      */
-    async depositEdge(kind: 'below' | 'at' | 'above' | 'wid-1', holder: string): Promise<void> {
+    async depositEdge(kind: 'below' | 'at' | 'above' | 'wid-1' | 'total', holder: string): Promise<void> {
         const { user } = this.signers;
         const r = this.rng;
+        if (kind === 'total') {
+            const room = TVM_MAX_AMOUNT - 1n - BigInt(await this.vault.getFunction('tvmOutstanding')(this.T));
+            // above the room after the fee, below 2^120 (the room is what 'below' left: about 2^120 / 1000)
+            const amount = room + room / 500n + r.bigint(1n, 10n ** 9n);
+            if (amount >= TVM_MAX_AMOUNT) throw new Error(`evm: deposit edge total: no room to test (${room})`);
+            await mined(this.x.evm.token.getFunction('mint')(user.address, amount));
+            this.addEvm(this.T, user.address, amount);
+            await mined(as(this.x.evm.token, user).getFunction('approve')(this.x.evm.vaultAddress, amount));
+            const to = tvmRecipient(this.user('A', holder).address);
+            const deposit = () => as(this.vault, user).getFunction('deposit')(depositParams(to, this.T, amount));
+            const net = amount - ceilBps(amount, EVM_DEPOSIT_FEE_BPS);
+            if (await this.fitsOnA(net, deposit, `deposit T ${amount} -> A.${holder}`))
+                throw new Error(`evm: deposit edge total: ${amount} fits (room ${room})`);
+            return;
+        }
         const amount =
             kind === 'below'
                 ? TVM_MAX_AMOUNT - 1n - r.bigint(0n, 10n ** 9n)
@@ -591,9 +628,9 @@ export class ThreeNetworkModel extends BridgeModel {
 
     /** The recipient (`other`) cancels `amount` of a pending T withdrawal: a deposit back to A's `holder`. */
     async cancelPending(p: Pending, amount: bigint, holder: string): Promise<void> {
-        this.log(`evm: cancel ${amount} of pending ${p.lane} ${p.amount} -> A.${holder}`);
+        const what = `cancel ${amount} of pending ${p.lane} ${p.amount} -> A.${holder}`;
         const t = tvmRecipient(this.user('A', holder).address);
-        const r = await mined(
+        const cancel = () =>
             as(this.vault, this.signers.other).getFunction('cancelPendingWithdrawal')(
                 p.id,
                 amount,
@@ -601,8 +638,10 @@ export class ThreeNetworkModel extends BridgeModel {
                 t.addr,
                 0n,
                 '0x',
-            ),
-        );
+            );
+        if (p.lane === 'T' && !(await this.fitsOnA(amount, cancel, what))) return;
+        this.log(`evm: ${what}`);
+        const r = await mined(cancel());
         p.amount -= amount;
         if (p.bounty > p.amount) p.bounty = p.amount;
         this.recordDeposits(r, holder);
@@ -610,17 +649,20 @@ export class ThreeNetworkModel extends BridgeModel {
 
     /** `user` deposits T filling a pending withdrawal (earning its bounty), the rest for A's `holder`. */
     async fill(p: Pending, extra: bigint, holder: string): Promise<void> {
-        this.log(`evm: fill pending ${p.lane} ${p.amount} (bounty ${p.bounty}) + ${extra} -> A.${holder}`);
+        const what = `fill pending ${p.lane} ${p.amount} (bounty ${p.bounty}) + ${extra} -> A.${holder}`;
         const { user } = this.signers;
         const d = p.amount + extra;
         await mined(as(this.x.evm.token, user).getFunction('approve')(this.x.evm.vaultAddress, d));
-        const r = await mined(
+        const fill = () =>
             as(this.vault, user).getFunction(
                 'deposit((int8,uint256,address,uint256,uint256,bytes),uint256,(address,uint256)[])',
             )(depositParams(tvmRecipient(this.user('A', holder).address), this.T, d), p.bounty, [
                 { recipient: p.recipient, id: p.id },
-            ]),
-        );
+            ]);
+        // what goes to A: the whole deposit after the fee, and the bounty
+        if (!(await this.fitsOnA(d - ceilBps(d, EVM_DEPOSIT_FEE_BPS) + p.bounty, fill, what))) return;
+        this.log(`evm: ${what}`);
+        const r = await mined(fill());
         this.addEvm(this.T, user.address, -d);
         this.addEvm(this.T, p.recipient, p.amount - p.bounty);
         p.amount = 0n;
@@ -683,7 +725,7 @@ export class ThreeNetworkModel extends BridgeModel {
                     this.depositEdge(
                         r.pick(
                             this.nearMaxUsed
-                                ? (['at', 'above', 'wid-1'] as const)
+                                ? (['at', 'above', 'wid-1', 'total'] as const)
                                 : (['below', 'at', 'above', 'wid-1'] as const),
                         ),
                         holder,
@@ -890,6 +932,14 @@ export class ThreeNetworkModel extends BridgeModel {
                 out.push({
                     invariant: 'conservation',
                     message: `${lane}: vault ${held}${taken ? ` + taken ${taken}` : ''} != fees ${fees} + supply on A ${m.supply} + proxy fees ${m.fees} + to A ${this.toTvmOf(lane)} + events not withdrawn ${away[lane]} + pending ${pendingTotal}`,
+                });
+            // what the vault counts on A (its bound on A's supply, issue 11 §4) is what is there
+            const counted: bigint = await this.vault.getFunction('tvmOutstanding')(token);
+            const onA = m.supply + m.fees + this.toTvmOf(lane) + away[lane];
+            if (counted !== onA)
+                out.push({
+                    invariant: 'conservation',
+                    message: `${lane}: the vault's tvmOutstanding ${counted} != supply on A ${m.supply} + proxy fees ${m.fees} + to A ${this.toTvmOf(lane)} + events not withdrawn ${away[lane]}`,
                 });
             const modelPending = this.pending.filter((p) => p.lane === lane).reduce((a, p) => a + p.amount, 0n);
             if (pendingTotal !== modelPending)

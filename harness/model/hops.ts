@@ -116,13 +116,17 @@ export class Hops {
             ]);
     }
 
-    /** The waiting stranded records of `t`'s Event (sent_at 0). */
+    /**
+     * The waiting stranded records (sent_at 0) of `t`'s Event of its own token wallet (the Event
+     * records other wallets' tokens too: harness/model/strand.ts sends it reference tokens).
+     */
     private async waiting(t: ModelTransfer): Promise<[bigint, bigint][]> {
         const ev = this.m
             .net(t.to)
             .blockchain.openContract(MultiVaultTvmTvmEventNative.createFromAddress(t.eventAddress));
+        const wallet = await this.m.walletAddress(t.to, 'token', t.eventAddress);
         return [...(await ev.getStranded()).entries()]
-            .filter(([, r]) => r.sentAt === 0n)
+            .filter(([, r]) => r.sentAt === 0n && r.wallet.equals(wallet))
             .map(([id, r]) => [id, r.amount]);
     }
 

@@ -16,7 +16,9 @@
  *                    the provider (no receiving), or frees one of them;
  *   foreign-retry    anyone sends tvm_event_retry to a foreign Event with a small or plentiful value;
  *   stray-tokens     the reference jetton's holder sends some to a real Native Event of the model
- *                    with a small or plentiful forward TON;
+ *                    with a small or plentiful forward TON: asked back at once, or recorded by the
+ *                    Event when the forward TON cannot pay the return (event_stranded.tact);
+ *   stray-return     anyone pays a small or plentiful value for such a record's return;
  *   lock-unserved    a user locks a native token (its network's or the shared one, on either
  *                    network) for a chain id no configuration serves (2223) or for a recipient in
  *                    workchain -1 (2705): the tokens back, nothing emitted (the model's own
@@ -33,9 +35,9 @@
  *   tokens           every foreign token is with a holder (the provider, a recipient), held by an
  *                    Event with a way out (getHeldTokens: tvm_event_retry), or in an Event's wallet
  *                    as a recorded exception; no provision is pending at rest; every reference
- *                    token sent to a real Event came back or is a recorded exception (too little
- *                    forward TON for the return), and the real Events' wallets of the bridge's
- *                    own token hold exactly their held tokens;
+ *                    token sent to a real Event came back, waits in that Event's record (its
+ *                    wallet holds exactly its records), or is a recorded exception, and the real
+ *                    Events' wallets of the bridge's own token hold exactly their held tokens;
  *   received         every transfer of the model whose Event says Confirmed or LiquidityProvided
  *                    has its recipient's wallet of that token take a transfer in (each counted once).
  * The drain frees every wallet, retries what is held and provides for every foreign Event.
@@ -81,6 +83,40 @@ export interface StrandException {
 
 export type { ForeignEvent };
 
+/**
+ * Why tokens a Native Event was sent and asks back stayed in its wallet, as the chain shows it:
+ * the wallet's refusal of the Event's transfer request (its exit code), or the Event's request
+ * never sent (its action phase's result code).
+ */
+export function returnRefusal(txs: BlockchainTransaction[], event: Address, eventWallet: Address): string {
+    const on = (dest: Address, src: Address) =>
+        txs.find(
+            (t) =>
+                t.inMessage?.info.type === 'internal' &&
+                t.inMessage.info.dest.equals(dest) &&
+                t.inMessage.info.src.equals(src),
+        );
+    const request = on(eventWallet, event);
+    if (request) {
+        const code = exitCodeOf(request);
+        const d = request.description;
+        if (code) return `its wallet refused the Event's transfer request (exit code ${code})`;
+        if (d.type === 'generic' && d.actionPhase && !d.actionPhase.success)
+            return `its wallet could not send the return (action phase ${d.actionPhase.resultCode})`;
+        return "its wallet took the Event's transfer request and kept the tokens";
+    }
+    const notified = on(event, eventWallet);
+    const d = notified?.description;
+    if (d?.type !== 'generic') return 'no notification reached the Event';
+    if (d.computePhase.type === 'vm' && d.computePhase.exitCode !== 0)
+        return `the Event refused the notification (exit code ${d.computePhase.exitCode})`;
+    const a = d.actionPhase;
+    if (a && a.resultCode !== 0) return `the Event's transfer request was not sent (action phase ${a.resultCode})`;
+    if (a && a.skippedActions > 0)
+        return "the Event's transfer request was not sent: what was left of the notification's value could not pay for it (the action skipped, mode 64 + 2)";
+    return "the Event's transfer request was not sent";
+}
+
 export class Strand implements ModelExtension {
     readonly exceptions: StrandException[] = [];
     readonly events: ForeignEvent[] = [];
@@ -91,8 +127,12 @@ export class Strand implements ModelExtension {
     private config!: SandboxContract<TreasuryContract>;
     private proxy!: SandboxContract<TreasuryContract>;
     private recipients: SandboxContract<TreasuryContract>[] = [];
-    /** reference tokens sent to real Events and not returned (recorded exceptions), per Event */
-    private strayKept = new Map<string, bigint>();
+    /**
+     * reference tokens sent to real Events and not returned at once, per Event (raw address): those
+     * the Event recorded (its stranded records of the reference wallet, waiting for
+     * event_return_stranded) and those nobody recorded (recorded exceptions here)
+     */
+    readonly strayKept = new Map<string, { recorded: bigint; excepted: bigint }>();
     private strayGiven = 0n;
     /** what the master minted of the foreign token (to the provider, for each Event) */
     private minted = 0n;
@@ -137,6 +177,13 @@ export class Strand implements ModelExtension {
         // the bridge's Native Events on A (burns from B), where the reference jetton lives
         const natives = this.m.transfers.filter((t) => t.kind === 'burn' && t.to === 'A' && t.expected.status !== null);
         if (natives.length) ops.push([1, 'stray-tokens', () => this.stray(r.pick(natives).eventAddress)]);
+        const strays = [...this.strayKept.entries()].filter(([, v]) => v.recorded > 0n);
+        if (strays.length)
+            ops.push([
+                0.6,
+                'stray-return',
+                () => this.strayReturn(Address.parseRaw(r.pick(strays)[0]), r.pick([toNano('0.005'), toNano('0.3')])),
+            ]);
         ops.push([0.6, 'lock-unserved', () => this.lockUnserved()]);
         ops.push([0.4, 'burn-unserved', () => this.burnUnserved()]);
     }
@@ -243,7 +290,13 @@ export class Strand implements ModelExtension {
         await this.jetton.setStatus(owner, status);
     }
 
-    /** reference tokens to a real Native Event of the model: asked back to the holder */
+    /**
+     * Reference tokens to a real Native Event of the model: the Event asks its wallet to send them
+     * back to the holder with what is left of the notification's value, or, when that cannot pay
+     * for the transfer, records them (event_stranded.tact: a waiting record of the reference
+     * wallet, returned by anyone's event_return_stranded). Tokens kept with neither are a recorded
+     * exception, with the reason the chain shows.
+     */
     async stray(
         event: Address,
         forward = this.m.rng.pick([toNano('0.02'), toNano('0.05'), toNano('0.3')]),
@@ -251,20 +304,62 @@ export class Strand implements ModelExtension {
         const amount = this.m.rng.bigint(1n, 1000n);
         this.m.log(`stray-tokens ${amount} to ${event.toRawString().slice(0, 10)} forward ${forward}`);
         const before = await this.reference.balanceOf(event);
-        await this.holder.send({
+        const waiting = await this.strayWaiting(event);
+        const res = await this.holder.send({
             to: this.reference.walletAddress(this.holder.address),
             value: forward + toNano('0.1'),
             body: jettonTransferBody({ amount, to: event, response: this.holder.address, forwardTonAmount: forward }),
         });
         const kept = (await this.reference.balanceOf(event)) - before;
-        if (kept > 0n) {
-            // the Event asked its wallet to return them with the notification's value: too little
-            this.exceptions.push({
-                what: `reference tokens sent to a Native Event with ${forward} forward TON: its wallet could not pay the return (709)`,
-                amount: kept,
-            });
-            this.strayKept.set(event.toRawString(), (this.strayKept.get(event.toRawString()) ?? 0n) + kept);
+        if (kept <= 0n) return;
+        const k = event.toRawString();
+        const s = this.strayKept.get(k) ?? { recorded: 0n, excepted: 0n };
+        const recorded =
+            (await this.strayWaiting(event)).reduce((a, [, v]) => a + v, 0n) - waiting.reduce((a, [, v]) => a + v, 0n);
+        if (recorded > 0n) {
+            this.m.log(`  (recorded by the Event: ${recorded}, for event_return_stranded)`);
+            s.recorded += recorded;
         }
+        if (kept > recorded) {
+            this.exceptions.push({
+                what: `reference tokens sent to a Native Event with ${forward} forward TON: ${returnRefusal(res.transactions, event, this.reference.walletAddress(event))}`,
+                amount: kept - recorded,
+            });
+            s.excepted += kept - recorded;
+        }
+        this.strayKept.set(k, s);
+    }
+
+    /** the waiting stranded records of the reference wallet in a real Native Event: [id, amount] */
+    private async strayWaiting(event: Address): Promise<[bigint, bigint][]> {
+        const ev = this.m.net('A').blockchain.openContract(MultiVaultTvmTvmEventNative.createFromAddress(event));
+        const wallet = this.reference.walletAddress(event);
+        const acc = await this.m.net('A').blockchain.getContract(event);
+        if (acc.accountState?.type !== 'active') return [];
+        return [...(await ev.getStranded()).entries()]
+            .filter(([, r]) => r.sentAt === 0n && r.wallet.equals(wallet))
+            .map(([id, r]) => [id, r.amount]);
+    }
+
+    /**
+     * Anyone (A's forger) pays `value` for the return of a waiting record of reference tokens in a
+     * real Event: refused (2317) with the record waiting, or the tokens back to the holder.
+     */
+    async strayReturn(event: Address, value: bigint): Promise<void> {
+        const k = event.toRawString();
+        const s = this.strayKept.get(k);
+        const [id, amount] = (await this.strayWaiting(event))[0] ?? [-1n, 0n];
+        this.m.log(`stray-return ${k.slice(0, 10)} record ${id} (${amount}) value ${value}`);
+        if (!s || id < 0n)
+            throw new Error(`stray-return: the model counts ${s?.recorded ?? 0n} recorded in ${k}, the Event none`);
+        const ev = this.m.net('A').blockchain.openContract(MultiVaultTvmTvmEventNative.createFromAddress(event));
+        const before = await this.reference.balanceOf(this.holder.address);
+        await ev.sendReturnStranded(this.m.forger.A.getSender(), id, value);
+        if ((await this.strayWaiting(event)).some(([i]) => i === id))
+            return this.m.log('  (refused: the record waits)');
+        const back = (await this.reference.balanceOf(this.holder.address)) - before;
+        if (back !== amount) throw new Error(`stray-return: record ${id} of ${amount} sent, the holder got ${back}`);
+        s.recorded -= amount;
     }
 
     /**
@@ -404,8 +499,12 @@ export class Strand implements ModelExtension {
 
     // ------------------------------------------------------------ drain
 
-    /** Every wallet free; what is held retried; every foreign Event provided for. */
+    /** Every wallet free; what is held retried; every foreign Event provided for; every stray record returned. */
     async drain(): Promise<void> {
+        for (const [k, s] of this.strayKept) {
+            for (let i = 0; i < 8 && s.recorded > 0n; i++) await this.strayReturn(Address.parseRaw(k), toNano('0.3'));
+            if (s.recorded > 0n) throw new Error(`drain: ${s.recorded} reference tokens still recorded in ${k}`);
+        }
         for (const e of this.events) {
             for (const o of [e.event.address, e.recipient.address, this.provider.address])
                 if ((await this.jetton.statusOf(o)) !== 0) await this.jetton.setStatus(o, 0);
@@ -452,7 +551,7 @@ export class Strand implements ModelExtension {
     async check(): Promise<Violation[]> {
         const out: Violation[] = [];
         const fail = (message: string) => out.push({ invariant: 'way-forward', message });
-        if (!this.events.length) return this.checkReceived();
+        if (!this.events.length) return [...(await this.checkStray()), ...(await this.checkReceived())];
         let sum = await this.jetton.balanceOf(this.provider.address);
         for (const r of this.recipients) sum += await this.jetton.balanceOf(r.address);
         for (const e of this.events) {
@@ -494,19 +593,35 @@ export class Strand implements ModelExtension {
                     message: `a foreign recipient holds ${await this.jetton.balanceOf(r.address)}, delivered Events owe it ${owed} less ${excepted} recorded`,
                 });
         }
-        // reference tokens: with the holder or kept (recorded) by real Events
+        out.push(...(await this.checkStray()));
+        out.push(...(await this.checkReceived()));
+        return out;
+    }
+
+    /**
+     * Reference tokens sent to real Events: each with the holder, recorded by its Event (a waiting
+     * record of the reference wallet) or a recorded exception.
+     */
+    private async checkStray(): Promise<Violation[]> {
+        const out: Violation[] = [];
+        // reference tokens: with the holder, recorded by a real Event (waiting for its return) or a
+        // recorded exception
         let ref = await this.reference.balanceOf(this.holder.address);
         for (const [a, kept] of this.strayKept) {
             const held = await this.reference.balanceOf(Address.parseRaw(a));
+            const waiting = (await this.strayWaiting(Address.parseRaw(a))).reduce((x, [, v]) => x + v, 0n);
             ref += held;
-            if (held !== kept) fail(`a real Event's reference wallet holds ${held}, recorded ${kept}`);
+            if (held !== kept.recorded + kept.excepted || waiting !== kept.recorded)
+                out.push({
+                    invariant: 'way-forward',
+                    message: `a real Event's reference wallet holds ${held}, its waiting records ${waiting}; the model: recorded ${kept.recorded}, exceptions ${kept.excepted}`,
+                });
         }
         if (ref !== this.strayGiven)
             out.push({
                 invariant: 'conservation',
                 message: `reference tokens: ${ref} accounted of ${this.strayGiven}`,
             });
-        out.push(...(await this.checkReceived()));
         return out;
     }
 

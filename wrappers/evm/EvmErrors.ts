@@ -20,6 +20,12 @@ export const EvmErrors = {
         zeroRecipient: 'Deposit: zero recipient',
         /** not in the specification: a recipient outside the basechain (the TVM proxies refuse it: 2705) */
         recipientNotBasechain: 'Deposit: recipient not in the basechain',
+        /**
+         * not in the specification: what of the EVM token the vault has sent to TVM and not taken back
+         * (tvmOutstanding) would reach 2^120, which its TVM alien token's supply cannot hold; also refuses
+         * cancelPendingWithdrawal (the withdrawal stays pending)
+         */
+        tvmTotalTooLarge: 'Deposit: total on TVM would reach 2^120',
         /** not in the specification: a token that lowered the vault's balance on transferFrom */
         balanceDecreased: 'Deposit: balance decreased',
         /** a deposit filling a pending withdrawal already paid (filled, forced, cancelled) */
