@@ -17,7 +17,7 @@ if (!nacl.sign.native) {
     // the worker's (tools/jest/environment.js): the spec files of one worker parse a seed's keys once
     const worker = globalThis[Symbol.for('tvm-bridge.jest-worker')];
     /** seed (hex) -> the private KeyObject; seed (hex) -> the public key (hex) */
-    const privateKeys = worker?.keyObjects('ed25519 private key of seed') ?? new Map();
+    const privateKeys = worker?.keyObjects?.('ed25519 private key of seed') ?? new Map();
     const publicKeyHex = worker?.strings('ed25519 public key of seed') ?? new Map();
     /** seed (hex) -> { key, publicKey }: this file's */
     const keys = new Map();
@@ -74,7 +74,7 @@ if (!nacl.sign.native) {
     // encoded), so what Node accepts tweetnacl accepts; Node also refuses what RFC 8032 refuses and
     // tweetnacl takes (S >= L), so anything Node refuses is left to tweetnacl to decide.
     const SPKI_ED25519 = Buffer.from('302a300506032b6570032100', 'hex');
-    const publicKeys = worker?.keyObjects('ed25519 public key') ?? new Map();
+    const publicKeys = worker?.keyObjects?.('ed25519 public key') ?? new Map();
     const originalVerify = nacl.signVerify;
     nacl.signVerify = function signVerify(data, signature, publicKey) {
         if (
