@@ -11,12 +11,22 @@
  * third deposit's fee, and the deposit stayed locked in the vault with no way out. Now the vault
  * refuses that deposit ("Deposit: total on TVM would reach 2^120") with nothing moved, and takes it
  * once tokens have come back to EVM.
+ *
+ * The same class on TVM: a daily limit's count of the day (approved transfers included) was a Coins
+ * value; approved deposits of a token that came back in between could take it past 2^120, and the
+ * alien proxy's transaction failed storing it (exit 5): the bounce went to the configuration, which
+ * ignores it, the Event stayed Confirmed (API Completed) and nothing was minted. The count is a
+ * VarUInteger 32 now (proxy.tlb, daily_limit).
  */
 import '@ton/test-utils';
+import { Address, toNano } from '@ton/core';
 import { Contract } from 'ethers';
 import { EvmErrors } from '../wrappers/evm/EvmErrors';
 import { as, depositParams } from '../wrappers/evm/MultiVault';
 import { EvmEventStatus } from '../wrappers/EvmTvmEventConfiguration';
+import { toTransferStatus, TransferStatus } from '../wrappers/eventStatus';
+import { ProxyMessages } from '../wrappers/ProxyMultiVaultNative';
+import { limitActionMessage } from '../wrappers/tvmTvmEvent';
 import { JettonMinter } from '../wrappers/JettonMinter';
 import { MultiVaultEvmTvmEventAlien } from '../wrappers/MultiVaultEvmTvmEventAlien';
 import { tvmEvmPayloadCell } from '../lib/tvmEvmEvents';
@@ -25,7 +35,7 @@ import { EvmRelayService } from '../harness/evm/relay';
 import { tvmRecipient } from '../harness/evm/fixture';
 import { effectsOf } from '../service/indexer/tvm';
 import { revertReason } from './evm/fixtures';
-import { depositErc20, evmFee, mined, proxyTx, lastOf, tvmFee } from './evm_tvm.util';
+import { computeOf, depositErc20, evmFee, mined, proxyTx, lastOf, tvmFee } from './evm_tvm.util';
 import { tvmEvmSetup } from './tvm_evm.util';
 
 jest.setTimeout(180_000);
@@ -122,4 +132,58 @@ it('three deposits of 0.4 * 2^120 of one EVM token: two minted on TVM, the third
     expect(await balanceOf(user.address)).toBe(userStart - 3n * PART);
     expect(await balanceOf(s.evm.vaultAddress)).toBe(3n * PART - back);
     await conserved();
+});
+
+it("the day's count of a daily limit goes past 2^120 (approved transfers of a token that came back between them): each approved deposit is minted, the Event Confirmed, the count exact", async () => {
+    const s = await tvmEvmSetup();
+    const { user } = s.evm.signers;
+    const evmToken = s.evm.token as Contract;
+    const big = (MAX * 6n) / 10n;
+    await mined(evmToken.getFunction('mint')(user.address, 2n * big + 10n ** 6n));
+    const service = new EvmRelayService(s.evm, s.blockchain, s.alienConfiguration, s.relays, s.relayer);
+    const chainId = BigInt(s.evm.chainId);
+    const relayed = async (amount: bigint) => {
+        await depositErc20(s, amount);
+        const [p] = await service.poll();
+        return s.blockchain.openContract(MultiVaultEvmTvmEventAlien.createFromAddress(p.eventAddress));
+    };
+    // a first deposit deploys the minter, then the owner limits it
+    await relayed(10n ** 6n);
+    const minter = (await s.proxies.alien.getEvmMinter(chainId, BigInt(s.evm.tokenAddress)))!;
+    await s.proxies.alien.sendBody(s.proxyOwner.getSender(), ProxyMessages.setDailyLimit(minter, 10n ** 9n));
+    const wallet = await s.walletOf(minter);
+    const bridged = big - evmFee(big);
+    const approved = async () => {
+        const event = await relayed(big);
+        expect(Number(await event.getGetStatus())).toBe(EvmEventStatus.LimitReached);
+        const r = await s.proxyOwner.send({
+            to: event.address,
+            value: toNano('0.5'),
+            body: limitActionMessage('approveLimit'),
+        });
+        return { event, r };
+    };
+    const first = await approved();
+    expect(Number(await first.event.getGetStatus())).toBe(EvmEventStatus.Confirmed);
+    const held = await wallet.getJettonBalance();
+    expect(held).toBe(
+        10n ** 6n - evmFee(10n ** 6n) - tvmFee(s, 10n ** 6n - evmFee(10n ** 6n)) + bridged - tvmFee(s, bridged),
+    );
+    // all of it back to EVM: the vault has room again for the same amount
+    await s.burn(minter, held, tvmEvmPayloadCell(s.toEvm({ remainingGasTo: s.recipient.address })));
+    await mined(sendWithdrawal(as(s.evm.vault, user), (await s.signNow())[0]));
+    expect(await wallet.getJettonBalance()).toBe(0n);
+
+    // the same day, another approved one: the day's count is now above 2^120
+    const second = await approved();
+    const ptx = second.r.transactions.find(
+        (t) => t.inMessage?.info.dest instanceof Address && t.inMessage.info.dest.equals(s.proxies.alien.address),
+    )!;
+    expect(computeOf(ptx).exitCode).toBe(0);
+    expect(Number(await second.event.getGetStatus())).toBe(EvmEventStatus.Confirmed);
+    expect(toTransferStatus(EvmEventStatus.Confirmed)).toBe(TransferStatus.Completed);
+    expect(await wallet.getJettonBalance()).toBe(bridged - tvmFee(s, bridged));
+    // both approved ones counted (the first deposit came before the limit): above what Coins holds
+    expect((await s.proxies.alien.getDailyLimit(minter))!.used).toBe(2n * bridged);
+    expect(2n * bridged).toBeGreaterThanOrEqual(MAX);
 });

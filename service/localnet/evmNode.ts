@@ -114,6 +114,14 @@ export async function startEvmNode(port: number, o: { timeoutMs?: number } = {})
     };
 }
 
+/**
+ * Where Ignition keeps the journal of a deployment: `ignition/deployments/<id>` of the project (it
+ * has no other place). A local network removes its own when it stops (its node's chain is gone).
+ */
+export function ignitionDeploymentDir(deploymentId: string): string {
+    return path.join(ROOT, 'ignition', 'deployments', deploymentId);
+}
+
 /** Deploys an Ignition module against the node; returns its deployed addresses ("Module#Contract" -> address). */
 export async function ignitionDeploy(
     node: { url: string },
@@ -140,6 +148,6 @@ export async function ignitionDeploy(
             HARDHAT_IGNITION_CONFIRM_RESET: 'false',
         },
     );
-    const file = path.join(ROOT, 'ignition', 'deployments', deploymentId, 'deployed_addresses.json');
+    const file = path.join(ignitionDeploymentDir(deploymentId), 'deployed_addresses.json');
     return JSON.parse(fs.readFileSync(file, 'utf8'));
 }

@@ -10,6 +10,7 @@
  * operators: by default the operator services as child processes (processOperators.ts).
  */
 import { freePort } from '../freePort';
+import fs from 'fs';
 import path from 'path';
 import { Address, toNano } from '@ton/core';
 import { TonClient } from '@ton/ton';
@@ -17,13 +18,13 @@ import { SigningKey } from 'ethers';
 import { RelaySet } from '../../harness/evm/relay';
 import { loadCodes } from '../../lib/deploy/codes';
 import { Deployment, deploymentPath, readDeployment, writeDeployment } from '../../lib/deploy/deployment';
-import { opsFromTonClient } from '../../lib/deploy/adapters';
 import { deployTvmSide } from '../../lib/deploy/tvm';
 import { deployJetton, mintJetton, registerNativeToken } from '../../lib/deploy/tokens';
 import { ChainOps } from '../../lib/deploy/ops';
 import { TvmNode } from './tvmNode';
+import { opsFromNode } from './nodeOps';
 import { serveTonCenter, TonCenterServer } from './toncenter';
-import { EvmNode, HARDHAT_ACCOUNTS, ignitionDeploy, ROOT, startEvmNode } from './evmNode';
+import { EvmNode, HARDHAT_ACCOUNTS, ignitionDeploy, ignitionDeploymentDir, ROOT, startEvmNode } from './evmNode';
 import { TvmAccount, tvmAccount, walletAddresses } from './accounts';
 import { InProcessOperators, Log, Operators } from './operators';
 import { localTvmEvmRelayKeys, openTvmToEvm } from './tvmEvm';
@@ -193,7 +194,8 @@ export async function startLocalNetwork(o: LocalNetworkOptions = {}): Promise<Lo
         writeDeployment(file, plan);
 
         const opsOf = (key: string): ChainOps =>
-            opsFromTonClient(tvm[key].client, accounts.deployer.v4, accounts.deployer.keys, {
+            // straight on the node (nodeOps.ts): the endpoint's own operations without its HTTP
+            opsFromNode(tvm[key].node, accounts.deployer.v4, accounts.deployer.keys, {
                 pollMs: 100,
                 attempts: 100,
                 log: (line) => log('deploy', { network: key, line: line.trim() }),
@@ -212,14 +214,20 @@ export async function startLocalNetwork(o: LocalNetworkOptions = {}): Promise<Lo
                 const d = readDeployment(file);
                 const save = (x: Deployment) => writeDeployment(file, x);
                 // Ignition (a process of its own) deploys the EVM side while the TVM network the
-                // MultiVault does not deposit to is deployed here; the other one needs its address
+                // MultiVault does not deposit to is deployed here; the other one needs its address.
+                // Its journal (ignition/deployments/<name>-devnet) goes with the node when the network stops.
+                const ignitionId = `${name}-devnet`;
+                if (evm && d.evm)
+                    stops.push(async () =>
+                        fs.rmSync(ignitionDeploymentDir(ignitionId), { recursive: true, force: true }),
+                    );
                 const ignition =
                     evm && d.evm
                         ? ignitionDeploy(
                               evm,
                               'ignition/modules/DevnetBridge.ts',
                               'ignition/parameters/devnet.json',
-                              `${name}-devnet`,
+                              ignitionId,
                           ).then(
                               (a) => {
                                   Object.assign(d.evm!, {

@@ -206,9 +206,10 @@ async function sessionTransaction<T>(
 
 /**
  * PGlite in a thread of its own (pgliteWorker.js): the database's WebAssembly, its page reads and the
- * decoding of its answers run there, and this thread posts statements and reads rows back. The
- * worker keeps the process alive only while a call is under way (as PGlite in this thread does
- * not); if the thread dies, every call fails as on a closed PGlite (the API answers 503).
+ * decoding of its answers run there, and this thread posts statements and reads rows back: the calls
+ * of one turn of the event loop in one message, a prepared statement the thread knows by its name
+ * alone. The worker keeps the process alive only while a call is under way (as PGlite in this thread
+ * does not); if the thread dies, every call fails as on a closed PGlite (the API answers 503).
  */
 class PgliteThreadDb implements Db {
     readonly kind = 'pglite' as const;
@@ -216,14 +217,21 @@ class PgliteThreadDb implements Db {
     private nextId = 1;
     private gone: Error | undefined;
 
+    /** calls made in this turn of the event loop, posted together at its end */
+    private outbox: Record<string, unknown>[] = [];
+    /** prepared statements the thread has parsed (by name) */
+    private prepared = new Set<string>();
+
     private constructor(private worker: Worker) {
-        worker.on('message', (m: { id: number; value?: unknown; error?: Record<string, unknown> }) => {
-            const p = this.pending.get(m.id);
-            if (!p) return;
-            this.pending.delete(m.id);
+        worker.on('message', (answers: { id: number; value?: unknown; error?: Record<string, unknown> }[]) => {
+            for (const m of answers) {
+                const p = this.pending.get(m.id);
+                if (!p) continue;
+                this.pending.delete(m.id);
+                if (m.error) p.reject(Object.assign(new Error(String(m.error.message)), m.error));
+                else p.resolve(m.value);
+            }
             if (this.pending.size === 0) worker.unref();
-            if (m.error) p.reject(Object.assign(new Error(String(m.error.message)), m.error));
-            else p.resolve(m.value);
         });
         const fail = (e: Error) => {
             this.gone ??= e;
@@ -253,13 +261,27 @@ class PgliteThreadDb implements Db {
         return new Promise<T>((resolve, reject) => {
             this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
             if (this.pending.size === 1) this.worker.ref();
-            this.worker.postMessage({ ...m, id });
+            // one message for the calls of this turn (a burst of requests parsed together)
+            if (!this.outbox.length) setImmediate(() => this.post());
+            this.outbox.push({ ...m, id });
         });
     }
 
+    private post() {
+        const calls = this.outbox;
+        this.outbox = [];
+        // a thread that died meanwhile has failed every pending call
+        if (!this.gone) this.worker.postMessage(calls);
+    }
+
     async query<R extends Row = Row>(sql: string, params: unknown[] = [], tx?: number): Promise<R[]> {
+        const name = PREPARED.get(sql);
         try {
-            return await this.call<R[]>({ op: 'query', sql, params, name: PREPARED.get(sql), tx });
+            // a statement the thread has prepared goes by its name alone
+            if (name && this.prepared.has(name)) return await this.call<R[]>({ op: 'query', params, name, tx });
+            const rows = await this.call<R[]>({ op: 'query', sql, params, name, tx });
+            if (name) this.prepared.add(name);
+            return rows;
         } catch (e) {
             return wrap(e);
         }

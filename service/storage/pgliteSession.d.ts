@@ -2,7 +2,8 @@
 import type { PGlite } from '@electric-sql/pglite';
 
 export interface SessionQuery {
-    sql: string;
+    /** the statement's text (a prepared statement the session has parsed may go by its name alone) */
+    sql?: string;
     params?: unknown[];
     /** a prepared statement's name (db.ts `prepared`) */
     name?: string;

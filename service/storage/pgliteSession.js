@@ -8,7 +8,26 @@ const fs = require('fs');
 const path = require('path');
 const { PGlite, protocol } = require('@electric-sql/pglite');
 
-const { serialize } = protocol;
+const { serialize, Parser } = protocol;
+
+const READY = 0x5a; // 'Z' ReadyForQuery: the end of one statement's answer (each ends with Sync)
+const ROW = 0x44; // 'D' DataRow
+const DESCRIPTION = 0x54; // 'T' RowDescription
+const NO_DATA = 0x6e; // 'n' NoData
+const FAILURE = 0x45; // 'E' ErrorResponse
+
+/** the result columns named by a RowDescription message (its body from `at`) */
+function columnNames(buf, at) {
+    const n = buf.readInt16BE(at);
+    const names = new Array(n);
+    let p = at + 2;
+    for (let i = 0; i < n; i++) {
+        const end = buf.indexOf(0, p);
+        names[i] = buf.toString('utf8', p, end);
+        p = end + 1 + 18; // table oid, column number, type oid, type size, type modifier, format
+    }
+    return names;
+}
 
 /** a bind parameter as text (PostgreSQL's text format; arrays as array literals) */
 function textParam(v) {
@@ -21,6 +40,12 @@ function textParam(v) {
             .join(',')}}`;
     if (typeof v === 'boolean') return v ? 't' : 'f';
     return String(v);
+}
+
+/** a call's rows, or its error thrown */
+function settled(call) {
+    if (call.error) throw call.error;
+    return call.rows;
 }
 
 /** what a transaction's callback is rejected with to roll it back */
@@ -58,6 +83,42 @@ class PgliteSession {
         /** open transactions: number -> { tx, done, undo, outcome } */
         this.txs = new Map();
         this.nextTx = 1;
+        /** prepared statements called outside a transaction, waiting for the next exchange (`lookup`) */
+        this.waiting = [];
+        this.flushing = false;
+        /**
+         * The session's hold of the database (`acquire`): every call outside a transaction takes it,
+         * a transaction from BEGIN to its end. PGlite's own locks (async-mutex, the ones its `query`
+         * and `transaction` take) then never wait; the prepared statements' exchanges do not take
+         * them at all: each taking allocates a chain of promises and generators whose garbage,
+         * thousands of times a second, survived the young generation and filled the old one.
+         */
+        this.held = false;
+        this.holders = [];
+    }
+
+    /** takes the session's hold: at once (undefined) when free, else a promise, in order of asking */
+    acquire() {
+        if (!this.held) {
+            this.held = true;
+            return undefined;
+        }
+        return new Promise((r) => this.holders.push(r));
+    }
+
+    release() {
+        const next = this.holders.shift();
+        if (next) next();
+        else this.held = false;
+    }
+
+    async holding(f) {
+        await this.acquire();
+        try {
+            return await f();
+        } finally {
+            this.release();
+        }
     }
 
     /**
@@ -70,63 +131,158 @@ class PgliteSession {
         const t = tx === undefined ? undefined : this.txs.get(tx);
         if (tx !== undefined && !t) return Promise.reject(new Error(`no open transaction ${tx}`));
         if (name) {
-            // PGlite's public `query` takes its transaction lock, then its query lock; inside a
-            // transaction (whose lock is held) only the query lock, as its own tx.query does
-            const run = () => this.db._runExclusiveQuery(() => this.prepared(name, sql, params));
-            return t ? run() : this.db._runExclusiveTransaction(run);
+            const call = { name, sql, params };
+            if (!t) return this.lookup(call);
+            // inside a transaction (whose hold is taken) PGlite's query lock, as its own tx.query
+            // takes it: the transaction's statements may be in flight at once
+            return this.db._runExclusiveQuery(() => this.exchange([call])).then(() => settled(call));
         }
-        return (t ? t.tx : this.db).query(sql, params).then((r) => r.rows);
+        if (t) return t.tx.query(sql, params).then((r) => r.rows);
+        return this.holding(() => this.db.query(sql, params)).then((r) => r.rows);
     }
 
-    async prepared(name, sql, params) {
-        if (!this.statements.has(name)) {
-            await this.db.execProtocol(
-                Buffer.concat([serialize.parse({ name, text: sql, types: [] }), serialize.sync()]),
-            );
-            this.statements.set(name, null);
-        }
-        let columns = this.statements.get(name);
-        const r = await this.db.execProtocol(
-            Buffer.concat([
-                serialize.bind({ statement: name, values: params.map(textParam) }),
-                ...(columns ? [] : [serialize.describe({ type: 'P' })]),
-                serialize.execute({}),
-                serialize.sync(),
-            ]),
+    /**
+     * A prepared statement outside a transaction: it waits for the next exchange with the database,
+     * which runs every statement waiting by then (those that came in the same turn of the event
+     * loop, e.g. the queries a burst of requests posted to this thread) under one taking of the
+     * session's hold and in one call of PGlite's wire protocol, each statement still on its own (Bind, Execute,
+     * Sync: its own implicit transaction, its failure its own).
+     */
+    lookup(call) {
+        return new Promise((resolve, reject) => {
+            Object.assign(call, { resolve, reject });
+            this.waiting.push(call);
+            if (!this.flushing) {
+                this.flushing = true;
+                setImmediate(() => this.flush());
+            }
+        });
+    }
+
+    flush() {
+        const calls = this.waiting;
+        this.waiting = [];
+        this.flushing = false;
+        this.holding(() => this.exchange(calls)).then(
+            () => {
+                for (const c of calls) {
+                    if (c.error) c.reject(c.error);
+                    else c.resolve(c.rows);
+                }
+            },
+            (e) => {
+                for (const c of calls) c.reject(e);
+            },
         );
-        const rows = [];
-        for (const m of r.messages) {
-            if (m.name === 'rowDescription') {
-                columns = m.fields.map((f) => f.name);
-                this.statements.set(name, columns);
-            } else if (m.name === 'noData') this.statements.set(name, (columns = []));
-            else if (m.name === 'dataRow') {
-                const row = {};
-                for (let i = 0; i < columns.length; i++) row[columns[i]] = m.fields[i];
-                rows.push(row);
+    }
+
+    /**
+     * Runs prepared statements (Parse once per name, then Bind / Execute / Sync: PGlite's `query`
+     * parses and plans every call, which for the status lookup costs most of its time) and sets each
+     * call's `rows` (values as text, as the store's readers take them) or `error` (PostgreSQL's, as
+     * PGlite's `execProtocol` throws it). The answer's bytes are read here, not by PGlite's message
+     * parser: only the rows' fields are decoded. No `syncToFs` after them: the file systems used here
+     * (a data directory on the node file system, or memory) write through and PGlite's sync of them
+     * does nothing.
+     */
+    async exchange(calls) {
+        if (this.db.closed) throw new Error('PGlite is closed');
+        for (const c of calls) {
+            if (this.statements.has(c.name)) continue;
+            if (c.sql === undefined) {
+                c.error = new Error(`no prepared statement ${c.name}`);
+                continue;
+            }
+            try {
+                await this.db.execProtocol(
+                    Buffer.concat([serialize.parse({ name: c.name, text: c.sql, types: [] }), serialize.sync()]),
+                    { syncToFs: false },
+                );
+                this.statements.set(c.name, null);
+            } catch (e) {
+                c.error = e;
             }
         }
-        return rows;
+        const ready = calls.filter((c) => !c.error);
+        if (!ready.length) return;
+        const parts = [];
+        for (const c of ready)
+            parts.push(
+                serialize.bind({ statement: c.name, values: c.params.map(textParam) }),
+                ...(this.statements.get(c.name) ? [] : [serialize.describe({ type: 'P' })]),
+                serialize.execute({}),
+                serialize.sync(),
+            );
+        const chunks = [];
+        // the answer's bytes are a view of PGlite's memory while it writes them: copied
+        await this.db.execProtocolRawStream(Buffer.concat(parts), {
+            syncToFs: false,
+            onRawData: (d) => chunks.push(Buffer.from(d)),
+        });
+        const buf = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+        let k = 0;
+        let c = ready[0];
+        let columns = this.statements.get(c.name);
+        let rows = [];
+        for (let p = 0; p < buf.length && c;) {
+            const type = buf[p];
+            const end = p + 1 + buf.readInt32BE(p + 1);
+            if (type === ROW) {
+                const row = {};
+                let q = p + 7;
+                for (let i = 0; i < columns.length; i++) {
+                    const len = buf.readInt32BE(q);
+                    q += 4;
+                    if (len < 0) row[columns[i]] = null;
+                    else {
+                        row[columns[i]] = buf.toString('utf8', q, q + len);
+                        q += len;
+                    }
+                }
+                rows.push(row);
+            } else if (type === DESCRIPTION) {
+                columns = columnNames(buf, p + 5);
+                this.statements.set(c.name, columns);
+            } else if (type === NO_DATA) {
+                columns = [];
+                this.statements.set(c.name, columns);
+            } else if (type === FAILURE) {
+                new Parser().parse(buf.subarray(p, end), (m) => (c.error ??= m));
+            } else if (type === READY) {
+                if (!c.error) c.rows = rows;
+                c = ready[++k];
+                columns = c && this.statements.get(c.name);
+                rows = [];
+            }
+            p = end;
+        }
+        for (; k < ready.length; k++) ready[k].error ??= new Error('PGlite: no answer to a prepared statement');
     }
 
     /**
      * BEGIN: the transaction's number. It stays open in PGlite's `transaction` (which holds the
      * database's lock and rolls back when its callback fails) until `end`.
      */
-    begin() {
-        return new Promise((opened, failed) => {
-            const n = this.nextTx++;
-            const t = {};
-            t.outcome = this.db.transaction(
-                (tx) =>
-                    new Promise((done, undo) => {
-                        Object.assign(t, { tx, done, undo });
-                        this.txs.set(n, t);
-                        opened(n);
-                    }),
-            );
-            t.outcome.catch(failed); // BEGIN failed (once opened, `failed` does nothing)
-        });
+    async begin() {
+        await this.acquire();
+        try {
+            return await new Promise((opened, failed) => {
+                const n = this.nextTx++;
+                const t = {};
+                t.outcome = this.db.transaction(
+                    (tx) =>
+                        new Promise((done, undo) => {
+                            Object.assign(t, { tx, done, undo });
+                            this.txs.set(n, t);
+                            opened(n);
+                        }),
+                );
+                t.outcome.catch(failed); // BEGIN failed (once opened, `failed` does nothing)
+            });
+        } catch (e) {
+            this.release();
+            throw e;
+        }
     }
 
     /** COMMIT (`commit`) or ROLLBACK of an open transaction */
@@ -140,13 +296,15 @@ class PgliteSession {
             await t.outcome;
         } catch (e) {
             if (e !== ROLLBACK) throw e;
+        } finally {
+            this.release();
         }
         return null;
     }
 
     /** the data directory as a tar */
-    async dump() {
-        return (await this.db.dumpDataDir('none')).arrayBuffer();
+    dump() {
+        return this.holding(async () => (await this.db.dumpDataDir('none')).arrayBuffer());
     }
 
     async close() {

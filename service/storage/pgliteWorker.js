@@ -4,9 +4,10 @@
 // its rows back.
 //
 // workerData: { dataDir?, loadDataDir? (a tar, ArrayBuffer), wasm: [pglite, initdb] (compiled
-// once by the process) }. Then every message { id, op, ... } names a PgliteSession method (query,
-// begin, end, dump, close) and is answered by one { id, value } or { id, error }; id 0 answers the
-// opening.
+// once by the process) }. Then every message is an array of calls { id, op, ... }, each naming a
+// PgliteSession method (query, begin, end, dump, close), taken in order; the answers { id, value }
+// or { id, error } come back in arrays too, those ready together in one message. The opening is
+// answered by { id: 0 }.
 'use strict';
 const { parentPort, workerData } = require('worker_threads');
 const { PgliteSession } = require('./pgliteSession');
@@ -30,17 +31,33 @@ async function main() {
         initdbWasmModule: wasm[1],
         ...(loadDataDir ? { loadDataDir: new Blob([loadDataDir]) } : {}),
     });
-    parentPort.on('message', async (m) => {
-        try {
-            if (!OPS.has(m.op)) throw new Error(`unknown operation ${m.op}`);
-            const value = await session[m.op](m);
-            parentPort.postMessage({ id: m.id, value }, value instanceof ArrayBuffer ? [value] : []);
-            if (m.op === 'close') parentPort.close();
-        } catch (e) {
-            parentPort.postMessage({ id: m.id, error: plain(e) });
+    let answers = [];
+    let transfers = [];
+    let closing = false;
+    const answer = (a, transfer) => {
+        if (!answers.length)
+            queueMicrotask(() => {
+                parentPort.postMessage(answers, transfers);
+                answers = [];
+                transfers = [];
+                if (closing) parentPort.close();
+            });
+        answers.push(a);
+        if (transfer) transfers.push(transfer);
+    };
+    parentPort.on('message', (calls) => {
+        for (const m of calls) {
+            const run = OPS.has(m.op) ? session[m.op](m) : Promise.reject(new Error(`unknown operation ${m.op}`));
+            run.then(
+                (value) => {
+                    if (m.op === 'close') closing = true;
+                    answer({ id: m.id, value }, value instanceof ArrayBuffer ? value : undefined);
+                },
+                (e) => answer({ id: m.id, error: plain(e) }),
+            );
         }
     });
-    parentPort.postMessage({ id: 0, value: null });
+    parentPort.postMessage([{ id: 0, value: null }]);
 }
 
-main().catch((e) => parentPort.postMessage({ id: 0, error: plain(e) }));
+main().catch((e) => parentPort.postMessage([{ id: 0, error: plain(e) }]));

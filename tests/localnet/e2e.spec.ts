@@ -15,7 +15,7 @@ import { Address, Cell, internal, SendMode, toNano } from '@ton/core';
 import { TonClient, WalletContractV4 } from '@ton/ton';
 import { Contract, JsonRpcProvider, Wallet } from 'ethers';
 import { startLocalNetwork, LocalNetwork, USER_TOKENS } from '../../service/localnet/localnet';
-import { hardhat, HARDHAT_ACCOUNTS, ignitionDeploy, ROOT } from '../../service/localnet/evmNode';
+import { hardhat, HARDHAT_ACCOUNTS, ignitionDeploy, ignitionDeploymentDir, ROOT } from '../../service/localnet/evmNode';
 import { TvmAccount } from '../../service/localnet/accounts';
 import { InProcessOperators } from '../../service/localnet/operators';
 import { ProcessOperators } from '../../service/localnet/processOperators';
@@ -126,7 +126,7 @@ describe('local bridge network, end to end', () => {
         await net?.stop();
         if (net) fs.rmSync(net.deploymentFile, { force: true });
         if (net) fs.rmSync(net.deploymentFile.replace(/\.json$/, '.operators'), { recursive: true, force: true });
-        fs.rmSync(path.join(ROOT, 'ignition', 'deployments', NAME), { recursive: true, force: true });
+        fs.rmSync(ignitionDeploymentDir(NAME), { recursive: true, force: true });
         // one line in every run (a passing spec's console.log is not shown): the cost of this spec
         process.stderr.write(`[localnet e2e] operators ${OPERATORS}, times (ms): ${JSON.stringify(times)}\n`);
     });

@@ -10,7 +10,7 @@ import path from 'path';
 import { Address } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { readDeployment } from '../../lib/deploy/deployment';
-import { ROOT } from '../../service/localnet/evmNode';
+import { ignitionDeploymentDir, ROOT } from '../../service/localnet/evmNode';
 import { until } from '../until.util';
 
 jest.setTimeout(300_000);
@@ -81,6 +81,9 @@ describe('npm start: the local bridge network as a process', () => {
                 for (const a of contracts)
                     expect((await client.getContractState(Address.parse(a))).state).toBe('active');
             }
+            // Ignition's journal of the EVM deployment, kept while the node runs
+            const journal = ignitionDeploymentDir(`${NAME}-devnet`);
+            expect(fs.existsSync(path.join(journal, 'deployed_addresses.json'))).toBe(true);
             const chainId = await fetch(evmUrl, {
                 method: 'POST',
                 headers: { 'content-type': 'application/json' },
@@ -112,12 +115,14 @@ describe('npm start: the local bridge network as a process', () => {
                     }),
                 ).toMatchObject({ signer, round: 1, inRound: true });
 
-            // Ctrl-C: everything stops, the process exits 0, the ports are closed
+            // Ctrl-C: everything stops, the process exits 0, the ports are closed, Ignition's journal of
+            // the stopped node is gone from the checkout
             const t1 = Date.now();
             p.kill('SIGINT');
             expect(await exited).toBe(0);
             expect(out).toMatch(/SIGINT: stopping the local bridge network[\s\S]*stopped\./);
             for (const url of [tvm[0][3], evmUrl, relays[0][2]]) await expect(fetch(url)).rejects.toThrow();
+            expect(fs.existsSync(journal)).toBe(false);
             process.stderr.write(
                 `[npm start spec] operators ${process.env.LOCALNET_OPERATORS || 'in-process'}: up in ${up} ms, stopped in ${Date.now() - t1} ms\n`,
             );
@@ -125,7 +130,7 @@ describe('npm start: the local bridge network as a process', () => {
             if (p.exitCode === null) p.kill('SIGKILL');
             fs.rmSync(file, { force: true });
             fs.rmSync(path.join(ROOT, 'deployments', `${NAME}.operators`), { recursive: true, force: true });
-            fs.rmSync(path.join(ROOT, 'ignition', 'deployments', `${NAME}-devnet`), { recursive: true, force: true });
+            fs.rmSync(ignitionDeploymentDir(`${NAME}-devnet`), { recursive: true, force: true });
         }
     });
 });

@@ -7,7 +7,8 @@
  *     transfer delivered once and paid once (one deploy_tvm_event per Event over all the backends'
  *     wallets), the gas spent recorded per transfer;
  *   - a stranger deploying a transfer's Event with a padded proof and too little value (the Event
- *     refuses it, 2317, and stays Initializing): a single instance on PGlite completes the delivery.
+ *     refuses it, 2317, and stays Initializing): a single instance on PGlite completes the delivery
+ *     (its data directory holding a migrated database, as an operator's after an earlier run).
  */
 import fs from 'fs';
 import path from 'path';
@@ -23,8 +24,9 @@ import { fakeBlockRequest } from '../../harness/checkerRequests';
 import { EventStatus } from '../../wrappers/eventStatus';
 import { PgServer, requirePostgres, startPostgres } from '../service/postgres';
 import { opsNetwork, ServiceProcess } from './process';
+import { migratedPgliteDir } from './pgliteDir';
 import { alienBalance, deploymentsSentBy, lock } from './creditUser';
-import { until } from '../until.util';
+import { until } from './until';
 
 jest.setTimeout(300_000);
 
@@ -196,6 +198,9 @@ const run = requirePostgres();
     });
 
     it("a stranger's padded proof leaves the Event Initializing (2317); a single instance on PGlite completes the delivery", async () => {
+        // the single instance's PGlite directory, written while the stranger's part runs
+        const dataDir = migratedPgliteDir(path.join(dir, 'credit-pglite'));
+        dataDir.catch(() => undefined); // awaited below; a failure fails the test there
         const d = readDeployment(net.deploymentFile);
         const proxy = Address.parse(d.tvm.A.contracts.nativeProxy!);
         const configuration = Address.parse(d.tvm.B.contracts.alienConfiguration!);
@@ -245,7 +250,7 @@ const run = requirePostgres();
 
         const w = wallets[2];
         const seqno = await w.seqno();
-        const single = startCredit(SUBWALLETS[2], { DATA_DIR: path.join(dir, 'credit-pglite') });
+        const single = startCredit(SUBWALLETS[2], { DATA_DIR: await dataDir });
         const delivered = await single.waitFor(
             (l) => l.event === 'credit.delivered' && l.eventAddress === event.toRawString(),
             120_000,

@@ -12,7 +12,7 @@ import { v2Provider } from '../../lib/toncenterV2';
 import { JettonWallet } from '../../wrappers/JettonWallet';
 import { ProxyMultiVaultAlien } from '../../wrappers/ProxyMultiVaultAlien';
 import { Op } from '../../wrappers/constants';
-import { until } from '../until.util';
+import { until } from './until';
 
 export type Key = 'A' | 'B';
 export const other = (k: Key): Key => (k === 'A' ? 'B' : 'A');

@@ -1,14 +1,16 @@
 /**
  * The operators' common frame: the journal a crash leaves behind, /health and /metrics, a failing
  * loop step that the process survives, a clean stop; and an entry point refusing a bad
- * configuration with the setting named (exit 2, a JSON log line).
+ * configuration with the setting named (exit 2, a JSON log line); the TypeScript loader the service
+ * processes start with (tools/jest/ts-register.js): its errors' stacks name the TypeScript lines.
  */
+import { spawnSync } from 'child_process';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { Journal } from '../../service/operators/journal';
 import { jsonLogger, startService } from '../../service/operators/frame';
-import { ServiceProcess } from './process';
+import { ROOT, ServiceProcess } from './process';
 
 describe('operators: the common frame', () => {
     let dir: string;
@@ -78,6 +80,40 @@ describe('operators: the common frame', () => {
         expect(steps).toBe(after);
         expect(lines[lines.length - 1]).toMatchObject({ event: 'stopped', reason: 'test' });
         await expect(fetch(`${svc.url}/health`)).rejects.toThrow();
+    });
+
+    it("a service process's TypeScript runs transpiled by swc, its stack traces at the TypeScript lines", () => {
+        const file = path.join(dir, 'thrower.ts');
+        // types, an enum, a default import (esModuleInterop) and a class field: what swc transpiles
+        fs.writeFileSync(
+            file,
+            [
+                "import path from 'path';",
+                'enum Kind {',
+                '    A = 1,',
+                '}',
+                'interface Named {',
+                '    name: string;',
+                '}',
+                'class Thing implements Named {',
+                "    name = path.basename('/x/thing.ts', '.ts');",
+                '    kind: Kind = Kind.A;',
+                '    fail(): never {',
+                '        throw new Error(`${this.name} ${this.kind}`);',
+                '    }',
+                '}',
+                'new Thing().fail();',
+                '',
+            ].join('\n'),
+        );
+        const r = spawnSync(process.execPath, ['-r', path.join(ROOT, 'tools', 'jest', 'ts-register.js'), file], {
+            cwd: ROOT,
+            encoding: 'utf8',
+        });
+        expect(r.status).toBe(1);
+        expect(r.stderr).toContain('Error: thing 1\n');
+        expect(r.stderr).toContain(`at Thing.fail (${file}:12:15)`);
+        expect(r.stderr).toContain(`(${file}:15:13)`);
     });
 
     it('an entry point with a bad configuration exits 2 naming the setting', async () => {

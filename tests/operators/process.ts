@@ -1,14 +1,17 @@
 /**
- * An operator service as a child process, as an operator runs it: `ts-node` on its entry point with
- * the environment, its JSON log lines collected, signals (SIGTERM, SIGKILL) sent by pid.
+ * An operator service as a child process, as an operator runs it: Node on its entry point with
+ * the environment, its TypeScript transpiled by swc as `ts-node --swc` does (tools/jest/ts-register.js,
+ * without ts-node's own start), its JSON log lines collected, signals (SIGTERM, SIGKILL) sent by pid.
  */
 import { ChildProcess, spawn } from 'child_process';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { LocalNetwork, LocalNetworkOptions, startLocalNetwork } from '../../service/localnet/localnet';
+import { logged } from './until';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
+const TS_REGISTER = path.join(ROOT, 'tools', 'jest', 'ts-register.js');
 
 export interface LogLine {
     t: string;
@@ -29,9 +32,9 @@ export class ServiceProcess {
         readonly script: string,
         readonly env: Record<string, string>,
     ) {
-        this.child = spawn(process.execPath, ['-r', 'ts-node/register', path.join(ROOT, script)], {
+        this.child = spawn(process.execPath, ['-r', TS_REGISTER, path.join(ROOT, script)], {
             cwd: ROOT,
-            env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true', ...env },
+            env: { ...process.env, ...env },
             stdio: ['ignore', 'pipe', 'pipe'],
         });
         let buf = '';
@@ -48,6 +51,7 @@ export class ServiceProcess {
                     line = { t: '', level: 'raw', service: '', event: 'raw', text };
                 }
                 this.lines.push(line);
+                logged();
                 this.waiters = this.waiters.filter((w) => {
                     if (!w.pred(line)) return true;
                     w.resolve(line);

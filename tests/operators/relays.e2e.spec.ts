@@ -33,7 +33,7 @@ import { MultiVaultEvmTvmEventAlien } from '../../wrappers/MultiVaultEvmTvmEvent
 import { OperatorWallet } from '../../service/operators/wallet';
 import { BRIDGE_ABI, TvmEvmRelayRecord } from '../../service/operators/tvmEvmRelay';
 import { opsNetwork, printProcesses, ServiceProcess } from './process';
-import { until as untilDone } from '../until.util';
+import { until as untilDone } from './until';
 
 jest.setTimeout(300_000);
 
@@ -46,7 +46,9 @@ let dir: string;
 let provider: JsonRpcProvider;
 
 beforeAll(async () => {
-    process.env.LOCALNET_EVM_BLOCK_MS ??= '1000';
+    // an EVM block every 250 ms (as the other local network specs): a deposit's two confirmations
+    // in half a second instead of two seconds
+    process.env.LOCALNET_EVM_BLOCK_MS ??= '250';
     ({ net, dir } = await opsNetwork('ops-relays', { relays: 4 }));
     provider = new JsonRpcProvider(net.evm!.url, net.evm!.chainId, { staticNetwork: true });
 });
@@ -146,6 +148,12 @@ describe('EVM relays as processes against the local network', () => {
         const tx = await deposit(5_000_000n);
         await until('the mint on A', async () => (await balanceOnA()) === before + 5_000_000n);
         console.log(`EVM deposit confirmed by ${N} relay processes: ${Date.now() - t0} ms`);
+        // each relay's vote line is written after its vote is sent, so the third one can come after
+        // the mint it caused: the counts are taken once every relay has logged that the Event
+        // decided (after that a relay no longer votes on it)
+        await until('every relay finding the Event decided', async () =>
+            relays.every((r) => r.lines.some((l) => l.event === 'relay.decided' && String(l.deposit).startsWith(tx))),
+        );
         // every relay up voted once at most, and at least requiredVotes (3 of 4) did
         const counts = relays.map((r) => voted(r, tx).length);
         expect(counts.every((c) => c <= 1)).toBe(true);
@@ -177,7 +185,13 @@ describe('EVM relays as processes against the local network', () => {
         await until('the mint on A', async () => (await balanceOnA()) === before + 7_000_000n);
         // three more rounds of the restarted relay: it finds its vote on chain and does not vote again
         const seen = await restarted.rounds();
-        await until('three more rounds of the restarted relay', async () => (await restarted.rounds()) >= seen + 3);
+        // (its /health, asked every 100 ms: the rounds are the event waited on)
+        await untilDone(
+            'three more rounds of the restarted relay',
+            async () => (await restarted.rounds()) >= seen + 3,
+            150_000,
+            100,
+        );
         expect(voted(restarted, tx)).toEqual([]);
         const event = Address.parse(vote.eventAddress as string);
         const voters = await MultiVaultEvmTvmEventAlien.createFromAddress(event).getGetVoters(
@@ -380,6 +394,10 @@ describe('TVM to EVM relays as processes against the local network', () => {
             for (const id of all) if ((await fetch(`${urls[3]}/v1/withdrawals/${id}`)).status !== 200) return false;
             return true;
         });
+        // (a signature is served after its line is written; the lines may still be on their way)
+        await until("relay 3's lines of all three", async () =>
+            all.every((id) => signedLines(first, id).length + signedLines(again, id).length > 0),
+        );
         // the killed run's signature was recorded, re-read after the restart and not signed again
         expect(again.lines.some((l) => l.event === 'tvmevm.already_signed' && l.id === hit.id)).toBe(true);
         // exactly once: one signed line across both runs and one journal record per event

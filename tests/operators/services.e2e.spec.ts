@@ -18,7 +18,7 @@ import { OperatorWallet } from '../../service/operators/wallet';
 import { CreditRecord } from '../../service/operators/credit';
 import { OPERATOR_SUBWALLETS, ProcessOperators } from '../../service/localnet/processOperators';
 import { ServiceProcess } from './process';
-import { until } from '../until.util';
+import { logged, until } from './until';
 import { alienBalance as alienBalanceOf, Key, lock as lockOn, other } from './creditUser';
 
 jest.setTimeout(300_000);
@@ -80,7 +80,10 @@ describe('operators as processes against the local network', () => {
                 }
                 return (ops = new ProcessOperators(n, {
                     stateDir: dir,
-                    log: (event, fields) => opLines.push({ event, ...fields }),
+                    log: (event, fields) => {
+                        opLines.push({ event, ...fields });
+                        logged();
+                    },
                 }));
             },
         });
@@ -175,8 +178,9 @@ describe('operators as processes against the local network', () => {
         expect(await syncA.exited).toBe(0);
         expect(opLines.some((l) => l.event === 'sync-A-B.stopped')).toBe(true);
         const behind = await epochOnLiteClient('B');
-        await net.tvm.A.node.exclusive(async () => net.tvm.A.node.rotate());
-        await new Promise((r) => setTimeout(r, 1100)); // a later utime_since
+        const first = await net.tvm.A.node.exclusive(async () => net.tvm.A.node.rotate());
+        // the second needs a later utime_since: the clock's next second
+        await new Promise((r) => setTimeout(r, (first.set.utimeSince + 1) * 1000 - Date.now() + 20));
         await net.tvm.A.node.exclusive(async () => net.tvm.A.node.rotate());
         expect(currentEpoch('A')).toBeGreaterThan(behind);
         expect(await epochOnLiteClient('B')).toBe(behind);
@@ -237,7 +241,13 @@ describe('operators as processes against the local network', () => {
         expect(kinds.filter((k) => k === 'delivered').length).toBe(1);
         // three rounds of the resumed backend later: still once
         const seen = await resumed.rounds();
-        await until('three more rounds of the resumed backend', async () => (await resumed.rounds()) >= seen + 3);
+        // (its /health, asked every 100 ms: the rounds are the event waited on)
+        await until(
+            'three more rounds of the resumed backend',
+            async () => (await resumed.rounds()) >= seen + 3,
+            120_000,
+            100,
+        );
         expect(await alienBalanceOf(net, 'B')).toBe(before + 5_000_000_000n);
         expect(await wallet.seqno()).toBe(seqnoBefore + 1);
     });

@@ -57,10 +57,21 @@ export async function openEmptyPglite(migrateIt = true): Promise<Db> {
     return db;
 }
 
+const migratedFile = () => keptFile('migrated', JSON.stringify(MIGRATIONS));
+
 /** A migrated PGlite database; `thread`: in a thread of its own. */
 export async function openMigratedPglite(o: { thread?: boolean } = {}): Promise<Db> {
-    const file = keptFile('migrated', JSON.stringify(MIGRATIONS));
-    const { db, made } = await openKept(file, () => openEmptyPglite(), o.thread);
+    const { db, made } = await openKept(migratedFile(), () => openEmptyPglite(), o.thread);
     if (!made) await migrate(db);
     return db;
+}
+
+/**
+ * The kept dump of a migrated database itself (a tar of PGlite's data directory, what
+ * `openDb({ loadDataDir })` and a service's DATA_DIR are seeded from), made when there is none yet.
+ */
+export async function migratedPgliteTar(): Promise<Buffer> {
+    const file = migratedFile();
+    if (!fs.existsSync(file)) await (await openMigratedPglite()).close();
+    return fs.readFileSync(file);
 }

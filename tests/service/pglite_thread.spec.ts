@@ -168,6 +168,33 @@ describe.each(both())('transactions and concurrency (%s)', (name, which) => {
         const got = await Promise.all(ids.map((id) => getTransferFromTvm(db(), id)));
         expect(got.map((v) => v?.transferId)).toEqual(ids);
     });
+
+    it('prepared statements sent together run in one exchange, each failing or answering alone', async () => {
+        const DIVIDE = prepared(`SELECT 100 / $1::int AS q, '${name}' AS who`);
+        const BROKEN = prepared(`SELEC $1::int AS q -- ${name}`);
+        const divisors = [5, 0, 4, 'x', 2, 0, 1];
+        // issued in one turn: one message to the thread, one call of PGlite's protocol
+        const all = await Promise.allSettled([
+            ...divisors.map((d) => db().query(DIVIDE, [d])),
+            db().query(BROKEN, [1]),
+            getTransferFromTvm(db(), data.tvm[0].transferId),
+        ]);
+        const out = all.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as { code: string }).code));
+        expect(out.slice(0, divisors.length)).toEqual([
+            [{ q: '20', who: name }],
+            '22012', // division_by_zero
+            [{ q: '25', who: name }],
+            '22P02', // invalid_text_representation
+            [{ q: '50', who: name }],
+            '22012',
+            [{ q: '100', who: name }],
+        ]);
+        expect(out[divisors.length]).toBe('42601'); // syntax_error, as it was prepared
+        expect((out[divisors.length + 1] as { transferId: string }).transferId).toBe(data.tvm[0].transferId);
+        // a statement that could not be prepared fails the same way the next time, alone
+        await expect(db().query(BROKEN, [2])).rejects.toMatchObject({ code: '42601' });
+        expect(await db().query(DIVIDE, [10])).toEqual([{ q: '10', who: name }]);
+    });
 });
 
 describe('storage down', () => {
@@ -192,8 +219,11 @@ describe('storage down', () => {
     it('a closed database: storage down, in either thread', async () => {
         await local.close();
         await expect(local.query('SELECT 1')).rejects.toBeInstanceOf(StorageError);
+        // a prepared statement too (its exchange bypasses PGlite's query)
+        await expect(getCursor(local, 'held-in this thread')).rejects.toBeInstanceOf(StorageError);
         const again = await openMigratedPglite({ thread: true });
         await again.close();
         await expect(again.query('SELECT 1')).rejects.toBeInstanceOf(StorageError);
+        await expect(getCursor(again, 'x')).rejects.toBeInstanceOf(StorageError);
     });
 });

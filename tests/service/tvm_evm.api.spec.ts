@@ -6,6 +6,10 @@
  * cancelled back to TVM in part or in full) and what `/transfers/status` (both request forms) and
  * `/transfers/search` answer for it, each answer checked against the JSON schemas; migration 3 on a
  * version 2 database. The end to end through the indexers: tests/service/tvm_evm.e2e.spec.ts.
+ *
+ * Each test stands alone (any order, any one of them with -t): the migration and the withdrawal
+ * history run in beforeAll and the tests assert what they returned; the status stream follows a
+ * transfer of its own (8), whose recipient no other test's query selects.
  */
 import Ajv from 'ajv';
 import { FastifyInstance } from 'fastify';
@@ -38,11 +42,13 @@ const NATIVE_ROOT = tvmAddr('A.native-root');
 const EVM_TOKEN = evmAddr('usdt');
 const REPRESENTATION = evmAddr('representation');
 const RECIPIENT = evmAddr('evm recipient');
+/** the recipient of transfer 8, the one the status stream test approves */
+const STREAM_RECIPIENT = evmAddr('stream recipient');
 const FILLER = evmAddr('filler');
 const SENDER = tvmAddr('tvm sender');
 const RELAYS = ['http://127.0.0.1:8091', 'http://relay-2.example/'];
 
-const T = Array.from({ length: 8 }, (_, i) => tvmEvmTransfer(i));
+const T = Array.from({ length: 9 }, (_, i) => tvmEvmTransfer(i, i === 8 ? { recipient: STREAM_RECIPIENT } : {}));
 const wid = (i: number) => T[i].linkKey.slice(3);
 const tokenOf = (i: number) => (i % 2 === 0 ? REPRESENTATION : EVM_TOKEN);
 const feeOf = (i: number) => BigInt(T[i].amount) / 500n;
@@ -70,21 +76,22 @@ const created = (i: number, pendingId: bigint, approveStatus: number, bounty = 0
     ...base(`save ${i}`),
     kind: 'Created',
     withdrawalId: wid(i),
-    recipient: RECIPIENT,
+    recipient: T[i].recipient,
     pendingId,
     token: tokenOf(i),
     amount: netOf(i),
     approveStatus,
     bounty,
 });
-const pid = (id: bigint) => ({ recipient: RECIPIENT, pendingId: id });
+const pid = (id: bigint, recipient = RECIPIENT) => ({ recipient, pendingId: id });
 
 /**
  * 0: native, paid at once. 1: alien, not saved on EVM yet. 2: native over the limit, approved and
  * paid in one transaction. 3: alien short of liquidity (bounty 1,000 at the save, then 3,000), a
  * quarter cancelled back to TVM, the rest filled by a depositor. 4: native over the limit, rejected.
  * 5: alien short of liquidity, all cancelled back to TVM. 6: native over the limit, still waiting.
- * 7: alien short of liquidity, then force-withdrawn.
+ * 7: alien short of liquidity, then force-withdrawn. 8 (another recipient, pending id 0): native
+ * over the limit, waiting until the status stream test approves it.
  */
 function history() {
     const steps: WithdrawalStep[] = [
@@ -100,6 +107,7 @@ function history() {
         created(6, 4n, 1),
         created(7, 5n, 0),
         { ...base('force 7'), kind: 'Paid', ...pid(5n), amount: netOf(7), filler: ZERO_ADDRESS, bounty: 0n },
+        created(8, 0n, 1),
         ...((tx) => [
             { ...tx, kind: 'Approve', ...pid(0n), approveStatus: 2 } as WithdrawalStep,
             {
@@ -131,6 +139,11 @@ describe.each(backends)('TVM to EVM on $name', (backend) => {
     let server: PgServer | undefined;
     let api: FastifyInstance;
     let tvm: Awaited<ReturnType<typeof fill>>['tvm'];
+    /** what the migration of the version 2 database answered, step by step */
+    let migration: { insertBefore: string; applied: number[]; inserted: number; again: number[] };
+    /** the withdrawal history and what applying it answered */
+    let steps: WithdrawalStep[];
+    let applied: Awaited<ReturnType<typeof applyWithdrawalSteps>>;
 
     beforeAll(async () => {
         // migration 3 on a version 2 database holding transfers: then the TVM to EVM rows
@@ -141,6 +154,16 @@ describe.each(backends)('TVM to EVM on $name', (backend) => {
         for (const m of MIGRATIONS.slice(0, 2)) for (const s of m.sql) await db.query(s);
         await db.query(`INSERT INTO schema_migrations VALUES (1, 'v1', 0), (2, 'v2', 0)`);
         ({ tvm } = await fill(db));
+        // migration 3, then the TVM to EVM transfers and their withdrawal logs
+        const insertBefore = await insertTransfers(db, [T[0]]).then(
+            () => 'inserted',
+            (e: Error) => e.message,
+        );
+        const versions = await migrate(db);
+        const inserted = await db.transaction((q) => insertTransfers(q, T));
+        migration = { insertBefore, applied: versions, inserted, again: await migrate(db) };
+        steps = history();
+        applied = await db.transaction((q) => applyWithdrawalSteps(q, steps));
         api = await buildApi({
             db,
             deployment: { ...deployment, evm: { ...deployment.evm!, relayEndpoints: RELAYS } },
@@ -155,17 +178,15 @@ describe.each(backends)('TVM to EVM on $name', (backend) => {
     });
 
     it('migration 3: a version 2 database takes the TvmToEvm kind and the withdrawals, every transfer kept', async () => {
-        await expect(insertTransfers(db, [T[0]])).rejects.toThrow(/transfers_kind_check/);
-        expect(await migrate(db)).toEqual(MIGRATIONS.slice(2).map((m) => m.version)); // 3 and any later
+        expect(migration.insertBefore).toMatch(/transfers_kind_check/);
+        expect(migration.applied).toEqual(MIGRATIONS.slice(2).map((m) => m.version)); // 3 and any later
         expect((await getTransfer(db, 'TvmToTvm', tvm[0].transferId))?.sender).toBe(tvm[0].sender);
-        expect(await db.transaction((q) => insertTransfers(q, T))).toBe(T.length);
-        expect(await migrate(db)).toEqual([]);
+        expect(migration.inserted).toBe(T.length);
+        expect(migration.again).toEqual([]);
     });
 
     it('withdrawal logs applied in chain order, each once; a log of a pending withdrawal never seen is reported', async () => {
-        const steps = history();
-        const r = await db.transaction((q) => applyWithdrawalSteps(q, steps));
-        expect(r).toEqual({ applied: steps.length, unknown: [] });
+        expect(applied).toEqual({ applied: steps.length, unknown: [] });
         // the same logs again (a batch read twice): nothing changes
         expect(await db.transaction((q) => applyWithdrawalSteps(q, steps))).toEqual({ applied: 0, unknown: [] });
         const stray: WithdrawalStep = { ...base('stray'), kind: 'Bounty', ...pid(99n), bounty: 1n };
@@ -376,13 +397,22 @@ describe.each(backends)('TVM to EVM on $name', (backend) => {
                 (x: { tvmEvm: { outgoing: { transactionHash: string } } }) => x.tvmEvm.outgoing.transactionHash,
             ),
         ).toEqual(T.map((t) => t.transferId));
-        const pending = await search({ transferKinds: ['TvmToEvm'], statuses: ['Pending'] });
-        expect(pending.body.transfers.map((x: { tvmEvm: unknown }) => x.tvmEvm)).toHaveLength(2); // 1 (not saved), 6
+        // of RECIPIENT's (8, the stream test's, is another recipient's)
+        const pending = await search({
+            transferKinds: ['TvmToEvm'],
+            statuses: ['Pending'],
+            userAddresses: [RECIPIENT],
+        });
+        expect(
+            pending.body.transfers.map(
+                (x: { tvmEvm: { outgoing: { transactionHash: string } } }) => x.tvmEvm.outgoing.transactionHash,
+            ),
+        ).toEqual([T[6].transferId, T[1].transferId]); // 1 (not saved), 6
         const failed = await search({ statuses: ['Failed'], toEvmChainId: EVM });
         expect(failed.body.totalCount).toBe(2); // 4 (rejected), 5 (cancelled)
         // by default every kind; fromTvmChainId A: TVM to TVM from A and TVM to EVM; toTvmChainId: not TVM to EVM
         const all = await search({ userAddresses: [RECIPIENT.toUpperCase().replace('0X', '0x')] });
-        expect(all.body.totalCount).toBe(T.length);
+        expect(all.body.totalCount).toBe(T.filter((t) => t.recipient === RECIPIENT).length);
         const fromA = await search({ fromTvmChainId: A, limit: 1 });
         const onlyTvmTvm = await search({ fromTvmChainId: A, transferKinds: ['TvmToTvm'], limit: 1 });
         expect(fromA.body.totalCount).toBe(onlyTvmTvm.body.totalCount + T.length);
@@ -390,7 +420,7 @@ describe.each(backends)('TVM to EVM on $name', (backend) => {
         expect(toB.body).toEqual({ transfers: [], totalCount: 0 });
         const page = await search({ transferKinds: ['TvmToEvm', 'EvmToTvm'], limit: 3, offset: 0 });
         expect(page.body.transfers).toHaveLength(3);
-        expect(page.body.transfers[0].tvmEvm.outgoing.transactionHash).toBe(T[7].transferId);
+        expect(page.body.transfers[0].tvmEvm.outgoing.transactionHash).toBe(T[8].transferId);
     });
 
     it('/transfers/search refuses toTvmChainId with toEvmChainId, and an unknown EVM chain', async () => {
@@ -406,7 +436,7 @@ describe.each(backends)('TVM to EVM on $name', (backend) => {
     it('(extension) the status stream follows a TVM to EVM transfer by its Transfer ID until the guardian approves it', async () => {
         const root = await listen(api);
         const r = await fetch(
-            `${root}/v2/transfers/status/stream?outgoingTransactionHash=${T[6].transferId}&dappChainId=${A}`,
+            `${root}/v2/transfers/status/stream?outgoingTransactionHash=${T[8].transferId}&dappChainId=${A}`,
         );
         expect(r.headers.get('content-type')).toBe('text/event-stream');
         const read = sseReader(r.body!);
@@ -417,10 +447,18 @@ describe.each(backends)('TVM to EVM on $name', (backend) => {
         };
         const first = await next();
         expect(first.transfer.tvmEvm.transferStatus).toBe('Pending');
-        const tx = base('approve 6');
+        const tx = base('approve 8');
         await applyWithdrawalSteps(db, [
-            { ...tx, kind: 'Approve', ...pid(4n), approveStatus: 2 },
-            { ...tx, logIndex: 2, kind: 'Paid', ...pid(4n), amount: netOf(6), filler: ZERO_ADDRESS, bounty: 0n },
+            { ...tx, kind: 'Approve', ...pid(0n, STREAM_RECIPIENT), approveStatus: 2 },
+            {
+                ...tx,
+                logIndex: 2,
+                kind: 'Paid',
+                ...pid(0n, STREAM_RECIPIENT),
+                amount: netOf(8),
+                filler: ZERO_ADDRESS,
+                bounty: 0n,
+            },
         ]);
         let last = first;
         for (let ev = await next(); ev; ev = await next()) last = ev;
