@@ -209,6 +209,8 @@ export interface ModelExtension {
     check(): Promise<Violation[]>;
     /** the way forward for what the extension left open, at the end of the model's drain */
     drain?(): Promise<void>;
+    /** what the extension undoes before the model's drain (e.g. a frozen wallet freed) */
+    beforeDrain?(): Promise<void>;
 }
 
 export const USERS: Record<Net, readonly string[]> = { A: ['alice', 'bob'], B: ['carol', 'dave'] };
@@ -278,6 +280,21 @@ export class BridgeModel {
      * the Event's wallet and its waiting records must hold exactly them (hops.ts).
      */
     readonly stranded = new Map<string, { lane: Lane; amount: bigint }>();
+    /**
+     * A network whose native proxy's wallet of its own token refuses to send (a USDT-style wallet
+     * the token's master froze, harness/model/foreignLane.ts): every transfer the proxy sends from
+     * it bounces, and the proxy puts back what it took (an unlock: Verified, 2715; a repayment: not
+     * repaid; a refund: recorded; a withdrawal: back to the liquidity).
+     */
+    readonly refusing: Record<Net, boolean> = { A: false, B: false };
+    /** users (`net.user`) whose wallet of their network's own token refuses to send (45): their locks do nothing */
+    readonly frozen = new Set<string>();
+    /**
+     * A network whose own token has a plain root (no TEP-89 discovery, harness/model/foreignLane.ts):
+     * its Native Events never learn their wallet, so a provider's tokens come back (the known limit,
+     * TESTING.md section 8); such Events wait for liquidity or a cancel.
+     */
+    readonly plainRoot: Record<Net, boolean> = { A: false, B: false };
     /** liquidity: per lane, what the providers were given (invariant b) */
     readonly providerGiven: Record<Lane, bigint> = { 'A.token': 0n, 'B.token': 0n, shared: 0n };
     users = new Map<string, SandboxContract<TreasuryContract>>();
@@ -455,7 +472,17 @@ export class BridgeModel {
             expectedGas: toNano('0.1'),
             remainingGasTo: u.address,
         });
-        if (this.paused[from].native) return; // refunded (2702): no event, the balance stays
+        // the sender's wallet frozen (45): nothing moved
+        if (h === 'token' && this.frozen.has(`${from}.${sender}`))
+            return this.log("  (refused by the sender's wallet: 45)");
+        // refunded (2702): no event, the balance stays; a refund the proxy's wallet refused is recorded
+        if (this.paused[from].native)
+            return this.refundBounced(
+                from,
+                h,
+                sender,
+                (await s.nativeProxy.getRefundOf(token.proxyWallet, u.address)) - refundBefore,
+            );
         const proxyTx = r.transactions.find(
             (t) =>
                 t.inMessage?.info.type === 'internal' &&
@@ -498,6 +525,7 @@ export class BridgeModel {
         this.log(`lock-self ${from}.${h} ${sender} -> ${from} ${amount}`);
         const u = this.user(from, sender);
         const wallet = await this.pair.wallet(this.net(from), token.minter.address, u.address);
+        const refundBefore = await s.nativeProxy.getRefundOf(token.proxyWallet, u.address);
         await lockNative(u, {
             wallet: wallet.address,
             nativeProxy: s.nativeProxy.address,
@@ -508,7 +536,14 @@ export class BridgeModel {
             expectedGas: toNano('0.1'),
             remainingGasTo: u.address,
         });
-        // refunded (2702 paused, else 2223): the balance stays, nothing emitted
+        // refunded (2702 paused, else 2223): the balance stays, nothing emitted (a refund the
+        // proxy's wallet refused: recorded)
+        this.refundBounced(
+            from,
+            h,
+            sender,
+            (await s.nativeProxy.getRefundOf(token.proxyWallet, u.address)) - refundBefore,
+        );
     }
 
     /** The user burns the alien token of the other network's native token, for a recipient there. */
@@ -695,6 +730,15 @@ export class BridgeModel {
                         lastErrorCode: Errors.proxy.notEnoughLiquidity,
                         finalReject: false,
                     };
+                return;
+            }
+            // the unlock refused by the proxy's frozen wallet: everything put back, the Event told
+            if (h === 'token' && this.refusing[t.to]) {
+                t.expected = {
+                    status: EventStatus.Verified,
+                    lastErrorCode: Errors.proxy.transferRefused,
+                    finalReject: false,
+                };
                 return;
             }
             this.addLiquidity(t.to, h, -t.amount);
@@ -890,6 +934,7 @@ export class BridgeModel {
      */
     async drain(): Promise<void> {
         this.log('drain');
+        for (const e of this.extensions) await e.beforeDrain?.();
         for (const n of ['A', 'B'] as Net[])
             for (const p of ['native', 'alien'] as const) if (this.paused[n][p]) await this.setPaused(n, p, false);
         await this.sync('A');
@@ -1059,6 +1104,17 @@ export class BridgeModel {
     refundRecorded(from: Net, h: 'token' | 'shared', sender: string, grew: bigint): void {
         if (grew === 0n) return this.log('  (refused: too little forward TON, refunded)');
         this.log(`  (refused: too little forward TON, the refund recorded: ${grew})`);
+        this.addBalance(from, h, sender, -grew);
+        this.recorded.set(key(from, h, sender), (this.recorded.get(key(from, h, sender)) ?? 0n) + grew);
+    }
+
+    /**
+     * A refused lock whose refund the proxy's own wallet refused (frozen, `refusing`): the proxy
+     * recorded it for claim_refund (grew); otherwise (grew = 0) the tokens came back.
+     */
+    refundBounced(from: Net, h: 'token' | 'shared', sender: string, grew: bigint): void {
+        if (grew === 0n) return;
+        this.log(`  (the refund refused by the proxy's wallet: recorded ${grew})`);
         this.addBalance(from, h, sender, -grew);
         this.recorded.set(key(from, h, sender), (this.recorded.get(key(from, h, sender)) ?? 0n) + grew);
     }
@@ -1448,6 +1504,9 @@ export class BridgeModel {
             recipient: s.owner.address,
         });
         if (amount === 0n || amount > this.liquidityOf(n, h)) return; // 2704: nothing changes
+        // the proxy's wallet refused (frozen): back to the liquidity
+        if (h === 'token' && this.refusing[n])
+            return this.log("  (refused by the proxy's wallet: back to the liquidity)");
         this.addLiquidity(n, h, -amount);
         this.ownerNet.set(`${n}.${h}`, this.ownerNetOf(n, h) - amount);
     }
@@ -1497,6 +1556,7 @@ export class BridgeModel {
             t.expected.status !== EventStatus.LiquidityRequested ||
             short > 0n ||
             t.kind !== 'burn' ||
+            this.plainRoot[t.to] ||
             (before !== undefined && (await this.refusedForValue(t, before)));
         if (!refused) {
             t.expected = { ...t.expected, status: EventStatus.LiquidityProvided, finalReject: false };
@@ -1528,7 +1588,8 @@ export class BridgeModel {
         if (
             this.paused[t.to].native ||
             !(await this.passLimit(t, t.approved, false)) ||
-            this.liquidityOf(t.to, h) < t.amount
+            this.liquidityOf(t.to, h) < t.amount ||
+            (h === 'token' && this.refusing[t.to])
         ) {
             t.repaid = false;
             return;

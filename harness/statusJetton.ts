@@ -70,8 +70,17 @@ export class StatusJetton {
         );
     }
 
-    /** The master mints `amount` to `to` (internal_transfer with the wallet's state init). */
-    async mint(to: Address, amount: bigint) {
+    /**
+     * The master mints `amount` to `to` (internal_transfer with the wallet's state init); with
+     * forward TON the wallet notifies its owner (transfer_notification with `forwardPayload`, by
+     * reference), the rest of the value to `response`.
+     */
+    async mint(
+        to: Address,
+        amount: bigint,
+        o: { forwardTonAmount?: bigint; forwardPayload?: Cell | null; response?: Address | null } = {},
+    ) {
+        const forwardTonAmount = o.forwardTonAmount ?? 0n;
         const body = beginCell()
             .store(
                 storeJettonTransferInternal({
@@ -79,15 +88,15 @@ export class StatusJetton {
                     queryId: 0n,
                     amount,
                     from: this.minter,
-                    responseDestination: null,
-                    forwardTonAmount: 0n,
-                    forwardPayload: JettonWallet.forwardPayload(null),
+                    responseDestination: o.response ?? null,
+                    forwardTonAmount,
+                    forwardPayload: JettonWallet.forwardPayload(o.forwardPayload ?? null),
                 }),
             )
             .endCell();
         const r = await this.admin.send({
             to: this.walletAddress(to),
-            value: toNano('0.05'),
+            value: toNano('0.05') + forwardTonAmount,
             init: this.init(to),
             body,
         });

@@ -186,7 +186,16 @@ describe("Event actions at the least value they take: the proxy's answer always 
         (who: () => Treasury, action: 'approveLimit' | 'tvmEventRetry') => (event: Address, value: bigint) =>
             who().send({ to: event, value, body: limitActionMessage(action) });
 
-    it('native unlock, LimitReached: tvm_event_retry the same day (always daily_limit_reached) and approve_limit (the unlock with limit_approved: 2713 until it is paid, then delivered)', async () => {
+    /**
+     * Each test's sweeps, run once: by its test, or by the gas-constants test when that one runs
+     * first or alone (-t); each starts from the same snapshot either way.
+     */
+    const once = <T>(run: () => Promise<T>) => {
+        let kept: Promise<T> | undefined;
+        return () => (kept ??= run());
+    };
+
+    const nativeLimitSweeps = once(async () => {
         const scene = async () => {
             await setLimitA(BURN / 2n);
             const ev = await burnDelivered();
@@ -200,8 +209,10 @@ describe("Event actions at the least value they take: the proxy's answer always 
         };
         const retry = await sweep({ ...common, delivered: 0n, act: limitAction(() => userA, 'tvmEventRetry') });
         const approve = await sweep({ ...common, delivered: BURN, act: limitAction(() => approver, 'approveLimit') });
-        console.log(`retry the same day:\n  ${retry.join('\n  ')}\napprove_limit:\n  ${approve.join('\n  ')}`);
+        return `retry the same day:\n  ${retry.join('\n  ')}\napprove_limit:\n  ${approve.join('\n  ')}`;
     });
+    it('native unlock, LimitReached: tvm_event_retry the same day (always daily_limit_reached) and approve_limit (the unlock with limit_approved: 2713 until it is paid, then delivered)', async () =>
+        console.log(await nativeLimitSweeps()));
 
     /** an Alien Event after approve_limit: done once Confirmed, still waiting in LimitReached or Verified */
     const alienLimitState = async (event: Address) => {
@@ -212,7 +223,7 @@ describe("Event actions at the least value they take: the proxy's answer always 
         };
     };
 
-    it('alien mint, LimitReached: approve_limit (the mint with limit_approved: 2713 until it is paid, then minted)', async () => {
+    const alienLimitSweeps = once(async () => {
         let minter = userB.address;
         const scene = async () => {
             minter = (await pair.alienMinter(pair.B, pair.A, pair.A.token)).address;
@@ -230,10 +241,12 @@ describe("Event actions at the least value they take: the proxy's answer always 
             delivered: BURN,
             act: limitAction(() => approverB, 'approveLimit'),
         });
-        console.log(`approve_limit (alien):\n  ${seen.join('\n  ')}`);
+        return `approve_limit (alien):\n  ${seen.join('\n  ')}`;
     });
+    it('alien mint, LimitReached: approve_limit (the mint with limit_approved: 2713 until it is paid, then minted)', async () =>
+        console.log(await alienLimitSweeps()));
 
-    it('a predeployed token (native on both networks: the alien proxy forwards to the native proxy), LimitReached: approve_limit (the alien proxy 2713, or forwarded and unlocked)', async () => {
+    const predeployedLimitSweeps = once(async () => {
         let shared = userB.address;
         const scene = async () => {
             shared = pair.B.shared.minter.address;
@@ -252,10 +265,12 @@ describe("Event actions at the least value they take: the proxy's answer always 
             delivered: 600n,
             act: limitAction(() => approverB, 'approveLimit'),
         });
-        console.log(`approve_limit (predeployed):\n  ${seen.join('\n  ')}`);
+        return `approve_limit (predeployed):\n  ${seen.join('\n  ')}`;
     });
+    it('a predeployed token (native on both networks: the alien proxy forwards to the native proxy), LimitReached: approve_limit (the alien proxy 2713, or forwarded and unlocked)', async () =>
+        console.log(await predeployedLimitSweeps()));
 
-    it('native unlock, LiquidityRequested: tvm_event_retry with the liquidity back (2713 until it is paid, then unlocked) and still short (not_enough_liquidity)', async () => {
+    const liquiditySweeps = once(async () => {
         const common = {
             state: nativeState([EventStatus.LiquidityRequested, EventStatus.Verified]),
             act: limitAction(() => userA, 'tvmEventRetry'),
@@ -275,10 +290,12 @@ describe("Event actions at the least value they take: the proxy's answer always 
             delivered: 0n,
             scene: async () => ({ event: (await liquidityRequested()).address, moved: () => balA(userA.address) }),
         });
-        console.log(`liquidity back:\n  ${back.join('\n  ')}\nstill short:\n  ${short.join('\n  ')}`);
+        return `liquidity back:\n  ${back.join('\n  ')}\nstill short:\n  ${short.join('\n  ')}`;
     });
+    it('native unlock, LiquidityRequested: tvm_event_retry with the liquidity back (2713 until it is paid, then unlocked) and still short (not_enough_liquidity)', async () =>
+        console.log(await liquiditySweeps()));
 
-    it("the provider's repayment retried by anyone (LiquidityProvided, not repaid): with the liquidity back (2713 until it is paid, then repaid) and over the day's limit (daily_limit_reached)", async () => {
+    const repaymentSweeps = once(async () => {
         const provided = async () => {
             const ev = await liquidityRequested();
             const w = await pair.wallet(testbed.A, token(), provider.address);
@@ -317,10 +334,20 @@ describe("Event actions at the least value they take: the proxy's answer always 
                 return { event, moved: () => balA(provider.address) };
             },
         });
-        console.log(`repayment retry:\n  ${back.join('\n  ')}\nover the limit:\n  ${limited.join('\n  ')}`);
+        return `repayment retry:\n  ${back.join('\n  ')}\nover the limit:\n  ${limited.join('\n  ')}`;
     });
+    it("the provider's repayment retried by anyone (LiquidityProvided, not repaid): with the liquidity back (2713 until it is paid, then repaid) and over the day's limit (daily_limit_reached)", async () =>
+        console.log(await repaymentSweeps()));
 
-    it("gas constants: GAS_PROXY_ANSWER covers the proxies' answers in the sweeps above (run them with it), GAS_EVENT_PROXY_ANSWER the Events' on them, within 40%", () => {
+    it("gas constants: GAS_PROXY_ANSWER covers the proxies' answers in the sweeps above (which it runs when it runs alone), GAS_EVENT_PROXY_ANSWER the Events' on them, within 40%", async () => {
+        for (const run of [
+            nativeLimitSweeps,
+            alienLimitSweeps,
+            predeployedLimitSweeps,
+            liquiditySweeps,
+            repaymentSweeps,
+        ])
+            await run();
         const src = fs.readFileSync(path.resolve(__dirname, '..', 'contracts', 'bridge', 'event_common.tact'), 'utf8');
         const G = (name: string) => Number(new RegExp(`^const ${name}: Int = (\\d+);`, 'm').exec(src)![1]);
         const p = Math.max(...proxyAnswer);

@@ -21,7 +21,9 @@
  *   MODEL_STRAND     0 to leave out issue 11's moves (harness/model/strand.ts: foreign-rule, frozen
  *                    and blacklisted wallets, amounts near 2^120, small values, stray tokens, locks
  *                    to chain ids nobody serves; harness/model/hops.ts: small TON values at every
- *                    hop, recorded refunds and claim_refund; default on)
+ *                    hop, recorded refunds and claim_refund; harness/model/foreignLane.ts: the
+ *                    USDT-style B.token's wallets frozen; default on). B's own token is that
+ *                    USDT-style jetton in every run (useStatusJettonAsNative)
  * These shape the random sequences only: the scripted sequences always run.
  * A failure prints the seed, the sequence index and the steps to replay it:
  *   MODEL_SEED=<seed> MODEL_FIRST=<i> MODEL_SEQUENCES=1 MODEL_STEPS=<n> npx jest tests/model.spec.ts
@@ -38,15 +40,18 @@ import {
     bigPayload,
     fakeAlienMint,
     growCheckerData,
+    ModelTransfer,
     ownerMintToProxy,
     Rng,
     Violation,
 } from '../harness/model';
 import { EventStatus } from '../wrappers/eventStatus';
+import { Errors } from '../wrappers/constants';
 import { Attacker, cpuSince } from '../harness/model/attacker';
 import { ForeignEvent, Strand } from '../harness/model/strand';
 import { HOP_KINDS, Hops } from '../harness/model/hops';
-import { WALLET_STATUS } from '../harness/statusJetton';
+import { StatusJetton, WALLET_STATUS } from '../harness/statusJetton';
+import { ForeignLane, useStatusJettonAsNative } from '../harness/model/foreignLane';
 import { envInt, envSeed } from './env.util';
 
 const SEED = envSeed('MODEL_SEED', 'bridge-model');
@@ -65,11 +70,14 @@ const STRAND = process.env.MODEL_STRAND !== '0';
 describe('Bridge model: random sequences over two networks', () => {
     let pair: BridgePair;
     let base: PairSnapshot;
+    /** B's own token (the B.token lane): a USDT-style jetton (harness/model/foreignLane.ts) */
+    let statusToken: StatusJetton;
 
     beforeAll(async () => {
         const A = await TvmNetwork.create({ globalId: -239, name: 'A' });
         const B = await TvmNetwork.create({ globalId: 2000, name: 'B' });
         pair = await deployBridgePair(A, B);
+        statusToken = await useStatusJettonAsNative(pair, 'B');
         base = pair.snapshot();
     });
 
@@ -96,6 +104,8 @@ describe('Bridge model: random sequences over two networks', () => {
     let strand: Strand;
     /** issue 11's small values at every hop (harness/model/hops.ts; its moves when STRAND) */
     let hops: Hops;
+    /** issue 11's foreign-rule lane: A.token's wallets frozen (harness/model/foreignLane.ts; its moves when STRAND) */
+    let lane: ForeignLane;
 
     async function fresh(seq: number, attacks = ATTACKS): Promise<BridgeModel> {
         await pair.loadFrom(base);
@@ -129,6 +139,14 @@ describe('Bridge model: random sequences over two networks', () => {
             },
             check: () => hops.check(),
             drain: () => hops.drain(),
+        });
+        lane = new ForeignLane(m, statusToken, 'B');
+        m.extensions.push({
+            ops: (ops) => {
+                if (STRAND) lane.ops(ops);
+            },
+            check: () => lane.check(),
+            beforeDrain: () => lane.beforeDrain(),
         });
         return m;
     }
@@ -324,6 +342,7 @@ describe('Bridge model: random sequences over two networks', () => {
     it("scripted: issue 11's foreign-rule wallets (a USDT-style Event wallet locked: the provision held, retried while locked, delivered once free; a blacklisted recipient: the recorded exception; an amount near 2^120 with a bounty of the whole amount; a provision with too little TON; reference tokens to a real Event with too little and enough TON; a lock to a chain nobody serves; drain)", async () => {
         const m = await fresh(-10);
         let locked!: ForeignEvent, blacklisted!: ForeignEvent, near!: ForeignEvent, all!: ForeignEvent;
+        let nearStranded!: ForeignEvent;
         const script: (() => Promise<void>)[] = [
             async () =>
                 void (locked = await strand.newEvent({ near: false, bounty: 'part', payload: true, recipient: 0 })),
@@ -346,6 +365,18 @@ describe('Bridge model: random sequences over two networks', () => {
             async () =>
                 void (near = await strand.newEvent({ near: true, bounty: 'none', payload: false, recipient: 0 })),
             () => strand.provide(near, { delta: 1n, forward: toNano('0.5') }), // about 2^120 tokens, one back
+            // (MODEL_SEED=sw1 / sw2 / sw4 at 3 x 40: a provision near 2^120 with too little TON is
+            // recorded by the Event as stranded; the drain took it for an exception and provided
+            // again and again, each refused: the Event's wallet cannot hold twice 2^120)
+            async () =>
+                void (nearStranded = await strand.newEvent({
+                    near: true,
+                    bounty: 'none',
+                    payload: false,
+                    recipient: 1, // (recipient 0 holds the first near 2^120 already)
+                })),
+            () => strand.provide(nearStranded, { delta: 0n, forward: toNano('0.02') }), // recorded as stranded
+            () => strand.returnStranded(nearStranded, toNano('0.005')), // 2317: the record waits (the drain returns it)
             async () =>
                 void (all = await strand.newEvent({ near: false, bounty: 'all', payload: false, recipient: 0 })),
             () => strand.provide(all, { delta: 0n, forward: toNano('0.5') }), // nothing to deliver: repaid
@@ -402,9 +433,96 @@ describe('Bridge model: random sequences over two networks', () => {
             expect.stringMatching(/^stray-return record \d+ \(\d+\) value 300000000$/),
         ]);
         expect([...strand.strayKept.values()]).toEqual([{ recorded: 0n, excepted: 0n }]);
-        expect(strand.events.map((e) => e.repayments)).toEqual([1, 1, 1, 1]);
+        expect(strand.events.map((e) => e.repayments)).toEqual([1, 1, 1, 1, 1]);
+        const id = nearStranded.id;
+        const returns = m.steps.flatMap((x, i) =>
+            x.startsWith(`foreign-return #F${id} `)
+                ? [x, ...(m.steps[i + 1]?.startsWith('  (') ? [m.steps[i + 1]] : [])]
+                : x.startsWith(`  (recorded by #F${id} `)
+                  ? [x]
+                  : [],
+        );
+        expect(returns).toEqual([
+            `  (recorded by #F${nearStranded.id} as stranded: ${nearStranded.amount})`,
+            expect.stringMatching(
+                new RegExp(
+                    `^foreign-return #F${nearStranded.id} record \\d+ \\(${nearStranded.amount}\\) value 5000000$`,
+                ),
+            ),
+            '  (refused: the record waits)',
+            expect.stringMatching(
+                new RegExp(
+                    `^foreign-return #F${nearStranded.id} record \\d+ \\(${nearStranded.amount}\\) value 300000000$`,
+                ),
+            ),
+        ]);
+        expect(await nearStranded.event.getStatus()).toBe(EventStatus.LiquidityProvided);
         expect(await near.event.getStatus()).toBe(EventStatus.LiquidityProvided);
         expect(await all.event.getStatus()).toBe(EventStatus.LiquidityProvided);
+    });
+
+    it("scripted: issue 11's foreign-rule lane (B's own token a USDT-style jetton: its native proxy's wallet frozen: an unlock back to Verified (2715), an approved one too, a paused lock's refund and a claim_refund recorded, a withdrawal back to the liquidity; a frozen sender's lock refused (45); freed: all delivered; the provider's tokens back (a plain root); drain)", async () => {
+        const m = await fresh(-13);
+        const last = () => m.transfers[m.transfers.length - 1];
+        // (what the model expects; the check after each step holds the chain to it)
+        const refused = (t: ModelTransfer) => [t.expected.status, t.expected.lastErrorCode];
+        // CHECK: every invariant (the state is cumulative: a token lost or a status wrong stays so)
+        const CHECK = 'check' as const;
+        const script: ((() => Promise<void>) | typeof CHECK)[] = [
+            () => m.lock('B', 'token', 'carol', 'alice', 5_000n), // liquidity B.token 5000
+            () => m.deliver(m.transfers[0], 'credit'), // alice holds B.token's alien on A
+            () => lane.freezeProxy(true),
+            () => m.burn('A', 'alice', 'carol', 1_000n),
+            () => m.deliver(m.transfers[1], 'credit'), // the unlock refused (45): Verified, 2715
+            async () => expect(refused(m.transfers[1])).toEqual([EventStatus.Verified, Errors.proxy.transferRefused]),
+            CHECK,
+            () => m.setLimit('B', 'native', 100n),
+            () => m.burn('A', 'alice', 'dave', 400n),
+            () => m.deliver(last(), 'credit'), // LimitReached
+            () => m.limitAction(last(), 'approve'), // approved, refused by the wallet: Verified, 2715
+            async () => expect(refused(last())).toEqual([EventStatus.Verified, Errors.proxy.transferRefused]),
+            CHECK,
+            () => m.setPaused('B', 'native', true),
+            () => m.lock('B', 'token', 'dave', 'bob', 700n), // 2702: its refund refused, recorded
+            () => m.setPaused('B', 'native', false),
+            () => hops.claim('B.token.dave', toNano('0.3')), // refused again: the record kept
+            () => m.withdrawLiquidity('B', 'token', 1_000n), // back to the liquidity
+            CHECK,
+            () => lane.freezeUser('carol', true),
+            () => m.lock('B', 'token', 'carol', 'alice', 100n), // 45: nothing moves
+            CHECK,
+            () => lane.freezeUser('carol', false),
+            () => lane.freezeProxy(false),
+            () => m.deliver(m.transfers[1], 'credit'), // Confirmed
+            () => m.deliver(m.transfers[2], 'credit'), // the approval kept: Confirmed
+            () => hops.claim('B.token.dave', toNano('0.3')), // paid
+            CHECK,
+            () => m.setLimit('B', 'native', 0n),
+            async () => m.withdrawLiquidity('B', 'token', m.liquidity.get('B.token')!),
+            () => m.burn('A', 'alice', 'dave', 500n),
+            () => m.deliver(last(), 'credit'), // LiquidityRequested
+            () => m.provide(last()), // the Event never learns its wallet (a plain root): the tokens back
+            CHECK,
+            () => m.drain(),
+            CHECK,
+        ];
+        for (const step of script) {
+            if (step === CHECK) await check(m, -13);
+            else await step();
+        }
+        expect(m.transfers.map((x) => x.expected.status)).toEqual([
+            EventStatus.Confirmed,
+            EventStatus.Confirmed,
+            EventStatus.Confirmed,
+            EventStatus.Confirmed,
+        ]);
+        expect(m.steps.filter((x) => x.startsWith('  ('))).toEqual([
+            "  (the refund refused by the proxy's wallet: recorded 700)",
+            '  (refused: the record kept)',
+            "  (refused by the proxy's wallet: back to the liquidity)",
+            "  (refused by the sender's wallet: 45)",
+        ]);
+        expect(m.steps).toContain("token-freeze B native proxy's wallet send-locked");
     });
 
     it("scripted: issue 11's small values at every hop (lock, a recorded refund and claim_refund, burn, deploy_tvm_event, tvm_event_retry, cancel, approve_limit, the provider step and its stranded record's return, the repayment's retry), each with too little TON, then enough; drain", async () => {

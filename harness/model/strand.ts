@@ -68,6 +68,11 @@ interface ForeignEvent {
     bounty: bigint;
     /** tokens in the Event's wallet the Event does not count: a recorded exception each */
     excepted: bigint;
+    /**
+     * tokens the Event recorded as stranded (a provision refused with too little forward TON for
+     * its return: waiting records of its wallet, returned by anyone's event_return_stranded)
+     */
+    stranded: bigint;
     /** getHeldTokens after the last move on it */
     held: bigint;
     /** repayments seen (tvm_event_confirmed from the Event to the configuration) */
@@ -174,6 +179,13 @@ export class Strand implements ModelExtension {
         const retriable = this.events.filter((e) => e.held > 0n || e.paid);
         if (retriable.length) ops.push([1.5, 'foreign-retry', () => this.retry(r.pick(retriable))]);
         if (this.events.length) ops.push([1.5, 'foreign-status', () => this.setStatus()]);
+        const stranded = this.events.filter((e) => e.stranded > 0n);
+        if (stranded.length)
+            ops.push([
+                1,
+                'foreign-return',
+                () => this.returnStranded(r.pick(stranded), r.pick([toNano('0.005'), toNano('0.3')])),
+            ]);
         // the bridge's Native Events on A (burns from B), where the reference jetton lives
         const natives = this.m.transfers.filter((t) => t.kind === 'burn' && t.to === 'A' && t.expected.status !== null);
         if (natives.length) ops.push([1, 'stray-tokens', () => this.stray(r.pick(natives).eventAddress)]);
@@ -226,6 +238,7 @@ export class Strand implements ModelExtension {
             amount,
             bounty,
             excepted: 0n,
+            stranded: 0n,
             held: 0n,
             repayments: 0,
             paid: false,
@@ -383,6 +396,8 @@ export class Strand implements ModelExtension {
         m.log(`lock-unserved ${from}.${h} ${user} -> chain ${chain}${masterchain ? ' to workchain -1' : ''}`);
         const s = m.side(from);
         const wallet = await m.walletAddress(from, h, u.address);
+        const proxyWallet = (h === 'token' ? s.token : s.shared).proxyWallet;
+        const refundBefore = await s.nativeProxy.getRefundOf(proxyWallet, u.address);
         await lockNative(u, {
             wallet,
             nativeProxy: s.nativeProxy.address,
@@ -394,6 +409,8 @@ export class Strand implements ModelExtension {
             remainingGasTo: u.address,
         });
         // refunded (2223 / 2705, or 2702 when paused): the model's balances stay, nothing emitted
+        // (a refund the proxy's frozen wallet refused: recorded, harness/model/foreignLane.ts)
+        m.refundBounced(from, h, user, (await s.nativeProxy.getRefundOf(proxyWallet, u.address)) - refundBefore);
     }
 
     /**
@@ -461,7 +478,7 @@ export class Strand implements ModelExtension {
             // the excess back to a provider whose wallet may not receive: back in the Event's wallet
             const held = await e.event.getHeldTokens();
             const inWallet = await this.jetton.balanceOf(e.event.address);
-            const extra = inWallet - held - e.excepted;
+            const extra = inWallet - held - e.excepted - (await this.waitingOf(e));
             if (extra > 0n) {
                 this.exceptions.push({
                     what: `#F${e.id}: the provider's wallet refused its excess (may not receive)`,
@@ -473,7 +490,10 @@ export class Strand implements ModelExtension {
         const inWallet = await this.jetton.balanceOf(e.event.address);
         const held = await e.event.getHeldTokens();
         e.held = held;
-        const extra = inWallet - held - e.excepted;
+        const stranded = await this.waitingOf(e);
+        if (stranded > e.stranded) this.m.log(`  (recorded by #F${e.id} as stranded: ${stranded - e.stranded})`);
+        e.stranded = stranded;
+        const extra = inWallet - held - e.excepted - stranded;
         if (extra > 0n) {
             // a refused provision's return with too little TON (the notification's value), or a
             // locked Event wallet that cannot send them back
@@ -490,6 +510,35 @@ export class Strand implements ModelExtension {
                 t.inMessage.info.dest.equals(this.config.address) &&
                 t.inMessage.body.beginParse().preloadUint(32) === Op.bridge.tvmEventConfirmed,
         ).length;
+    }
+
+    /** the waiting stranded records of a foreign Event's own wallet: [id, amount] */
+    private async waitingRecords(e: ForeignEvent): Promise<[bigint, bigint][]> {
+        return [...(await e.event.getStranded()).entries()]
+            .filter(([, r]) => r.sentAt === 0n && r.wallet.equals(e.wallet))
+            .map(([id, r]) => [id, r.amount]);
+    }
+
+    private async waitingOf(e: ForeignEvent): Promise<bigint> {
+        return (await this.waitingRecords(e)).reduce((a, [, v]) => a + v, 0n);
+    }
+
+    /**
+     * Anyone (the holder) pays `value` for the return of a foreign Event's stranded record: refused
+     * (2317, the record waits) or the tokens back to the provider.
+     */
+    async returnStranded(e: ForeignEvent, value: bigint): Promise<void> {
+        const [id, amount] = (await this.waitingRecords(e))[0] ?? [-1n, 0n];
+        this.m.log(`foreign-return #F${e.id} record ${id} (${amount}) value ${value}`);
+        if (id < 0n)
+            throw new Error(`foreign-return #F${e.id}: the model counts ${e.stranded} stranded, the Event none`);
+        const before = await this.jetton.balanceOf(this.provider.address);
+        await e.event.sendReturnStranded(this.holder.getSender(), id, value);
+        e.stranded = await this.waitingOf(e);
+        if ((await this.waitingRecords(e)).some(([i]) => i === id)) return this.m.log('  (refused: the record waits)');
+        const back = (await this.jetton.balanceOf(this.provider.address)) - before;
+        if (back !== amount)
+            throw new Error(`foreign-return #F${e.id}: record ${id} of ${amount} sent, the provider got ${back}`);
     }
 
     /** (the self-check) the master mints `amount` straight to `owner`'s wallet, outside the model */
@@ -510,6 +559,10 @@ export class Strand implements ModelExtension {
                 if ((await this.jetton.statusOf(o)) !== 0) await this.jetton.setStatus(o, 0);
         }
         for (const e of this.events) {
+            // stranded records first: their tokens back to the provider (a record near 2^120 leaves
+            // no room in the Event's wallet for another provision: the wallet's balance is below 2^120)
+            for (let i = 0; i < 8 && e.stranded > 0n; i++) await this.returnStranded(e, toNano('0.3'));
+            if (e.stranded > 0n) throw new Error(`drain: #F${e.id} still records ${e.stranded} stranded`);
             for (let i = 0; i < 3 && !e.paid; i++) {
                 if ((await e.event.getHeldTokens()) > 0n) {
                     this.m.log(`drain: foreign-retry #F${e.id}`);
@@ -560,9 +613,10 @@ export class Strand implements ModelExtension {
             const inWallet = await this.jetton.balanceOf(e.event.address);
             sum += inWallet;
             if (await e.event.getProvisionPending()) fail(`#F${e.id}: a provision pending at rest`);
-            if (inWallet !== held + e.excepted)
+            const stranded = await this.waitingOf(e);
+            if (inWallet !== held + e.excepted + stranded || stranded !== e.stranded)
                 fail(
-                    `#F${e.id}: its wallet holds ${inWallet}, the Event holds ${held}, recorded exceptions ${e.excepted}`,
+                    `#F${e.id}: its wallet holds ${inWallet}, the Event holds ${held}, its stranded records ${stranded} (model ${e.stranded}), recorded exceptions ${e.excepted}`,
                 );
             if (status === EventStatus.LiquidityProvided && !e.paid)
                 fail(`#F${e.id}: LiquidityProvided, not observed paid`);

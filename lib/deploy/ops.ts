@@ -1,8 +1,9 @@
 /**
  * How deploy and admin code reaches a TVM network: a sender (the deployer's or owner's wallet), a
  * provider per address (get methods, state) and an account's recent transactions. Built from a
- * blueprint NetworkProvider (scripts) or from a TonClient and a wallet (the local network deploying
- * itself through its own endpoint): one code path for both.
+ * blueprint NetworkProvider (scripts), from a TonClient and a wallet (tests, services), or straight
+ * on a local network's node (service/localnet/nodeOps.ts: the network deploying itself): one code
+ * path for all.
  *
  * Every send waits until the wallet's seqno moves (so the next send does not reuse it), and every
  * change is confirmed by reading the chain (`sendAndConfirm`): a change that does not show up fails

@@ -18,11 +18,11 @@ import { SigningKey } from 'ethers';
 import { RelaySet } from '../../harness/evm/relay';
 import { loadCodes } from '../../lib/deploy/codes';
 import { Deployment, deploymentPath, readDeployment, writeDeployment } from '../../lib/deploy/deployment';
-import { opsFromTonClient } from '../../lib/deploy/adapters';
 import { deployTvmSide } from '../../lib/deploy/tvm';
 import { deployJetton, mintJetton, registerNativeToken } from '../../lib/deploy/tokens';
 import { ChainOps } from '../../lib/deploy/ops';
 import { TvmNode } from './tvmNode';
+import { opsFromNode } from './nodeOps';
 import { serveTonCenter, TonCenterServer } from './toncenter';
 import { EvmNode, HARDHAT_ACCOUNTS, ignitionDeploy, ignitionDeploymentDir, ROOT, startEvmNode } from './evmNode';
 import { TvmAccount, tvmAccount, walletAddresses } from './accounts';
@@ -194,7 +194,8 @@ export async function startLocalNetwork(o: LocalNetworkOptions = {}): Promise<Lo
         writeDeployment(file, plan);
 
         const opsOf = (key: string): ChainOps =>
-            opsFromTonClient(tvm[key].client, accounts.deployer.v4, accounts.deployer.keys, {
+            // straight on the node (nodeOps.ts): the endpoint's own operations without its HTTP
+            opsFromNode(tvm[key].node, accounts.deployer.v4, accounts.deployer.keys, {
                 pollMs: 100,
                 attempts: 100,
                 log: (line) => log('deploy', { network: key, line: line.trim() }),

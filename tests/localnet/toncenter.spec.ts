@@ -2,12 +2,14 @@
  * The local TVM network's toncenter v2 endpoint, driven by the unmodified @ton/ton TonClient and a
  * standard v4 wallet as any TON application would, plus the explorer's /traces/<hash>, the proof of a
  * sealed transaction, and garbage of every kind (the process must answer each with an error and go on).
+ * And the local network's accounts: what blueprint's mnemonic wallet derives from their words.
  */
 import http from 'http';
 import { Address, beginCell, Cell, internal, SendMode, toNano } from '@ton/core';
 import { TonClient, WalletContractV4 } from '@ton/ton';
 import { TvmNode } from '../../service/localnet/tvmNode';
-import { tvmAccount } from '../../service/localnet/accounts';
+import { mnemonicToPrivateKey } from '@ton/crypto';
+import { deterministicMnemonic, LOCALNET_MNEMONICS, tvmAccount } from '../../service/localnet/accounts';
 import { serveTonCenter, TonCenterServer } from '../../service/localnet/toncenter';
 import { provenFromProofData, TraceJson, transferIdFromTrace, traceTransactions } from '../../lib';
 import { describeKeyBlock, lookupMasterchainBlock } from '../../lib/deploy/keyBlock';
@@ -336,5 +338,17 @@ describe('local TVM network: toncenter v2 endpoint', () => {
         // still serving
         expect(await client.getBalance(wallet.address)).toBeGreaterThan(0n);
         expect((await raw(server.url, 'GET', '/health')).json.ok).toBe(true);
+    });
+});
+
+describe('the local network accounts', () => {
+    it('are deterministicMnemonic of their names, with the keys @ton/crypto derives from the words', async () => {
+        for (const [name, words] of Object.entries(LOCALNET_MNEMONICS))
+            expect({ name, words: (await deterministicMnemonic(name)).join(' ') }).toEqual({ name, words });
+        // tvmAccount's key pair (Node's ed25519) is mnemonicToPrivateKey's (tweetnacl), as blueprint derives it
+        for (const seed of ['deployer', 'toncenter.spec']) {
+            const a = await tvmAccount(seed);
+            expect(a.keys).toEqual(await mnemonicToPrivateKey(a.mnemonic));
+        }
     });
 });

@@ -1,0 +1,155 @@
+/**
+ * Issue 11 ("no token left behind"): a lane of the model-based test (tests/model.spec.ts) whose
+ * native token follows foreign wallet rules. `useStatusJettonAsNative(pair, 'B')` (tests/model.spec.ts)
+ * makes B's own token (the B.token lane: locked and unlocked by B's native proxy, an alien on A) a
+ * USDT-style jetton (harness/statusJetton.ts, contracts/test/status_jetton_wallet.fc): a plain
+ * master (no TEP-89 discovery: the native proxy is registered with its wallet given) whose wallets
+ * refuse a transfer with less than forward TON + forward fees + 0.04 TON (709, the reference
+ * wallet's rule, where the project's own wallet asks less) and refuse with 45 while the master has
+ * locked them. Every move of the model on that lane (lock, unlock, the refused lock's refund,
+ * claim_refund, tvm_event_retry, approve_limit, cancel, the provider step, limits, liquidity, the
+ * small values of harness/model/hops.ts) then runs against those wallets, with the model's
+ * invariants unchanged. A plain master has a known limit the model predicts (`plainRoot`): the
+ * lane's Native Events never learn their wallet, so a provider's tokens come back (the Events wait
+ * for liquidity, or a cancel).
+ *
+ * Moves (`ForeignLane`, an extension of harness/model.ts):
+ *   token-freeze   the master locks A's native proxy's wallet of the token for sending, or frees
+ *                  it. While it is locked every transfer the proxy sends from it bounces (45) and
+ *                  the proxy puts back what the transfer took (proxy.tlb, "a transfer the wallet
+ *                  refuses"): an unlock's Event is told (tvm_event_delivery_failed, 2715: back to
+ *                  Verified, delivered again once the wallet is free), a provider's repayment
+ *                  waits (not repaid: tvm_event_retry), a refused lock's refund and a claim_refund
+ *                  are recorded for claim_refund, the owner's withdrawal goes back to the
+ *                  liquidity. The model predicts each (`BridgeModel.refusing`). (No provider's
+ *                  repayment runs on this lane: a plain master, see above.)
+ *   user-freeze    the master locks a user's wallet for sending, or frees it: that user's locks
+ *                  are refused by its own wallet (45), nothing moves (`BridgeModel.frozen`).
+ * The drain frees every wallet first (the model's own drain then delivers what waits).
+ */
+import { Address, toNano } from '@ton/core';
+import { SandboxContract } from '@ton/sandbox';
+import { BridgePair } from '../bridge';
+import { BridgeModel, ModelExtension, ModelOp, Net, USERS, Violation } from '../model';
+import { StatusJetton, WALLET_STATUS } from '../statusJetton';
+import { JettonMinter, MintArgs } from '../../wrappers/JettonMinter';
+import { JettonWallet } from '../../wrappers/JettonWallet';
+
+/** the USDT-style token's metadata, as the owner registers it */
+export const STATUS_TOKEN = { name: 'Status Token', symbol: 'USDS', decimals: 6 };
+
+/**
+ * Registers a USDT-style jetton in `n`'s native proxy (its wallet given: a plain master) and makes
+ * it `n`'s own token of the pair (side.token): its minter is the master (minting: the master's
+ * internal_transfer, a notification with forward TON), and the pair's wallet(...) answers its
+ * wallets. Run once, before the pair's snapshot.
+ */
+export async function useStatusJettonAsNative(pair: BridgePair, n: Net): Promise<StatusJetton> {
+    const side = pair[n];
+    const net = side.network;
+    const master = await net.treasury('status token master');
+    const jetton = StatusJetton.create(net.blockchain, master);
+    const proxyWallet = jetton.walletAddress(side.nativeProxy.address);
+    await side.nativeProxy.sendRegisterNativeToken(
+        side.owner.getSender(),
+        { token: jetton.minter, wallet: proxyWallet, ...STATUS_TOKEN },
+        toNano('0.1'),
+    );
+    const known = await side.nativeProxy.getWalletOf(jetton.minter);
+    if (!known?.equals(proxyWallet)) throw new Error(`the native proxy on ${n} did not take the status token's wallet`);
+    // the pair's minter shape for the model (address, mint, wallet address); the master keeps no
+    // supply, which the model never reads for a native token
+    const minter: Pick<
+        SandboxContract<JettonMinter>,
+        'address' | 'sendMint' | 'getWalletAddress' | 'getTotalSupply'
+    > = {
+        address: jetton.minter,
+        sendMint: async (_via, a: MintArgs & { value?: bigint }) => ({
+            ...(await jetton.mint(a.to, a.amount, {
+                forwardTonAmount: a.forwardTonAmount,
+                forwardPayload: a.forwardPayload,
+                response: a.responseDestination,
+            })),
+            result: undefined,
+        }),
+        getWalletAddress: async (owner: Address) => jetton.walletAddress(owner),
+        getTotalSupply: async () => {
+            throw new Error('the status token master is a plain account: it keeps no supply');
+        },
+    };
+    side.token = { minter: minter as SandboxContract<JettonMinter>, ...STATUS_TOKEN, proxyWallet };
+    const wallet = pair.wallet.bind(pair);
+    pair.wallet = async (network, root, owner) =>
+        network === net && root.equals(jetton.minter)
+            ? network.blockchain.openContract(JettonWallet.createFromAddress(jetton.walletAddress(owner)))
+            : wallet(network, root, owner);
+    return jetton;
+}
+
+export class ForeignLane implements ModelExtension {
+    constructor(
+        readonly m: BridgeModel,
+        readonly jetton: StatusJetton,
+        readonly n: Net,
+    ) {
+        m.plainRoot[n] = true;
+    }
+
+    ops(ops: ModelOp[]): void {
+        const m = this.m;
+        const r = m.rng;
+        ops.push([m.refusing[this.n] ? 1.5 : 0.8, 'token-freeze', () => this.freezeProxy(!m.refusing[this.n])]);
+        const frozen = USERS[this.n].filter((u) => m.frozen.has(`${this.n}.${u}`));
+        ops.push([
+            frozen.length ? 1.2 : 0.5,
+            'user-freeze',
+            () =>
+                frozen.length && r.chance(0.6)
+                    ? this.freezeUser(r.pick(frozen), false)
+                    : this.freezeUser(r.pick(USERS[this.n]), true),
+        ]);
+    }
+
+    /** the master locks (or frees) the native proxy's wallet of the token for sending */
+    async freezeProxy(locked: boolean): Promise<void> {
+        this.m.log(`token-freeze ${this.n} native proxy's wallet ${locked ? 'send-locked' : 'free'}`);
+        await this.jetton.setStatus(this.m.side(this.n).nativeProxy.address, locked ? WALLET_STATUS.sendLocked : 0);
+        this.m.refusing[this.n] = locked;
+    }
+
+    /** the master locks (or frees) a user's wallet of the token for sending */
+    async freezeUser(user: string, locked: boolean): Promise<void> {
+        this.m.log(`user-freeze ${this.n}.${user} ${locked ? 'send-locked' : 'free'}`);
+        await this.jetton.setStatus(this.m.user(this.n, user).address, locked ? WALLET_STATUS.sendLocked : 0);
+        if (locked) this.m.frozen.add(`${this.n}.${user}`);
+        else this.m.frozen.delete(`${this.n}.${user}`);
+    }
+
+    /** every wallet the lane locked, free again (before the model's own drain delivers what waits) */
+    async beforeDrain(): Promise<void> {
+        if (this.m.refusing[this.n]) await this.freezeProxy(false);
+        for (const u of USERS[this.n]) if (this.m.frozen.has(`${this.n}.${u}`)) await this.freezeUser(u, false);
+    }
+
+    /** the master's statuses are the model's */
+    async check(): Promise<Violation[]> {
+        const out: Violation[] = [];
+        const m = this.m;
+        const want = (locked: boolean) => (locked ? WALLET_STATUS.sendLocked : 0);
+        const proxy = await this.jetton.statusOf(m.side(this.n).nativeProxy.address);
+        if (proxy !== want(m.refusing[this.n]))
+            out.push({
+                invariant: 'way-forward',
+                message: `${this.n}: the native proxy's wallet status ${proxy}, model ${want(m.refusing[this.n])}`,
+            });
+        for (const u of USERS[this.n]) {
+            const s = await this.jetton.statusOf(m.user(this.n, u).address);
+            if (s !== want(m.frozen.has(`${this.n}.${u}`)))
+                out.push({
+                    invariant: 'way-forward',
+                    message: `${this.n}.${u}: wallet status ${s}, model ${want(m.frozen.has(`${this.n}.${u}`))}`,
+                });
+        }
+        return out;
+    }
+}
