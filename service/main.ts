@@ -22,6 +22,7 @@ import fs from 'fs';
 import path from 'path';
 import { Deployment, readDeployment } from '../lib/deploy/deployment';
 import { openDb } from './storage/db';
+import { vacuumPglite } from './storage/vacuum';
 import { buildApi } from './api/app';
 import { parsePriceTable } from './api/format';
 import { TvmIndexer } from './indexer/tvm';
@@ -46,6 +47,12 @@ async function main() {
     if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
     const db = await openDb({ url, dataDir, thread: process.env.PGLITE_THREAD !== '0' });
     log('storage.open', { kind: db.kind, dataDir, deployment: file });
+    if (db.kind === 'pglite') {
+        // PGlite has no autovacuum: what was written before this start (service/storage/vacuum.ts)
+        const t = Date.now();
+        await vacuumPglite(db);
+        log('storage.vacuum', { ms: Date.now() - t });
+    }
 
     const stops: (() => Promise<void>)[] = [async () => db.close()];
     if (roles.has('indexer')) {

@@ -15,6 +15,7 @@ import { Logger } from '../log';
 import { PollLoop } from './pollLoop';
 import { RpcLog, withdrawalStepsIn } from './evmWithdrawals';
 import { applyWithdrawalSteps } from '../storage/withdrawals';
+import { noteWrites } from '../storage/vacuum';
 
 const ERC20_TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 
@@ -221,6 +222,7 @@ export class EvmIndexer {
                 withdrawals,
             });
             this.o.afterCommit?.(to, inserted);
+            await noteWrites(this.o.db, inserted + withdrawals);
             next = to + 1;
         }
         return handled;

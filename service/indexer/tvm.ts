@@ -46,6 +46,7 @@ import {
     upsertConfiguration,
     TransferRow,
 } from '../storage/store';
+import { noteWrites } from '../storage/vacuum';
 import { Logger } from '../log';
 import { PollLoop } from './pollLoop';
 import { DECIMALS_UNKNOWN, tvmEvmAlienMeta, tvmEvmTransfersOf } from './tvmEvm';
@@ -357,6 +358,8 @@ export class TvmIndexer {
                     lt: last.lt.toString(),
                 });
                 this.o.afterCommit?.(name, rows);
+                // PGlite has no autovacuum: its VACUUM once enough was written (service/storage/vacuum.ts)
+                await noteWrites(this.o.db, rows);
                 if (this.o.pauseMs) await new Promise((r) => setTimeout(r, this.o.pauseMs));
             }
         }
@@ -485,6 +488,7 @@ export class TvmIndexer {
         const transactions = await guard('streams', () => this.pollStreams());
         const events = await guard('events', () => this.pollEvents());
         const proofs = await guard('proofs', () => this.pollProofs());
+        await guard('vacuum', async () => Number(await noteWrites(this.o.db, proofs)));
         return { transactions, events, proofs, errors };
     }
 

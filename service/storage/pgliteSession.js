@@ -86,6 +86,39 @@ class PgliteSession {
         /** prepared statements called outside a transaction, waiting for the next exchange (`lookup`) */
         this.waiting = [];
         this.flushing = false;
+        /**
+         * The session's hold of the database (`acquire`): every call outside a transaction takes it,
+         * a transaction from BEGIN to its end. PGlite's own locks (async-mutex, the ones its `query`
+         * and `transaction` take) then never wait; the prepared statements' exchanges do not take
+         * them at all: each taking allocates a chain of promises and generators whose garbage,
+         * thousands of times a second, survived the young generation and filled the old one.
+         */
+        this.held = false;
+        this.holders = [];
+    }
+
+    /** takes the session's hold: at once (undefined) when free, else a promise, in order of asking */
+    acquire() {
+        if (!this.held) {
+            this.held = true;
+            return undefined;
+        }
+        return new Promise((r) => this.holders.push(r));
+    }
+
+    release() {
+        const next = this.holders.shift();
+        if (next) next();
+        else this.held = false;
+    }
+
+    async holding(f) {
+        await this.acquire();
+        try {
+            return await f();
+        } finally {
+            this.release();
+        }
     }
 
     /**
@@ -100,17 +133,19 @@ class PgliteSession {
         if (name) {
             const call = { name, sql, params };
             if (!t) return this.lookup(call);
-            // inside a transaction (whose lock is held) only PGlite's query lock, as its own tx.query does
+            // inside a transaction (whose hold is taken) PGlite's query lock, as its own tx.query
+            // takes it: the transaction's statements may be in flight at once
             return this.db._runExclusiveQuery(() => this.exchange([call])).then(() => settled(call));
         }
-        return (t ? t.tx : this.db).query(sql, params).then((r) => r.rows);
+        if (t) return t.tx.query(sql, params).then((r) => r.rows);
+        return this.holding(() => this.db.query(sql, params)).then((r) => r.rows);
     }
 
     /**
      * A prepared statement outside a transaction: it waits for the next exchange with the database,
      * which runs every statement waiting by then (those that came in the same turn of the event
-     * loop, e.g. the queries a burst of requests posted to this thread) under one taking of PGlite's
-     * locks and in one call of its wire protocol, each statement still on its own (Bind, Execute,
+     * loop, e.g. the queries a burst of requests posted to this thread) under one taking of the
+     * session's hold and in one call of PGlite's wire protocol, each statement still on its own (Bind, Execute,
      * Sync: its own implicit transaction, its failure its own).
      */
     lookup(call) {
@@ -128,20 +163,17 @@ class PgliteSession {
         const calls = this.waiting;
         this.waiting = [];
         this.flushing = false;
-        // PGlite's public `query` takes its transaction lock, then its query lock
-        this.db
-            ._runExclusiveTransaction(() => this.db._runExclusiveQuery(() => this.exchange(calls)))
-            .then(
-                () => {
-                    for (const c of calls) {
-                        if (c.error) c.reject(c.error);
-                        else c.resolve(c.rows);
-                    }
-                },
-                (e) => {
-                    for (const c of calls) c.reject(e);
-                },
-            );
+        this.holding(() => this.exchange(calls)).then(
+            () => {
+                for (const c of calls) {
+                    if (c.error) c.reject(c.error);
+                    else c.resolve(c.rows);
+                }
+            },
+            (e) => {
+                for (const c of calls) c.reject(e);
+            },
+        );
     }
 
     /**
@@ -154,6 +186,7 @@ class PgliteSession {
      * does nothing.
      */
     async exchange(calls) {
+        if (this.db.closed) throw new Error('PGlite is closed');
         for (const c of calls) {
             if (this.statements.has(c.name)) continue;
             if (c.sql === undefined) {
@@ -230,20 +263,26 @@ class PgliteSession {
      * BEGIN: the transaction's number. It stays open in PGlite's `transaction` (which holds the
      * database's lock and rolls back when its callback fails) until `end`.
      */
-    begin() {
-        return new Promise((opened, failed) => {
-            const n = this.nextTx++;
-            const t = {};
-            t.outcome = this.db.transaction(
-                (tx) =>
-                    new Promise((done, undo) => {
-                        Object.assign(t, { tx, done, undo });
-                        this.txs.set(n, t);
-                        opened(n);
-                    }),
-            );
-            t.outcome.catch(failed); // BEGIN failed (once opened, `failed` does nothing)
-        });
+    async begin() {
+        await this.acquire();
+        try {
+            return await new Promise((opened, failed) => {
+                const n = this.nextTx++;
+                const t = {};
+                t.outcome = this.db.transaction(
+                    (tx) =>
+                        new Promise((done, undo) => {
+                            Object.assign(t, { tx, done, undo });
+                            this.txs.set(n, t);
+                            opened(n);
+                        }),
+                );
+                t.outcome.catch(failed); // BEGIN failed (once opened, `failed` does nothing)
+            });
+        } catch (e) {
+            this.release();
+            throw e;
+        }
     }
 
     /** COMMIT (`commit`) or ROLLBACK of an open transaction */
@@ -257,13 +296,15 @@ class PgliteSession {
             await t.outcome;
         } catch (e) {
             if (e !== ROLLBACK) throw e;
+        } finally {
+            this.release();
         }
         return null;
     }
 
     /** the data directory as a tar */
-    async dump() {
-        return (await this.db.dumpDataDir('none')).arrayBuffer();
+    dump() {
+        return this.holding(async () => (await this.db.dumpDataDir('none')).arrayBuffer());
     }
 
     async close() {

@@ -415,10 +415,19 @@ export interface SearchFilter {
 export const SEARCH_COUNT_CAP = 10_000;
 
 /**
- * The page and the total of a search. Without a status filter the transfers are chosen, ordered and
- * counted from the transfers table alone (an EVM to TVM transfer's Event only checked to exist), and
- * only the page's rows are joined with their Events and deliveries; a status filter needs the join
- * for every candidate. The total comes with the page (a window count).
+ * The page and the total of a search.
+ *
+ * Without a status filter the matches are chosen, ordered and counted as keys (created_at,
+ * transfer_id) from the transfers table and its indexes alone, and only the page's rows are read
+ * whole and joined with their Events, deliveries and withdrawals. Every condition of the keys names
+ * only columns of the address indexes (migration 5: the address, created_at, transfer_id, kind, both
+ * chain ids), so a search by address is an index-only scan of them: `userAddresses` as the union of
+ * a sender branch and a recipient branch (each an index-only scan; a transfer that matches both is
+ * one key), and an EVM to TVM transfer's Event checked through its Transfer ID (the condition never
+ * names the row's own link_key). The total comes with the page (a window count over the first
+ * `cap` keys).
+ *
+ * A status filter needs the join for every candidate: those searches pick their rows joined.
  */
 export async function searchTransfers(
     q: Queryable,
@@ -430,52 +439,100 @@ export async function searchTransfers(
         params.push(v);
         return `$${params.length}`;
     };
-    const byStatus = !!f.statuses?.length;
+    const dir = f.ordering === 'CreatedAtAscending' ? 'ASC' : 'DESC';
+    // the total counts at most `cap` matches (a larger total answers the cap): no request scans more
+    // rows than that to count them, however little its filter narrows
+    const cap = f.countCap ?? SEARCH_COUNT_CAP;
+    if (f.statuses?.length) return searchByStatus(q, f, dir, cap);
     where.push(`t.kind = ANY(${p(f.kinds)})`);
     // EVM to TVM transfers exist for the API once their Event exists on the TVM side (spec, status rule 6)
-    const eventExists = byStatus
-        ? 'e.link_key IS NOT NULL'
-        : 'EXISTS (SELECT 1 FROM events x WHERE x.link_key = t.link_key)';
+    const eventExists = 'EXISTS (SELECT 1 FROM events x WHERE x.link_key = t.link_key)';
     if (f.kinds.includes('EvmToTvm'))
         where.push(f.kinds.length === 1 ? eventExists : `(t.kind <> 'EvmToTvm' OR ${eventExists})`);
+    if (f.senders?.length) where.push(`t.sender = ANY(${p(f.senders)})`);
+    if (f.recipients?.length) where.push(`t.recipient = ANY(${p(f.recipients)})`);
+    if (f.fromChainId !== undefined) where.push(`t.from_chain_id = ${p(f.fromChainId)}`);
+    if (f.toChainId !== undefined) where.push(`t.to_chain_id = ${p(f.toChainId)}`);
+    if (f.createdAtGe !== undefined) where.push(`t.created_at >= ${p(f.createdAtGe)}`);
+    if (f.createdAtLe !== undefined) where.push(`t.created_at <= ${p(f.createdAtLe)}`);
+    const branch = (...cond: string[]) =>
+        `SELECT t.created_at, t.transfer_id FROM transfers t WHERE ${[...cond, ...where].join(' AND ')}`;
+    let keys = branch();
+    if (f.userAddresses?.length) {
+        const a = p(f.userAddresses);
+        keys = `${branch(`t.sender = ANY(${a})`)} UNION ${branch(`t.recipient = ANY(${a})`)}`;
+    }
+    const order = (x: string) => `ORDER BY ${x}.created_at ${dir}, ${x}.transfer_id ${dir}`;
+    const filter = params.length;
+    const page = `LIMIT ${p(f.limit)} OFFSET ${p(f.offset)}`;
+    // without a status filter the total rides on the page's keys (a window count over the first `cap`
+    // keys): one statement; a page past the cap counts apart
+    const windowed = f.totalCount && f.offset + f.limit <= cap;
+    const pageKeys = windowed
+        ? `SELECT m.transfer_id, count(*) OVER () AS total_count
+            FROM (SELECT * FROM (${keys}) k ${order('k')} LIMIT ${p(cap)}) m ${order('m')} ${page}`
+        : `SELECT k.transfer_id FROM (${keys}) k ${order('k')} ${page}`;
+    const found = await q.query<{ transfer_id: string; total_count?: unknown }>(pageKeys, params);
+    const rows = found.length ? await q.query(PAGE_SQL, [found.map((r) => r.transfer_id)]) : [];
+    const at = new Map(found.map((r, i) => [r.transfer_id, i]));
+    rows.sort((a, b) => at.get(String(a.transfer_id))! - at.get(String(b.transfer_id))!);
+    let totalCount: number | null = null;
+    if (windowed && found.length) totalCount = Number(found[0].total_count);
+    else if (f.totalCount) {
+        const c = await q.query<{ n: unknown }>(
+            `SELECT count(*) AS n FROM (SELECT 1 FROM (${keys}) k LIMIT $${filter + 1}) m`,
+            [...params.slice(0, filter), cap],
+        );
+        totalCount = Number(c[0].n);
+    }
+    return { transfers: rows.map(view), totalCount };
+}
+
+/** The rows of a search's page, by Transfer ID (a fixed statement: prepared, planned once). */
+const PAGE_SQL = prepared(`SELECT ${SEARCH_COLUMNS} FROM transfers t ${JOIN_ALL} WHERE t.transfer_id = ANY($1)`);
+
+/** A search with a status filter: the candidates joined with their Events, deliveries and withdrawals. */
+async function searchByStatus(
+    q: Queryable,
+    f: SearchFilter,
+    dir: 'ASC' | 'DESC',
+    cap: number,
+): Promise<{ transfers: TransferView[]; totalCount: number | null }> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const p = (v: unknown) => {
+        params.push(v);
+        return `$${params.length}`;
+    };
+    where.push(`t.kind = ANY(${p(f.kinds)})`);
+    // EVM to TVM transfers exist for the API once their Event exists on the TVM side (spec, status rule 6)
+    if (f.kinds.includes('EvmToTvm'))
+        where.push(
+            f.kinds.length === 1 ? 'e.link_key IS NOT NULL' : "(t.kind <> 'EvmToTvm' OR e.link_key IS NOT NULL)",
+        );
     if (f.userAddresses?.length) {
         const a = p(f.userAddresses);
         where.push(`(t.sender = ANY(${a}) OR t.recipient = ANY(${a}))`);
     }
     if (f.senders?.length) where.push(`t.sender = ANY(${p(f.senders)})`);
     if (f.recipients?.length) where.push(`t.recipient = ANY(${p(f.recipients)})`);
-    if (byStatus) where.push(`${ANY_STATUS_SQL} = ANY(${p(f.statuses)})`);
+    where.push(`${ANY_STATUS_SQL} = ANY(${p(f.statuses)})`);
     if (f.fromChainId !== undefined) where.push(`t.from_chain_id = ${p(f.fromChainId)}`);
     if (f.toChainId !== undefined) where.push(`t.to_chain_id = ${p(f.toChainId)}`);
     if (f.createdAtGe !== undefined) where.push(`t.created_at >= ${p(f.createdAtGe)}`);
     if (f.createdAtLe !== undefined) where.push(`t.created_at <= ${p(f.createdAtLe)}`);
-    const from = `transfers t ${byStatus ? JOIN_ALL : ''} WHERE ${where.join(' AND ')}`;
-    const dir = f.ordering === 'CreatedAtAscending' ? 'ASC' : 'DESC';
-    const order = `ORDER BY t.created_at ${dir}, t.transfer_id ${dir}`;
-    const page = `LIMIT ${p(f.limit)} OFFSET ${p(f.offset)}`;
-    // the total counts at most `cap` matches (a larger total answers the cap): no request scans more
-    // rows than that to count them, however little its filter narrows
-    const cap = f.countCap ?? SEARCH_COUNT_CAP;
-    // without a status filter the total rides on the page's rows (a window count over the first
-    // `cap` matches): one statement; a status filter, a page past the cap or past the end count apart
-    const windowed = f.totalCount && !byStatus && f.offset + f.limit <= cap;
+    const from = `transfers t ${JOIN_ALL} WHERE ${where.join(' AND ')}`;
+    const filter = params.length;
     const rows = await q.query(
-        byStatus
-            ? `SELECT ${SEARCH_COLUMNS} FROM ${from} ${order} ${page}`
-            : windowed
-              ? `SELECT ${SEARCH_COLUMNS} FROM (SELECT m.*, count(*) OVER () AS total_count
-                    FROM (SELECT t.* FROM ${from} ${order} LIMIT $${params.length + 1}) m
-                    ORDER BY m.created_at ${dir}, m.transfer_id ${dir} ${page}) t ${JOIN_ALL} ${order}`
-              : `SELECT ${SEARCH_COLUMNS} FROM (SELECT t.* FROM ${from} ${order} ${page}) t ${JOIN_ALL} ${order}`,
-        windowed ? [...params, cap] : params,
+        `SELECT ${SEARCH_COLUMNS} FROM ${from} ORDER BY t.created_at ${dir}, t.transfer_id ${dir}
+            LIMIT ${p(f.limit)} OFFSET ${p(f.offset)}`,
+        params,
     );
     let totalCount: number | null = null;
-    if (windowed && rows.length) totalCount = Number(rows[0].total_count);
-    else if (f.totalCount) {
-        const filter = params.slice(0, -2);
+    if (f.totalCount) {
         const c = await q.query<{ n: unknown }>(
-            `SELECT count(*) AS n FROM (SELECT 1 FROM ${from} LIMIT $${filter.length + 1}) m`,
-            [...filter, cap],
+            `SELECT count(*) AS n FROM (SELECT 1 FROM ${from} LIMIT $${filter + 1}) m`,
+            [...params.slice(0, filter), cap],
         );
         totalCount = Number(c[0].n);
     }

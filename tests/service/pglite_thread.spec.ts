@@ -219,8 +219,11 @@ describe('storage down', () => {
     it('a closed database: storage down, in either thread', async () => {
         await local.close();
         await expect(local.query('SELECT 1')).rejects.toBeInstanceOf(StorageError);
+        // a prepared statement too (its exchange bypasses PGlite's query)
+        await expect(getCursor(local, 'held-in this thread')).rejects.toBeInstanceOf(StorageError);
         const again = await openMigratedPglite({ thread: true });
         await again.close();
         await expect(again.query('SELECT 1')).rejects.toBeInstanceOf(StorageError);
+        await expect(getCursor(again, 'x')).rejects.toBeInstanceOf(StorageError);
     });
 });
