@@ -289,12 +289,6 @@ export class BridgeModel {
     readonly refusing: Record<Net, boolean> = { A: false, B: false };
     /** users (`net.user`) whose wallet of their network's own token refuses to send (45): their locks do nothing */
     readonly frozen = new Set<string>();
-    /**
-     * A network whose own token has a plain root (no TEP-89 discovery, harness/model/foreignLane.ts):
-     * its Native Events never learn their wallet, so a provider's tokens come back (the known limit,
-     * TESTING.md section 8); such Events wait for liquidity or a cancel.
-     */
-    readonly plainRoot: Record<Net, boolean> = { A: false, B: false };
     /** liquidity: per lane, what the providers were given (invariant b) */
     readonly providerGiven: Record<Lane, bigint> = { 'A.token': 0n, 'B.token': 0n, shared: 0n };
     users = new Map<string, SandboxContract<TreasuryContract>>();
@@ -1556,7 +1550,6 @@ export class BridgeModel {
             t.expected.status !== EventStatus.LiquidityRequested ||
             short > 0n ||
             t.kind !== 'burn' ||
-            this.plainRoot[t.to] ||
             (before !== undefined && (await this.refusedForValue(t, before)));
         if (!refused) {
             t.expected = { ...t.expected, status: EventStatus.LiquidityProvided, finalReject: false };

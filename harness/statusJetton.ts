@@ -2,9 +2,11 @@
  * A jetton whose wallets have USDT-style statuses (contracts/test/status_jetton_wallet.fc, test
  * only): its master can lock a wallet for sending (status bit 1), for receiving (bit 2), or both,
  * and a locked wallet refuses with 45, as the stablecoin's wallets do when their admin freezes
- * them. The master is a plain account (the admin): it mints by sending internal_transfer to a
- * wallet and sets statuses with set_status; like the reference jetton's, it is a plain minter (no
- * TEP-89 discovery), so the native proxy is registered with its wallet given.
+ * them. The master is either a plain account (the admin, `create`): it mints by sending
+ * internal_transfer to a wallet and sets statuses with set_status; like the reference jetton's, it
+ * is a plain minter (no TEP-89 discovery), so the native proxy is registered with its wallet given;
+ * or a master contract the admin drives (`deployWithMinter`, contracts/test/status_jetton_minter.fc),
+ * which answers TEP-89 as the stablecoin's minter does.
  *
  *   wallet storage: status:uint4 balance:Coins owner:MsgAddressInt master:MsgAddressInt
  *   set_status#eed236d3 query_id:uint64 status:uint4 (master only)
@@ -30,15 +32,34 @@ export class StatusJetton {
         readonly blockchain: Blockchain,
         readonly admin: SandboxContract<TreasuryContract>,
         readonly walletCode: Cell,
+        /** the master contract (contracts/test/status_jetton_minter.fc: TEP-89), or none: the admin is the master */
+        readonly root?: Address,
     ) {}
 
+    /** The wallets under a plain account as master (the admin itself: no TEP-89 discovery). */
     static create(blockchain: Blockchain, admin: SandboxContract<TreasuryContract>): StatusJetton {
         return new StatusJetton(blockchain, admin, compiledCode('TestStatusJettonWallet'));
     }
 
+    /**
+     * The wallets under a master contract the admin drives (contracts/test/status_jetton_minter.fc:
+     * mint, set_status through it; TEP-89 provide_wallet_address answered), as the stablecoin's.
+     */
+    static async deployWithMinter(
+        blockchain: Blockchain,
+        admin: SandboxContract<TreasuryContract>,
+    ): Promise<StatusJetton> {
+        const walletCode = compiledCode('TestStatusJettonWallet');
+        const code = compiledCode('TestStatusJettonMinter');
+        const data = beginCell().storeCoins(0).storeAddress(admin.address).storeRef(walletCode).endCell();
+        const root = contractAddress(0, { code, data });
+        await admin.send({ to: root, value: toNano('0.1'), init: { code, data } });
+        return new StatusJetton(blockchain, admin, walletCode, root);
+    }
+
     /** the token's root as the bridge knows it: the master */
     get minter(): Address {
-        return this.admin.address;
+        return this.root ?? this.admin.address;
     }
 
     private init(owner: Address): StateInit {
@@ -94,18 +115,41 @@ export class StatusJetton {
                 }),
             )
             .endCell();
-        const r = await this.admin.send({
-            to: this.walletAddress(to),
-            value: toNano('0.05') + forwardTonAmount,
-            init: this.init(to),
-            body,
-        });
+        const r = this.root
+            ? await this.admin.send({
+                  to: this.root,
+                  value: toNano('0.1') + forwardTonAmount,
+                  body: beginCell()
+                      .storeUint(0x642b7d07, 32)
+                      .storeUint(0, 64)
+                      .storeAddress(to)
+                      .storeCoins(toNano('0.05') + forwardTonAmount)
+                      .storeRef(body)
+                      .endCell(),
+              })
+            : await this.admin.send({
+                  to: this.walletAddress(to),
+                  value: toNano('0.05') + forwardTonAmount,
+                  init: this.init(to),
+                  body,
+              });
         this.minted += amount;
         return r;
     }
 
     /** The master sets the status of `owner`'s wallet (0: free; WALLET_STATUS bits). */
     setStatus(owner: Address, status: number) {
+        if (this.root)
+            return this.admin.send({
+                to: this.root,
+                value: toNano('0.05'),
+                body: beginCell()
+                    .storeUint(0xeed236d3, 32)
+                    .storeUint(0, 64)
+                    .storeAddress(owner)
+                    .storeUint(status, 4)
+                    .endCell(),
+            });
         return this.admin.send({
             to: this.walletAddress(owner),
             value: toNano('0.05'),

@@ -342,8 +342,11 @@ describe('Bridge model: random sequences over two networks', () => {
     it("scripted: issue 11's foreign-rule wallets (a USDT-style Event wallet locked: the provision held, retried while locked, delivered once free; a blacklisted recipient: the recorded exception; an amount near 2^120 with a bounty of the whole amount; a provision with too little TON; reference tokens to a real Event with too little and enough TON; a lock to a chain nobody serves; drain)", async () => {
         const m = await fresh(-10);
         let locked!: ForeignEvent, blacklisted!: ForeignEvent, near!: ForeignEvent, all!: ForeignEvent;
-        let nearStranded!: ForeignEvent;
-        const script: (() => Promise<void>)[] = [
+        let nearStranded!: ForeignEvent, returnRefused!: ForeignEvent;
+        // CHECK: every invariant (the state is cumulative: a token lost or a status wrong stays so;
+        // a check costs about as much as a step: at the end of each case)
+        const CHECK = 'check' as const;
+        const script: ((() => Promise<void>) | typeof CHECK)[] = [
             async () =>
                 void (locked = await strand.newEvent({ near: false, bounty: 'part', payload: true, recipient: 0 })),
             () => strand.setStatus({ e: locked, who: 'event', status: WALLET_STATUS.sendLocked }),
@@ -352,6 +355,7 @@ describe('Bridge model: random sequences over two networks', () => {
             () => strand.retry(locked, toNano('1')), // bounced again: held
             () => strand.setStatus({ e: locked, who: 'event', status: 0 }),
             () => strand.retry(locked, toNano('1')), // delivered, repaid
+            CHECK,
             async () =>
                 void (blacklisted = await strand.newEvent({
                     near: false,
@@ -362,9 +366,11 @@ describe('Bridge model: random sequences over two networks', () => {
             () => strand.setStatus({ e: blacklisted, who: 'recipient', status: WALLET_STATUS.receiveLocked }),
             () => strand.provide(blacklisted, { delta: 0n, forward: toNano('0.08') }), // too little for the step: back
             () => strand.provide(blacklisted, { delta: 0n, forward: toNano('0.5') }), // the exception
+            CHECK,
             async () =>
                 void (near = await strand.newEvent({ near: true, bounty: 'none', payload: false, recipient: 0 })),
             () => strand.provide(near, { delta: 1n, forward: toNano('0.5') }), // about 2^120 tokens, one back
+            CHECK,
             // (MODEL_SEED=sw1 / sw2 / sw4 at 3 x 40: a provision near 2^120 with too little TON is
             // recorded by the Event as stranded; the drain took it for an exception and provided
             // again and again, each refused: the Event's wallet cannot hold twice 2^120)
@@ -377,6 +383,21 @@ describe('Bridge model: random sequences over two networks', () => {
                 })),
             () => strand.provide(nearStranded, { delta: 0n, forward: toNano('0.02') }), // recorded as stranded
             () => strand.returnStranded(nearStranded, toNano('0.005')), // 2317: the record waits (the drain returns it)
+            CHECK,
+            // (MODEL_SEED=sw7 at 3 x 40: a stranded record's return to a provider whose wallet may
+            // not receive bounces to the Event's wallet, which tells nobody: the recorded exception)
+            async () =>
+                void (returnRefused = await strand.newEvent({
+                    near: false,
+                    bounty: 'none',
+                    payload: false,
+                    recipient: 0,
+                })),
+            () => strand.setStatus({ e: returnRefused, who: 'provider', status: WALLET_STATUS.receiveLocked }),
+            () => strand.provide(returnRefused, { delta: 0n, forward: toNano('0.02') }), // recorded as stranded
+            () => strand.returnStranded(returnRefused, toNano('0.3')), // the provider's wallet refuses (45)
+            () => strand.setStatus({ e: returnRefused, who: 'provider', status: 0 }),
+            CHECK,
             async () =>
                 void (all = await strand.newEvent({ near: false, bounty: 'all', payload: false, recipient: 0 })),
             () => strand.provide(all, { delta: 0n, forward: toNano('0.5') }), // nothing to deliver: repaid
@@ -385,6 +406,7 @@ describe('Bridge model: random sequences over two networks', () => {
             () => m.burn('B', 'carol', 'alice', 1_000n),
             () => m.deliver(m.transfers[1], 'credit'), // a Native Event on A
             () => strand.stray(m.transfers[1].eventAddress, toNano('0.02')), // recorded by the Event
+            CHECK,
             async () => {
                 // (the check can fail: a record the model does not count)
                 const kept = strand.strayKept.get(m.transfers[1].eventAddress.toRawString())!;
@@ -400,18 +422,22 @@ describe('Bridge model: random sequences over two networks', () => {
             () => strand.stray(m.transfers[1].eventAddress, toNano('0.3')), // back to the holder
             () => strand.stray(m.transfers[1].eventAddress, toNano('0.02')), // recorded
             () => strand.strayReturn(m.transfers[1].eventAddress, toNano('0.3')), // the first back to the holder (the drain: the second)
+            CHECK,
             () => strand.lockUnserved(),
             () => strand.burnUnserved(), // carol's aliens minted back (2708 or 2705)
+            CHECK,
             () => m.drain(),
+            CHECK,
         ];
         for (const step of script) {
-            await step();
-            await check(m, -10);
+            if (step === CHECK) await check(m, -10);
+            else await step();
         }
         expect(await locked.event.getStatus()).toBe(EventStatus.LiquidityProvided);
         expect(await locked.event.getHeldTokens()).toBe(0n);
         expect(strand.exceptions.map((x) => x.what)).toEqual([
             `#F${blacklisted.id}: the recipient's wallet refused (blacklisted): LiquidityProvided, unpaid`,
+            `#F${returnRefused.id}: the provider's wallet refused a stranded record's return (may not receive)`,
         ]);
         // the reference tokens sent with 0.02 TON: recorded by the Event (event_stranded.tact), not
         // lost; a return paid with 0.005 TON refused, one with 0.3 TON and the drain's delivered
@@ -433,7 +459,7 @@ describe('Bridge model: random sequences over two networks', () => {
             expect.stringMatching(/^stray-return record \d+ \(\d+\) value 300000000$/),
         ]);
         expect([...strand.strayKept.values()]).toEqual([{ recorded: 0n, excepted: 0n }]);
-        expect(strand.events.map((e) => e.repayments)).toEqual([1, 1, 1, 1, 1]);
+        expect(strand.events.map((e) => e.repayments)).toEqual([1, 1, 1, 1, 1, 1]);
         const id = nearStranded.id;
         const returns = m.steps.flatMap((x, i) =>
             x.startsWith(`foreign-return #F${id} `)
@@ -461,7 +487,7 @@ describe('Bridge model: random sequences over two networks', () => {
         expect(await all.event.getStatus()).toBe(EventStatus.LiquidityProvided);
     });
 
-    it("scripted: issue 11's foreign-rule lane (B's own token a USDT-style jetton: its native proxy's wallet frozen: an unlock back to Verified (2715), an approved one too, a paused lock's refund and a claim_refund recorded, a withdrawal back to the liquidity; a frozen sender's lock refused (45); freed: all delivered; the provider's tokens back (a plain root); drain)", async () => {
+    it("scripted: issue 11's foreign-rule lane (B's own token a USDT-style jetton: its native proxy's wallet frozen: an unlock back to Verified (2715), an approved one too, a paused lock's refund and a claim_refund recorded, a withdrawal back to the liquidity, a provider's repayment waiting; a frozen sender's lock refused (45); freed: all delivered, the provider repaid; drain)", async () => {
         const m = await fresh(-13);
         const last = () => m.transfers[m.transfers.length - 1];
         // (what the model expects; the check after each step holds the chain to it)
@@ -500,8 +526,14 @@ describe('Bridge model: random sequences over two networks', () => {
             () => m.setLimit('B', 'native', 0n),
             async () => m.withdrawLiquidity('B', 'token', m.liquidity.get('B.token')!),
             () => m.burn('A', 'alice', 'dave', 500n),
-            () => m.deliver(last(), 'credit'), // LiquidityRequested
-            () => m.provide(last()), // the Event never learns its wallet (a plain root): the tokens back
+            () => m.deliver(last(), 'credit'), // LiquidityRequested (the Event learns its wallet: TEP-89)
+            () => m.depositLiquidity('B', 'token', 500n),
+            () => lane.freezeProxy(true),
+            () => m.provide(last()), // dave paid by the provider; the repayment refused by the wallet: not repaid
+            async () => expect([last().expected.status, last().repaid]).toEqual([EventStatus.LiquidityProvided, false]),
+            CHECK,
+            () => lane.freezeProxy(false),
+            () => m.liquidityRetry(last()), // repaid
             CHECK,
             () => m.drain(),
             CHECK,
@@ -514,8 +546,9 @@ describe('Bridge model: random sequences over two networks', () => {
             EventStatus.Confirmed,
             EventStatus.Confirmed,
             EventStatus.Confirmed,
-            EventStatus.Confirmed,
+            EventStatus.LiquidityProvided,
         ]);
+        expect(m.transfers.map((x) => x.repaid)).toEqual([false, false, false, true]);
         expect(m.steps.filter((x) => x.startsWith('  ('))).toEqual([
             "  (the refund refused by the proxy's wallet: recorded 700)",
             '  (refused: the record kept)',

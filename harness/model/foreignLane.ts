@@ -2,16 +2,14 @@
  * Issue 11 ("no token left behind"): a lane of the model-based test (tests/model.spec.ts) whose
  * native token follows foreign wallet rules. `useStatusJettonAsNative(pair, 'B')` (tests/model.spec.ts)
  * makes B's own token (the B.token lane: locked and unlocked by B's native proxy, an alien on A) a
- * USDT-style jetton (harness/statusJetton.ts, contracts/test/status_jetton_wallet.fc): a plain
- * master (no TEP-89 discovery: the native proxy is registered with its wallet given) whose wallets
- * refuse a transfer with less than forward TON + forward fees + 0.04 TON (709, the reference
- * wallet's rule, where the project's own wallet asks less) and refuse with 45 while the master has
- * locked them. Every move of the model on that lane (lock, unlock, the refused lock's refund,
- * claim_refund, tvm_event_retry, approve_limit, cancel, the provider step, limits, liquidity, the
- * small values of harness/model/hops.ts) then runs against those wallets, with the model's
- * invariants unchanged. A plain master has a known limit the model predicts (`plainRoot`): the
- * lane's Native Events never learn their wallet, so a provider's tokens come back (the Events wait
- * for liquidity, or a cancel).
+ * USDT-style jetton (harness/statusJetton.ts, contracts/test/status_jetton_wallet.fc, its master
+ * contracts/test/status_jetton_minter.fc: TEP-89, as the stablecoin's minter) whose wallets refuse
+ * a transfer with less than forward TON + forward fees + 0.04 TON (709, the reference wallet's
+ * rule, where the project's own wallet asks less) and refuse with 45 while the master has locked
+ * them. Every move of the model on that lane (lock, unlock, the refused lock's refund,
+ * claim_refund, tvm_event_retry, approve_limit, cancel, the provider step and its repayment,
+ * limits, liquidity, the small values of harness/model/hops.ts) then runs against those wallets,
+ * with the model's invariants unchanged.
  *
  * Moves (`ForeignLane`, an extension of harness/model.ts):
  *   token-freeze   the master locks A's native proxy's wallet of the token for sending, or frees
@@ -21,8 +19,7 @@
  *                  Verified, delivered again once the wallet is free), a provider's repayment
  *                  waits (not repaid: tvm_event_retry), a refused lock's refund and a claim_refund
  *                  are recorded for claim_refund, the owner's withdrawal goes back to the
- *                  liquidity. The model predicts each (`BridgeModel.refusing`). (No provider's
- *                  repayment runs on this lane: a plain master, see above.)
+ *                  liquidity. The model predicts each (`BridgeModel.refusing`);
  *   user-freeze    the master locks a user's wallet for sending, or frees it: that user's locks
  *                  are refused by its own wallet (45), nothing moves (`BridgeModel.frozen`).
  * The drain frees every wallet first (the model's own drain then delivers what waits).
@@ -39,26 +36,26 @@ import { JettonWallet } from '../../wrappers/JettonWallet';
 export const STATUS_TOKEN = { name: 'Status Token', symbol: 'USDS', decimals: 6 };
 
 /**
- * Registers a USDT-style jetton in `n`'s native proxy (its wallet given: a plain master) and makes
- * it `n`'s own token of the pair (side.token): its minter is the master (minting: the master's
- * internal_transfer, a notification with forward TON), and the pair's wallet(...) answers its
- * wallets. Run once, before the pair's snapshot.
+ * Deploys a USDT-style jetton on `n` (its master contract: TEP-89), registers it in `n`'s native
+ * proxy (which learns its wallet by TEP-89) and makes it `n`'s own token of the pair (side.token):
+ * minting goes through the master, and the pair's wallet(...) answers its wallets. Run once,
+ * before the pair's snapshot.
  */
 export async function useStatusJettonAsNative(pair: BridgePair, n: Net): Promise<StatusJetton> {
     const side = pair[n];
     const net = side.network;
-    const master = await net.treasury('status token master');
-    const jetton = StatusJetton.create(net.blockchain, master);
+    const admin = await net.treasury('status token admin');
+    const jetton = await StatusJetton.deployWithMinter(net.blockchain, admin);
     const proxyWallet = jetton.walletAddress(side.nativeProxy.address);
     await side.nativeProxy.sendRegisterNativeToken(
         side.owner.getSender(),
-        { token: jetton.minter, wallet: proxyWallet, ...STATUS_TOKEN },
+        { token: jetton.minter, ...STATUS_TOKEN },
         toNano('0.1'),
     );
     const known = await side.nativeProxy.getWalletOf(jetton.minter);
-    if (!known?.equals(proxyWallet)) throw new Error(`the native proxy on ${n} did not take the status token's wallet`);
-    // the pair's minter shape for the model (address, mint, wallet address); the master keeps no
-    // supply, which the model never reads for a native token
+    if (!known?.equals(proxyWallet))
+        throw new Error(`the native proxy on ${n} did not learn its wallet of the status token (TEP-89)`);
+    // the pair's minter shape for the model (address, mint, wallet address, supply)
     const minter: Pick<
         SandboxContract<JettonMinter>,
         'address' | 'sendMint' | 'getWalletAddress' | 'getTotalSupply'
@@ -73,9 +70,8 @@ export async function useStatusJettonAsNative(pair: BridgePair, n: Net): Promise
             result: undefined,
         }),
         getWalletAddress: async (owner: Address) => jetton.walletAddress(owner),
-        getTotalSupply: async () => {
-            throw new Error('the status token master is a plain account: it keeps no supply');
-        },
+        getTotalSupply: async () =>
+            (await net.blockchain.runGetMethod(jetton.minter, 'get_jetton_data')).stackReader.readBigNumber(),
     };
     side.token = { minter: minter as SandboxContract<JettonMinter>, ...STATUS_TOKEN, proxyWallet };
     const wallet = pair.wallet.bind(pair);
@@ -91,9 +87,7 @@ export class ForeignLane implements ModelExtension {
         readonly m: BridgeModel,
         readonly jetton: StatusJetton,
         readonly n: Net,
-    ) {
-        m.plainRoot[n] = true;
-    }
+    ) {}
 
     ops(ops: ModelOp[]): void {
         const m = this.m;

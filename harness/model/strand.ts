@@ -51,7 +51,7 @@ import { jettonTransferBody, liquidityRequestedEvent } from '../liquidityEvent';
 import { burnAlien, lockNative } from '../actors';
 import { exitCodeOf } from '../bridge';
 import { MultiVaultTvmTvmEventNative } from '../../wrappers/MultiVaultTvmTvmEventNative';
-import { limitActionMessage } from '../../wrappers/tvmTvmEvent';
+import { limitActionMessage, returnStrandedMessage } from '../../wrappers/tvmTvmEvent';
 import { EventStatus } from '../../wrappers/eventStatus';
 import { Op } from '../../wrappers/constants';
 
@@ -533,9 +533,28 @@ export class Strand implements ModelExtension {
         if (id < 0n)
             throw new Error(`foreign-return #F${e.id}: the model counts ${e.stranded} stranded, the Event none`);
         const before = await this.jetton.balanceOf(this.provider.address);
-        await e.event.sendReturnStranded(this.holder.getSender(), id, value);
+        const res = await this.holder.send({ to: e.event.address, value, body: returnStrandedMessage(id) });
         e.stranded = await this.waitingOf(e);
         if ((await this.waitingRecords(e)).some(([i]) => i === id)) return this.m.log('  (refused: the record waits)');
+        const providerWallet = this.jetton.walletAddress(this.provider.address);
+        if (
+            res.transactions.some(
+                (t) =>
+                    t.inMessage?.info.dest instanceof Address &&
+                    t.inMessage.info.dest.equals(providerWallet) &&
+                    exitCodeOf(t) === 45,
+            )
+        ) {
+            // the provider's wallet may not receive (blacklisted): the tokens bounce to the Event's
+            // wallet, which tells nobody (TEP-74): the record says sent, the tokens an exception
+            this.m.log("  (the provider's wallet refused the return: a recorded exception)");
+            this.exceptions.push({
+                what: `#F${e.id}: the provider's wallet refused a stranded record's return (may not receive)`,
+                amount,
+            });
+            e.excepted += amount;
+            return;
+        }
         const back = (await this.jetton.balanceOf(this.provider.address)) - before;
         if (back !== amount)
             throw new Error(`foreign-return #F${e.id}: record ${id} of ${amount} sent, the provider got ${back}`);
