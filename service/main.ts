@@ -15,11 +15,14 @@
  *   INDEXER_PAUSE_MS pause after each batch (default 0; a rate-limited public endpoint wants it)
  *   LOG_LEVEL       "silent" turns logs off
  *
+ * Young-generation garbage collection runs without V8's helper threads (--no-parallel-scavenge).
+ *
  * Logs are JSON lines on stdout. SIGINT / SIGTERM: the API stops taking requests and finishes the
  * ones under way, each indexer finishes (commits or rolls back) its batch, storage closes, exit 0.
  */
 import fs from 'fs';
 import path from 'path';
+import v8 from 'v8';
 import { Deployment, readDeployment } from '../lib/deploy/deployment';
 import { openDb } from './storage/db';
 import { vacuumPglite } from './storage/vacuum';
@@ -102,6 +105,10 @@ async function main() {
 }
 
 if (require.main === module) {
+    // young-generation collections without V8's helper threads, in both threads (HTTP and PGlite):
+    // a parallel scavenge waits for its helpers, which wait for a core when the cores are busy, and
+    // the API's answers wait with it (bench/api-report.md)
+    v8.setFlagsFromString('--no-parallel-scavenge');
     main().catch((e) => {
         process.stderr.write(`bridge-service: ${(e as Error).message}\n`);
         process.exit(1);

@@ -132,22 +132,22 @@ describe('local bridge network, end to end', () => {
     });
 
     it('deploys with Ignition and the blueprint CLI, and verifies the deployment', async () => {
-        let t = Date.now();
-        const evm = await ignitionDeploy(
+        // Ignition on the EVM node while the key block is recorded (two terminals: neither needs the
+        // other); its addresses go into the deployment file once both are done
+        const t0 = Date.now();
+        const ignition = ignitionDeploy(
             net.evm!,
             'ignition/modules/DevnetBridge.ts',
             'ignition/parameters/devnet.json',
             NAME,
-        );
-        const d = readDeployment(net.deploymentFile);
-        d.evm = { ...d.evm!, multiVault: evm['DevnetBridge#MultiVault'], weth: evm['DevnetBridge#TestWETH'] };
-        d.extra = { evmToken: evm['DevnetBridge#TestERC20'] };
-        writeDeployment(net.deploymentFile, d);
-        times.ignition = Date.now() - t;
+        ).then((evm) => {
+            times.ignition = Date.now() - t0;
+            return evm;
+        });
+        ignition.catch(() => undefined);
 
         // the key block B's LiteClient will trust, as a deployer records it: the block from a file (on a
         // real network: from lite servers), its root hash confirmed by the endpoint's lookupBlock
-        t = Date.now();
         const keyBlocks = (await getJson(`${net.tvm.A.server.url}/v1/key_blocks`)).body as {
             result: { block: string }[];
         };
@@ -160,10 +160,15 @@ describe('local bridge network, end to end', () => {
             keyBlockFile,
         ]);
         fs.rmSync(keyBlockFile, { force: true });
-        times.trustedKeyBlock = Date.now() - t;
+        times.trustedKeyBlock = Date.now() - t0;
         expect({ code: trusted.code, out: trusted.code === 0 ? '' : trusted.out }).toEqual({ code: 0, out: '' });
         expect(trusted.out).toMatch(/confirmed: .* same root hash/);
         expect(readDeployment(net.deploymentFile).tvm.A.trustedKeyBlock).toBe(keyBlock);
+        const evm = await ignition;
+        const d = readDeployment(net.deploymentFile);
+        d.evm = { ...d.evm!, multiVault: evm['DevnetBridge#MultiVault'], weth: evm['DevnetBridge#TestWETH'] };
+        d.extra = { evmToken: evm['DevnetBridge#TestERC20'] };
+        writeDeployment(net.deploymentFile, d);
 
         const balances = async () =>
             Object.fromEntries(
@@ -174,6 +179,7 @@ describe('local bridge network, end to end', () => {
                 ),
             );
         const funded = await balances();
+        let t: number;
         for (const key of ['A', 'B']) {
             t = Date.now();
             const r = await blueprint('deployBridge', net.tvm[key].server.jsonRpc, net.accounts.deployer, [NAME, key]);
@@ -201,38 +207,46 @@ describe('local bridge network, end to end', () => {
     });
 
     it('runs admin scripts: a fee is set and read back; a wrong owner fails with the contract exit code', async () => {
-        const fee = await blueprint('setDefaultFee', net.tvm.B.server.jsonRpc, net.accounts.deployer, [
+        // three at once, as three terminals: the deployer's fee on B, the user's try on B, the
+        // deployer's token on A (below)
+        const d = readDeployment(net.deploymentFile);
+        const feeRun = blueprint('setDefaultFee', net.tvm.B.server.jsonRpc, net.accounts.deployer, [
             NAME,
             'B',
             'alien',
             '1',
             '1000',
         ]);
+        // the user is not the owner: the proxy refuses (ERROR_NOT_OWNER 132) and the script says so
+        const wrongRun = blueprint('setPaused', net.tvm.B.server.jsonRpc, net.accounts.user, [
+            NAME,
+            'B',
+            'alien',
+            'true',
+        ]);
+        // a token on A, registered in A's native proxy, for the transfers below
+        const tokenReady = (async () => {
+            const ops = opsFromTonClient(A, net.accounts.deployer.v4, net.accounts.deployer.keys, { pollMs: 100 });
+            token = await deployJetton(ops, TOKEN);
+            await registerNativeToken(ops, Address.parse(d.tvm.A.contracts.nativeProxy!), token, TOKEN);
+            await mintJetton(ops, token, net.accounts.user.v4.address, USER_TOKENS);
+        })();
+        tokenReady.catch(() => undefined);
+        const fee = await feeRun;
         expect({ code: fee.code, out: fee.code === 0 ? '' : fee.out }).toEqual({ code: 0, out: '' });
         expect(fee.out).toMatch(/done:\s+1\/1000/);
-        const d = readDeployment(net.deploymentFile);
         const proxy = open(
             opsFromTonClient(B, net.accounts.deployer.v4, net.accounts.deployer.keys),
             ProxyMultiVaultAlien.createFromAddress(Address.parse(d.tvm.B.contracts.alienProxy!)),
         );
         expect((await proxy.getDefaultFee()).numerator).toBe(1n);
 
-        // the user is not the owner: the proxy refuses (ERROR_NOT_OWNER 132) and the script says so
-        const wrong = await blueprint('setPaused', net.tvm.B.server.jsonRpc, net.accounts.user, [
-            NAME,
-            'B',
-            'alien',
-            'true',
-        ]);
+        const wrong = await wrongRun;
         expect(wrong.code).not.toBe(0);
         expect(wrong.out).toMatch(/exit code 132/);
         expect(await proxy.getPaused()).toBe(false);
 
-        // a token on A, registered in A's native proxy, for the transfers below
-        const ops = opsFromTonClient(A, net.accounts.deployer.v4, net.accounts.deployer.keys, { pollMs: 100 });
-        token = await deployJetton(ops, TOKEN);
-        await registerNativeToken(ops, Address.parse(d.tvm.A.contracts.nativeProxy!), token, TOKEN);
-        await mintJetton(ops, token, net.accounts.user.v4.address, USER_TOKENS);
+        await tokenReady;
         const t0 = Date.now();
         await net.startOperators();
         times.operators = Date.now() - t0;

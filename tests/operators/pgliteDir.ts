@@ -7,8 +7,7 @@
  */
 import fs from 'fs';
 import path from 'path';
-import { dumpPglite } from '../../service/storage/db';
-import { openMigratedPglite } from '../service/pglite';
+import { migratedPgliteTar } from '../service/pglite';
 
 /** The entries of a tar archive (ustar, as PGlite's dumpDataDir writes it): directories and regular files. */
 export function untar(tar: Buffer, into: string): number {
@@ -45,13 +44,7 @@ export function untar(tar: Buffer, into: string): number {
 
 /** Fills the new directory `dir` with a migrated PGlite database; returns `dir`. */
 export async function migratedPgliteDir(dir: string): Promise<string> {
-    const db = await openMigratedPglite();
-    let tar: Buffer;
-    try {
-        tar = Buffer.from(await (await dumpPglite(db)).arrayBuffer());
-    } finally {
-        await db.close();
-    }
+    const tar = await migratedPgliteTar();
     fs.mkdirSync(dir, { recursive: true });
     if (fs.readdirSync(dir).length) throw new Error(`migratedPgliteDir: ${dir} is not empty`);
     if (!untar(tar, dir)) throw new Error('migratedPgliteDir: the dump holds no file');
