@@ -15,8 +15,12 @@ export interface SignatureEntry {
 }
 
 // Node's native ed25519 (about 50x faster than tweetnacl); same keys and signatures as @ton/crypto.
-const privCache = new Map<string, KeyObject>();
-const pubCache = new Map<string, KeyObject>();
+// The key objects by seed / public key (hex); under jest the spec files of one worker share them
+// (tools/jest/environment.js), elsewhere they are this module's.
+type KeyMaps = { keyObjects(name: string): Map<string, KeyObject> } | undefined;
+const worker = (globalThis as { [k: symbol]: KeyMaps })[Symbol.for('tvm-bridge.jest-worker')];
+const privCache: Map<string, KeyObject> = worker?.keyObjects('ed25519 private key of seed') ?? new Map();
+const pubCache: Map<string, KeyObject> = worker?.keyObjects('ed25519 public key') ?? new Map();
 
 /** ed25519 signature with a 64-byte @ton/crypto secret key (seed || public key) or a 32-byte seed. */
 export function ed25519Sign(msg: Buffer, secretKey: Buffer): Buffer {

@@ -203,6 +203,9 @@ describe('the test setup (tools/jest)', () => {
         const fast = coreBits(false);
         const lib = coreBits(true);
         expect(fast.BitReader.prototype['_preloadUint']).not.toBe(lib.BitReader.prototype['_preloadUint']);
+        // new builders take zeroed pooled buffers (the same contents as the library's, checked below)
+        expect(fast.BitBuilder).not.toBe(lib.BitBuilder);
+        expect(new fast.BitBuilder()).toBeInstanceOf(fast.BitBuilder);
         expect(fast.BitBuilder.prototype.writeUint).not.toBe(lib.BitBuilder.prototype.writeUint);
         expect(fast.BitBuilder.prototype.writeBuffer).not.toBe(lib.BitBuilder.prototype.writeBuffer);
         expect(fast.BitReader.prototype['_preloadBuffer']).not.toBe(lib.BitReader.prototype['_preloadBuffer']);
@@ -397,6 +400,34 @@ describe('the test setup (tools/jest)', () => {
         const child = beginCell().storeUint(1, 8).endCell();
         const original = librarySha256();
         expect(cell.hash().toString('hex')).toBe(original(Buffer.concat([repr, child.hash()])).toString('hex'));
+        // the representation is built by the setup's getRepr: the library's bytes for ordinary cells
+        // and for a Merkle proof with pruned branches, at every level
+        type GetRepr = (...a: unknown[]) => Buffer;
+        const setupRepr = jest.requireActual('@ton/core/dist/boc/cell/descriptor').getRepr as GetRepr;
+        let libraryRepr: GetRepr | undefined;
+        jest.isolateModules(() => {
+            libraryRepr = jest.requireActual('@ton/core/dist/boc/cell/descriptor').getRepr;
+        });
+        expect(setupRepr).not.toBe(libraryRepr);
+        const proof = new SyntheticChain({
+            globalId: -239,
+            validators: makeValidatorSet({ size: 5, seed: 'repr', utimeSince: 1_000, utimeUntil: 100_000 }),
+            startUtime: 1_010,
+        }).genesisKeyBlock().proof;
+        const all: Cell[] = [];
+        const walk = (c: Cell) => {
+            all.push(c);
+            c.refs.forEach(walk);
+        };
+        [cell, proof].forEach(walk);
+        let reprs = 0;
+        for (const c of all)
+            for (let level = 0; level <= c.level(); level++) {
+                const args = [c.bits, c.bits, c.refs, level, c.mask.apply(level).value, c.type];
+                expect(setupRepr(...args).toString('hex')).toBe(libraryRepr!(...args).toString('hex'));
+                reprs++;
+            }
+        expect(reprs).toBeGreaterThan(all.length);
         // a real contract's code survives a round trip with the same hash
         const code = compiledCode('LiteClient');
         expect(Cell.fromBoc(code.toBoc())[0].hash().equals(code.hash())).toBe(true);
@@ -522,7 +553,7 @@ describe('the test setup (tools/jest)', () => {
     it("the sandbox's emulator should be compiled once per worker and emulate as the library's own", async () => {
         type Create = typeof Executor.create & {
             shared?: boolean;
-            stats: { shared: number; clock: number };
+            stats: { shared: number; clock: number; strings: number };
             original: typeof Executor.create;
             storeU64(u32: Uint32Array, ptime: number, value: number): void;
         };
@@ -565,14 +596,52 @@ describe('the test setup (tools/jest)', () => {
         const library = await run(await create.original.call(Executor));
         expect(create.stats.shared).toBe(before);
         const clockCalls = create.stats.clock;
+        const strings = create.stats.strings;
         const [shared, again] = [await run(), await run()];
         expect(create.stats.shared).toBe(before + 2);
-        // the shared executors' emulator asked the time from the setup's clock
+        // the shared executors' emulator asked the time from the setup's clock, and took its strings
+        // (BOCs, configuration, parameters) by the setup's copy
         expect(create.stats.clock).toBeGreaterThan(clockCalls);
+        expect(create.stats.strings).toBeGreaterThan(strings);
         expect(shared).toEqual(library);
         expect(again).toEqual(library);
         expect(library.supply).toBe(11n);
         expect(library.hashes.length).toBeGreaterThan(3);
+
+        // the strings' length and copy: emscripten's bytes, terminating zero and count, for ASCII and
+        // for what is not (left to emscripten), within the limit and over it
+        type Utf8 = {
+            (...a: unknown[]): number;
+            original: (...a: unknown[]) => number;
+            memory: { buffer: ArrayBuffer };
+        };
+        const m = (await Executor.create()) as unknown as {
+            module: {
+                lengthBytesUTF8: Utf8;
+                stringToUTF8: Utf8;
+                _malloc(n: number): number;
+                _free(p: number): void;
+            };
+        };
+        const mod = m.module;
+        expect(typeof mod.lengthBytesUTF8.original).toBe('function');
+        const texts = ['', 'a', randomBytes(3000).toString('base64'), '{"now":1,"x":"é✓"}', 'x\ud800y', '\u{1f600}'];
+        const at = mod._malloc(8192);
+        const memoryOf = () => Buffer.from(mod.stringToUTF8.memory.buffer);
+        for (const text of texts) {
+            expect(mod.lengthBytesUTF8(text)).toBe(mod.lengthBytesUTF8.original(text));
+            const room = mod.lengthBytesUTF8.original(text) + 1;
+            for (const max of [room, room + 5, Math.max(1, room - 1), 1]) {
+                const results: [number, string][] = [];
+                for (const f of [mod.stringToUTF8, mod.stringToUTF8.original]) {
+                    memoryOf().fill(0xaa, at, at + 8192);
+                    const n = f(text, at, max);
+                    results.push([n, memoryOf().toString('hex', at, at + room + 6)]);
+                }
+                expect(results[0]).toEqual(results[1]);
+            }
+        }
+        mod._free(at);
 
         // the clock's store: the bytes emscripten's HEAP64[ptime >> 3] = BigInt(nsec) writes, for the
         // wall clock's and the monotonic clock's nanoseconds, at aligned and unaligned addresses

@@ -74,11 +74,18 @@ export function failureOf(tx: Transaction): number | undefined {
     return undefined;
 }
 
+/**
+ * The wallet's seqno: its get method (one request; twice a send), or 0 while the wallet is not
+ * deployed (its first message deploys it), where the get method fails; any other failure is thrown.
+ */
 async function seqnoOf(ops: ChainOps): Promise<number> {
     const p = ops.provider(ops.sender.address);
-    const st = await p.getState();
-    if (st.state.type !== 'active') return 0;
-    return Number((await p.get('seqno', [])).stack.readBigNumber());
+    try {
+        return Number((await p.get('seqno', [])).stack.readBigNumber());
+    } catch (e) {
+        if ((await p.getState()).state.type !== 'active') return 0;
+        throw e;
+    }
 }
 
 export interface Send {

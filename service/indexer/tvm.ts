@@ -74,6 +74,14 @@ export interface TvmIndexerOptions {
     /** pause after each committed batch, ms (default 0): spares a rate-limited endpoint */
     pauseMs?: number;
     log?: Logger;
+    /**
+     * the most transactions of a stream's backlog a pass holds in memory, decoded (default 10,000,
+     * plus one page of 100): beyond it the pass reads the newer pages again once the older ones
+     * are stored
+     */
+    maxBacklog?: number;
+    /** transactions per getTransactions request (default 100, toncenter's most) */
+    page?: number;
     /** test hook: called after each committed batch */
     afterCommit?: (stream: string, rows: number) => void;
 }
@@ -272,17 +280,31 @@ export class TvmIndexer {
         return `tvm:${this.chainId}:${raw(s.address)}`;
     }
 
-    /** where the last passes spent their time (ms): waiting for the endpoint, reading transactions, storing */
-    readonly timings = { endpointWaitMs: 0, decodeMs: 0, storeMs: 0, transactions: 0 };
+    /**
+     * where the last passes spent their time (ms): waiting for the endpoint, reading transactions,
+     * storing; and the most transactions of a backlog held decoded at once (`maxHeld`)
+     */
+    readonly timings = { endpointWaitMs: 0, decodeMs: 0, storeMs: 0, transactions: 0, maxHeld: 0 };
+
+    /** transactions per getTransactions page */
+    static readonly PAGE = 100;
+    /** the most transactions of a stream's backlog a pass holds decoded (TvmIndexerOptions.maxBacklog) */
+    static readonly MAX_BACKLOG = 10_000;
 
     /**
-     * What the transactions of stream `s` after lt `after` mean, oldest first. toncenter pages from the
-     * newest back, so the pass reads back to the cursor once; each page is read while the next one is
-     * on its way (the next page starts where this one ends, known before any BoC is read).
+     * What the transactions of stream `s` after lt `after` mean, oldest first, in runs of at most
+     * `maxBacklog` transactions (plus one page): toncenter pages from the newest back, so the pass
+     * reads back to the cursor once, each page while the next one is on its way (the next page starts
+     * where this one ends, known before any BoC is read). It keeps what the oldest pages mean (the
+     * ones it handles first) and, of the newer pages, only where each starts; once the oldest run is
+     * handed out, it reads the newer pages again, oldest first. So a backlog of any length (an indexer
+     * started long after the chain, or after a long stop) holds a bounded number of transactions in
+     * memory, at the cost of reading the pages beyond the first `maxBacklog` transactions twice.
      */
-    async readStream(s: Stream, after: bigint): Promise<{ lt: bigint; hash: string; effects: TxEffects }[]> {
-        const page = 100;
-        const out: { lt: bigint; hash: string; effects: TxEffects }[] = [];
+    async *readStream(s: Stream, after: bigint): AsyncGenerator<{ lt: bigint; hash: string; effects: TxEffects }[]> {
+        const page = this.o.page ?? TvmIndexer.PAGE;
+        const cap = this.o.maxBacklog ?? TvmIndexer.MAX_BACKLOG;
+        type Read = { lt: bigint; hash: string; effects: TxEffects }[];
         const fetchPage = (from?: { lt: string; hash: string }) => {
             const p = getTransactionsRaw(this.client, s.address, {
                 limit: page,
@@ -293,27 +315,59 @@ export class TvmIndexer {
             p.catch(() => undefined); // awaited below; a failure while the previous page is read is not unhandled
             return p;
         };
+        /** what the transactions of a page mean, those after the cursor and before `upTo` (exclusive) */
+        const read = (list: Awaited<ReturnType<typeof fetchPage>>, upTo?: bigint): Read => {
+            const fresh = list.filter((x) => x.lt > after && (upTo === undefined || x.lt < upTo));
+            const t = performance.now();
+            const out = fresh.map((x) => ({ lt: x.lt, hash: x.hash, effects: effectsOf(x.tx, s, this.chainId) }));
+            this.timings.decodeMs += performance.now() - t;
+            return out.sort((a, b) => (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0));
+        };
+        // newest first: where each page starts (its first transaction, which the page answers first)
+        // and ends, and, while it is among the oldest `cap` transactions, what it means
+        const pages: { start?: { lt: string; hash: string }; upTo?: bigint; txs?: Read }[] = [];
+        let held = 0;
         let from: { lt: string; hash: string } | undefined;
         let next = fetchPage();
         for (;;) {
-            let t = performance.now();
+            const t = performance.now();
             const list = await next;
             this.timings.endpointWaitMs += performance.now() - t;
             const upTo = from && BigInt(from.lt);
-            const fresh = list.filter((x) => x.lt > after && (upTo === undefined || x.lt < upTo));
-            const more = list.length >= page && fresh.length > 0;
+            const more = list.length >= page && list.some((x) => x.lt > after && (upTo === undefined || x.lt < upTo));
+            // the newest page is read again from its own first transaction (the chain may have grown)
+            const start = from ?? (list[0] && { lt: list[0].lt.toString(), hash: list[0].hash });
+            const pageUpTo = upTo ?? (list[0] && list[0].lt + 1n);
             if (more) {
                 const last = list[list.length - 1];
                 from = { lt: last.lt.toString(), hash: last.hash };
                 next = fetchPage(from);
             }
-            t = performance.now();
-            for (const x of fresh) out.push({ lt: x.lt, hash: x.hash, effects: effectsOf(x.tx, s, this.chainId) });
-            this.timings.decodeMs += performance.now() - t;
+            const txs = read(list, pageUpTo);
+            pages.push({ start, upTo: pageUpTo, txs });
+            held += txs.length;
+            this.timings.maxHeld = Math.max(this.timings.maxHeld, held);
+            // past the cap, the newest pages held let go of what they mean (read again later)
+            for (let i = 0; held > cap && i < pages.length - 1; i++) {
+                if (!pages[i].txs) continue;
+                held -= pages[i].txs!.length;
+                pages[i].txs = undefined;
+            }
             if (!more) break;
         }
-        out.sort((a, b) => (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0));
-        return out;
+        // oldest first: the pages held, in one run, then each page let go, read again
+        const kept = pages.filter((p) => p.txs).reverse();
+        const first = kept.flatMap((p) => p.txs!);
+        if (first.length) yield first;
+        for (let i = pages.length - 1; i >= 0; i--) {
+            if (pages[i].txs) continue;
+            const t = performance.now();
+            const list = await fetchPage(pages[i].start);
+            this.timings.endpointWaitMs += performance.now() - t;
+            const txs = read(list, pages[i].upTo);
+            this.timings.maxHeld = Math.max(this.timings.maxHeld, txs.length);
+            if (txs.length) yield txs;
+        }
     }
 
     /** One pass over every stream; returns the number of transactions handled. */
@@ -324,44 +378,44 @@ export class TvmIndexer {
             const name = this.cursorName(s);
             const cursor = await getCursor(this.o.db, name);
             const after = cursor ? BigInt(cursor.split(':')[0]) : 0n;
-            const txs = await this.readStream(s, after);
-            for (let i = 0; i < txs.length; i += batch) {
-                const chunk = txs.slice(i, i + batch);
-                await this.completeTvmEvm(chunk.flatMap((c) => c.effects.transfers));
-                const last = chunk[chunk.length - 1];
-                let rows = 0;
-                const t = performance.now();
-                await this.o.db.transaction(async (q) => {
-                    await relaxedCommit(q);
-                    rows += await insertTransfers(
-                        q,
-                        chunk.flatMap((c) => c.effects.transfers),
-                    );
-                    rows += await insertEvents(
-                        q,
-                        chunk.flatMap((c) => c.effects.events),
-                    );
-                    await insertDeliveries(
-                        q,
-                        chunk.flatMap((c) => c.effects.deliveries.map((d) => ({ ...d, chainId: this.chainId }))),
-                    );
-                    await setCursor(q, name, `${last.lt}:${Buffer.from(last.hash, 'base64').toString('hex')}`);
-                });
-                this.timings.storeMs += performance.now() - t;
-                this.timings.transactions += chunk.length;
-                handled += chunk.length;
-                this.log('indexer.batch', {
-                    network: this.chainId,
-                    stream: name,
-                    transactions: chunk.length,
-                    rows,
-                    lt: last.lt.toString(),
-                });
-                this.o.afterCommit?.(name, rows);
-                // PGlite has no autovacuum: its VACUUM once enough was written (service/storage/vacuum.ts)
-                await noteWrites(this.o.db, rows);
-                if (this.o.pauseMs) await new Promise((r) => setTimeout(r, this.o.pauseMs));
-            }
+            for await (const txs of this.readStream(s, after))
+                for (let i = 0; i < txs.length; i += batch) {
+                    const chunk = txs.slice(i, i + batch);
+                    await this.completeTvmEvm(chunk.flatMap((c) => c.effects.transfers));
+                    const last = chunk[chunk.length - 1];
+                    let rows = 0;
+                    const t = performance.now();
+                    await this.o.db.transaction(async (q) => {
+                        await relaxedCommit(q);
+                        rows += await insertTransfers(
+                            q,
+                            chunk.flatMap((c) => c.effects.transfers),
+                        );
+                        rows += await insertEvents(
+                            q,
+                            chunk.flatMap((c) => c.effects.events),
+                        );
+                        await insertDeliveries(
+                            q,
+                            chunk.flatMap((c) => c.effects.deliveries.map((d) => ({ ...d, chainId: this.chainId }))),
+                        );
+                        await setCursor(q, name, `${last.lt}:${Buffer.from(last.hash, 'base64').toString('hex')}`);
+                    });
+                    this.timings.storeMs += performance.now() - t;
+                    this.timings.transactions += chunk.length;
+                    handled += chunk.length;
+                    this.log('indexer.batch', {
+                        network: this.chainId,
+                        stream: name,
+                        transactions: chunk.length,
+                        rows,
+                        lt: last.lt.toString(),
+                    });
+                    this.o.afterCommit?.(name, rows);
+                    // PGlite has no autovacuum: its VACUUM once enough was written (service/storage/vacuum.ts)
+                    await noteWrites(this.o.db, rows);
+                    if (this.o.pauseMs) await new Promise((r) => setTimeout(r, this.o.pauseMs));
+                }
         }
         return handled;
     }

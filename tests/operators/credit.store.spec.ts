@@ -6,7 +6,7 @@
  * record anything (so it sends nothing); a clean stop gives the leases back.
  */
 import { Db } from '../../service/storage/db';
-import { openEmptyPglite } from '../service/pglite';
+import { openMigratedPglite } from '../service/pglite';
 import { NewTransfer, SqlCreditStore } from '../../service/operators/creditStore';
 
 const LEASE = 1000;
@@ -40,8 +40,8 @@ describe('credit store (SQL, PGlite): leases between instances', () => {
     let b: SqlCreditStore;
 
     beforeAll(async () => {
-        // an empty database (PGlite's initdb, kept) with the migrations run on it
-        db = await openEmptyPglite();
+        // a migrated database (the kept dump: the migrations are the storage specs' subject, not this one's)
+        db = await openMigratedPglite();
         a = new SqlCreditStore(db, '1:2', 'instance-a', LEASE);
         b = new SqlCreditStore(db, '1:2', 'instance-b', LEASE);
     });

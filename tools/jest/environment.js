@@ -16,7 +16,12 @@
  *      strings(name)      a Map named `name` of strings to strings, the worker's for its lifetime:
  *                         what a pure function computed, for the next spec file (strings carry
  *                         nothing of the realm that made them; harness/validators.ts keeps the
- *                         ed25519 public keys of its validators' seeds there).
+ *                         ed25519 public keys of its validators' seeds there);
+ *      keyObjects(name)   a Map named `name` of strings to crypto.KeyObjects, the worker's for its
+ *                         lifetime: Node's key objects belong to Node, not to a spec's realm (every
+ *                         spec file's `crypto` is Node's own), so the ed25519 keys made from a seed
+ *                         (harness/signatures.ts, tools/jest/fast-ed25519.js) are parsed once per
+ *                         worker instead of once per spec file.
  * 2. V8's compiled code of the modules. Jest compiles each module's source for each spec file
  *    (vm.compileFunction), and V8 then compiles each function the first time it runs: the same
  *    work in every file for the same sources (@ton/core, the sandbox, the harness, the wrappers).
@@ -121,10 +126,25 @@ function strings(name) {
     return m;
 }
 
+// ---------------------------------------------------------------- 4. key objects
+const keyMaps = new Map();
+const MAX_KEY_OBJECTS = 200_000;
+/** @param {string} name */
+function keyObjects(name) {
+    let m = keyMaps.get(name);
+    if (m === undefined) {
+        m = new Map();
+        keyMaps.set(name, m);
+    }
+    if (m.size >= MAX_KEY_OBJECTS) m.clear();
+    return m;
+}
+
 const worker = Object.freeze({
     wasmModule,
     codeCache: Object.freeze({ stats: codeStats, keep: keepCompiledCode }),
     strings,
+    keyObjects,
 });
 
 class WorkerSharingEnvironment extends TestEnvironment {

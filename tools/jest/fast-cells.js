@@ -8,6 +8,12 @@
 //   BitBuilder.writeBits, writeUint   every slice or integer stored in a builder
 //   BitReader._preloadBuffer, BitBuilder.writeBuffer   bytes at a bit offset (an address's hash)
 //   crc32c               the checksum of every BOC
+// and two allocations made for every cell built or read:
+//   new BitBuilder()     each beginCell(): a zeroed 128-byte buffer (Buffer.alloc makes each its own
+//                        ArrayBuffer); here a zeroed slice of Node's buffer pool, as Buffer.allocUnsafe
+//                        hands out, for the sizes the pool serves
+//   getRepr              the representation a cell's hash is taken of (Buffer.alloc, then every byte
+//                        written): the same bytes in a pooled buffer
 // Each is replaced by one that computes the same result from whole bytes; any input outside the
 // plain case (a size that is not a small non-negative integer, a read past the end, a value out
 // of range: what throws) goes to the library's own function, so the errors are the library's.
@@ -18,6 +24,9 @@ const { BitReader } = require('@ton/core/dist/boc/BitReader');
 const { BitBuilder } = require('@ton/core/dist/boc/BitBuilder');
 const paddedBits = require('@ton/core/dist/boc/utils/paddedBits');
 const crc = require('@ton/core/dist/utils/crc32c');
+const bitBuilderModule = require('@ton/core/dist/boc/BitBuilder');
+const descriptor = require('@ton/core/dist/boc/cell/descriptor');
+const { CellType } = require('@ton/core/dist/boc/CellType');
 
 if (!paddedBits.bitsToPaddedBuffer.fast) {
     const original = {
@@ -31,6 +40,7 @@ if (!paddedBits.bitsToPaddedBuffer.fast) {
         writeBits: BitBuilder.prototype.writeBits,
         writeUint: BitBuilder.prototype.writeUint,
         writeBuffer: BitBuilder.prototype.writeBuffer,
+        getRepr: descriptor.getRepr,
     };
 
     /** 2^k for k <= 56, exact in a double */
@@ -260,5 +270,43 @@ if (!paddedBits.bitsToPaddedBuffer.fast) {
         for (let i = 1; i < n; i++) buf[first + i] = ((src[i - 1] << back) | (src[i] >> shift)) & 0xff;
         buf[first + n] = (src[n - 1] << back) & 0xff;
         this._length = at + n * 8;
+    };
+
+    // ------------------------------------------------------------ new builders' buffers
+    // Builder's constructor and the library's other callers construct the module's export at the
+    // time of the call, so the export is replaced: a constructor with the class's prototype (the
+    // same methods, instanceof BitBuilder holds), the library's own for sizes the pool does not serve
+    function PooledBitBuilder(size = 1023) {
+        if (new.target === undefined)
+            throw new TypeError("Class constructor BitBuilder cannot be invoked without 'new'");
+        const bytes = Math.ceil(size / 8);
+        if (!(Number.isInteger(bytes) && bytes > 0 && bytes < Buffer.poolSize >>> 1))
+            return Reflect.construct(BitBuilder, [size], new.target);
+        this._buffer = Buffer.allocUnsafe(bytes).fill(0);
+        this._length = 0;
+    }
+    PooledBitBuilder.prototype = BitBuilder.prototype;
+    Object.defineProperty(PooledBitBuilder, 'name', { value: 'BitBuilder' });
+    PooledBitBuilder.original = BitBuilder;
+    bitBuilderModule.BitBuilder = PooledBitBuilder;
+
+    // ------------------------------------------------------------ a cell's representation
+    // descriptors, padded bits, the children's depths, then their hashes (at the level asked, one
+    // more below a Merkle proof or update), every byte written; anything else to the library's
+    descriptor.getRepr = function getRepr(originalBits, bits, refs, level, levelMask, type) {
+        const bitsLen = Math.ceil(bits.length / 8);
+        const n = refs.length;
+        const repr = Buffer.allocUnsafe(2 + bitsLen + 34 * n);
+        repr[0] = descriptor.getRefsDescriptor(refs, levelMask, type);
+        repr[1] = descriptor.getBitsDescriptor(originalBits);
+        let at = 2 + paddedBits.bitsToPaddedBuffer(bits).copy(repr, 2);
+        const childLevel = type === CellType.MerkleProof || type === CellType.MerkleUpdate ? level + 1 : level;
+        for (let i = 0; i < n; i++) {
+            const depth = refs[i].depth(childLevel);
+            repr[at++] = Math.floor(depth / 256);
+            repr[at++] = depth % 256;
+        }
+        for (let i = 0; i < n; i++) at += refs[i].hash(childLevel).copy(repr, at);
+        return at === repr.length ? repr : original.getRepr(originalBits, bits, refs, level, levelMask, type);
     };
 }

@@ -14,20 +14,36 @@ const nacl = require('@ton/crypto/dist/primitives/nacl');
 if (!nacl.sign.native) {
     const PKCS8_ED25519 = Buffer.from('302e020100300506032b657004220420', 'hex');
     const MAX_KEYS = 100_000;
-    /** seed (hex) -> { key: the private KeyObject, publicKey } */
+    // the worker's (tools/jest/environment.js): the spec files of one worker parse a seed's keys once
+    const worker = globalThis[Symbol.for('tvm-bridge.jest-worker')];
+    /** seed (hex) -> the private KeyObject; seed (hex) -> the public key (hex) */
+    const privateKeys = worker?.keyObjects('ed25519 private key of seed') ?? new Map();
+    const publicKeyHex = worker?.strings('ed25519 public key of seed') ?? new Map();
+    /** seed (hex) -> { key, publicKey }: this file's */
     const keys = new Map();
 
     function keyOf(seed) {
         const id = Buffer.from(seed).toString('hex');
         let k = keys.get(id);
         if (!k) {
-            const key = crypto.createPrivateKey({
-                key: Buffer.concat([PKCS8_ED25519, seed]),
-                format: 'der',
-                type: 'pkcs8',
-            });
-            const spki = crypto.createPublicKey(key).export({ format: 'der', type: 'spki' });
-            k = { key, publicKey: Buffer.from(spki.subarray(spki.length - 32)) };
+            let key = privateKeys.get(id);
+            if (key === undefined) {
+                key = crypto.createPrivateKey({
+                    key: Buffer.concat([PKCS8_ED25519, seed]),
+                    format: 'der',
+                    type: 'pkcs8',
+                });
+                if (privateKeys.size >= MAX_KEYS) privateKeys.clear();
+                privateKeys.set(id, key);
+            }
+            let hex = publicKeyHex.get(id);
+            if (hex === undefined) {
+                const spki = crypto.createPublicKey(key).export({ format: 'der', type: 'spki' });
+                hex = spki.subarray(spki.length - 32).toString('hex');
+                if (publicKeyHex.size >= MAX_KEYS) publicKeyHex.clear();
+                publicKeyHex.set(id, hex);
+            }
+            k = { key, publicKey: Buffer.from(hex, 'hex') };
             if (keys.size >= MAX_KEYS) keys.clear();
             keys.set(id, k);
         }
@@ -58,7 +74,7 @@ if (!nacl.sign.native) {
     // encoded), so what Node accepts tweetnacl accepts; Node also refuses what RFC 8032 refuses and
     // tweetnacl takes (S >= L), so anything Node refuses is left to tweetnacl to decide.
     const SPKI_ED25519 = Buffer.from('302a300506032b6570032100', 'hex');
-    const publicKeys = new Map();
+    const publicKeys = worker?.keyObjects('ed25519 public key') ?? new Map();
     const originalVerify = nacl.signVerify;
     nacl.signVerify = function signVerify(data, signature, publicKey) {
         if (

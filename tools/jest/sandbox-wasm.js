@@ -8,7 +8,8 @@
  * deploys one contract). Here the executor is made the same way from the WebAssembly.Module the
  * worker compiled once (tools/jest/environment.js): the same emulator code, a new instance (its own
  * memory) per executor, as before. The debugger's executor (create({ debug: true })) is made by the
- * library as before. The emulator's clock import answers without BigInts (fastClock below).
+ * library as before. The emulator's clock import answers without BigInts (fastClock below), and
+ * the strings each call hands it are copied in natively when they are ASCII (asciiStrings below).
  * tests/jest-setup.spec.ts checks that the executor is made from the worker's module and emulates
  * as the library's own does, and that the clock stores what emscripten's import stores.
  */
@@ -21,13 +22,14 @@ if (worker !== undefined && !Executor.create.shared) {
     const EmulatorModule = require('@ton/sandbox/dist/executor/emulator-emscripten.js');
     const wasmFile = require.resolve('@ton/sandbox/dist/executor/emulator-emscripten.wasm.js');
     const create = Executor.create;
-    const stats = { shared: 0, clock: 0 };
+    const stats = { shared: 0, clock: 0, strings: 0 };
 
     async function sharedCreate(opts) {
         if (opts?.debug) return create.call(this, opts);
         const wasmModule = worker.wasmModule(wasmFile);
         let failed;
         const failure = new Promise((_resolve, reject) => (failed = reject));
+        let memory;
         const emulator = await Promise.race([
             EmulatorModule({
                 // emscripten's hook: instantiate with its imports, then hand it the instance
@@ -35,7 +37,8 @@ if (worker !== undefined && !Executor.create.shared) {
                     const clock = fastClock(imports);
                     WebAssembly.instantiate(wasmModule, imports).then(
                         (instance) => {
-                            clock?.attach(instance);
+                            memory = memoryOf(instance);
+                            clock?.attach(memory);
                             receive(instance, wasmModule);
                         },
                         (error) => failed(error),
@@ -45,6 +48,7 @@ if (worker !== undefined && !Executor.create.shared) {
             }),
             failure,
         ]);
+        if (memory !== undefined) asciiStrings(emulator, memory);
         stats.shared++;
         return new Executor(emulator);
     }
@@ -81,12 +85,46 @@ if (worker !== undefined && !Executor.create.shared) {
             return 0;
         };
         return {
-            attach(instance) {
-                memory = Object.values(instance.exports).find(
-                    (v) => Object.prototype.toString.call(v) === '[object WebAssembly.Memory]',
-                );
+            attach(m) {
+                memory = m;
             },
         };
+    }
+
+    function memoryOf(instance) {
+        return Object.values(instance.exports).find(
+            (v) => Object.prototype.toString.call(v) === '[object WebAssembly.Memory]',
+        );
+    }
+
+    /**
+     * Every call hands the emulator its strings (the account's and the message's BOCs in base64,
+     * the configuration, the parameters' JSON): the sandbox measures each with the module's
+     * lengthBytesUTF8 and copies it with stringToUTF8, JavaScript loops over every character (about
+     * 1% of the contract specs' CPU time). An ASCII string (what base64 and this JSON are) is one
+     * byte per character, so it is measured by its length and copied by Node's latin1 write, with
+     * the same terminating zero and the same limit; any other string goes to emscripten's own.
+     */
+    function asciiStrings(emulator, memory) {
+        const { lengthBytesUTF8, stringToUTF8 } = emulator;
+        if (typeof lengthBytesUTF8 !== 'function' || typeof stringToUTF8 !== 'function') return;
+        const ascii = (str) => typeof str === 'string' && Buffer.byteLength(str, 'utf8') === str.length;
+        let heap = Buffer.alloc(0);
+        emulator.lengthBytesUTF8 = function (str) {
+            return ascii(str) ? str.length : lengthBytesUTF8(str);
+        };
+        emulator.stringToUTF8 = function (str, ptr, maxBytesToWrite) {
+            if (!ascii(str) || !(str.length < maxBytesToWrite) || !(ptr >= 0))
+                return stringToUTF8(str, ptr, maxBytesToWrite);
+            if (heap.buffer !== memory.buffer) heap = Buffer.from(memory.buffer); // the first call, or the memory grew
+            heap.write(str, ptr, 'latin1');
+            heap[ptr + str.length] = 0;
+            stats.strings++;
+            return str.length;
+        };
+        emulator.lengthBytesUTF8.original = lengthBytesUTF8;
+        emulator.stringToUTF8.original = stringToUTF8;
+        emulator.stringToUTF8.memory = memory;
     }
 
     sharedCreate.storeU64 = storeU64;
