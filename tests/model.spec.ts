@@ -600,6 +600,9 @@ describe('Bridge model: random sequences over two networks', () => {
             hop('return-stranded', () => hops.returnStranded(last(), toNano('0.1'))), // back to the provider
             hop('small-provide', () => m.provide(last(), 0n, toNano('0.02'))), // stranded again: the drain returns it
             hop('small-provide', () => m.provide(last(), 0n, toNano('0.06'))), // back to the provider
+            // (MODEL_SEED=sw11 at 3 x 40: with less than the Event's record needs, about 0.013 TON, the
+            // Event runs out of gas and its wallet keeps the tokens unrecorded: the known limit)
+            hop('small-provide', () => m.provide(last(), 0n, toNano('0.01'))),
             hop('small-provide', () => m.provide(last(), 0n, toNano('0.25'))), // provided, the repayment short
             () => m.depositLiquidity('A', 'token', 10_000n),
             hop('small-retry', () => m.liquidityRetry(last(), toNano('0.05'))), // the proxy's 2713: not repaid
@@ -637,6 +640,7 @@ describe('Bridge model: random sequences over two networks', () => {
             'return-stranded #4 record 1 (1000) value 100000000 => through',
             'provide #4 1000 forward 20000000 => (too little value: refused, nothing changes) (stranded in the Event: 1000)',
             'provide #4 1000 forward 60000000 => (too little value: refused, nothing changes)',
+            "provide #4 1000 forward 10000000 => (too little value: refused, nothing changes) (left in the Event's wallet unrecorded, the known limit: 1000)",
             'provide #4 1000 forward 250000000 => through',
             'liquidity-retry #4 value 50000000 => (too little value: refused, nothing changes)',
             'claim-refund A.token.alice value 500000000 => through',
@@ -645,6 +649,8 @@ describe('Bridge model: random sequences over two networks', () => {
         // the provisions with too little forward TON for their return: recorded by the Event, both
         // returned (the second by the drain)
         expect(m.stranded.size).toBe(0);
+        // the provision with 0.01 TON: left in the Event's wallet, counted by the model as the known limit
+        expect([...m.unrecorded.values()]).toEqual([{ lane: 'A.token', amount: 1_000n }]);
     });
 
     it("issue 11's invariants fail when broken: tokens left in a foreign Event's wallet that nobody recorded; an Event that says Confirmed while its recipient received nothing; a refund the model does not count, and one it counts that the proxy does not record", async () => {
