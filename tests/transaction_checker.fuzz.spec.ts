@@ -27,6 +27,7 @@ import { Errors, Op } from '../wrappers/constants';
 import { contractDataHex, fwdFeeOfBody, remainingFwdFee, tcSeenFwdFee } from './transaction_checker.util';
 import { checkerValidatorSet, deployCheckerWorld, GLOBAL_ID, T0 } from './transaction_checker.fixture';
 import { envInt } from './env.util';
+import { prng, Prng } from './prng.util';
 
 const SEED = envInt('FUZZ_SEED', 1);
 const RUNS = envInt('FUZZ_RUNS', 60);
@@ -78,24 +79,7 @@ const NK_CODES = new Set<number>([
     Errors.common.wrongOp,
 ]);
 
-/** mulberry32 */
-function prng(seed: number) {
-    let a = seed >>> 0;
-    const next = () => {
-        a = (a + 0x6d2b79f5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-    return {
-        next,
-        int: (n: number) => Math.floor(next() * n),
-        pick: <T>(xs: T[]): T => xs[Math.floor(next() * xs.length)],
-        chance: (p: number) => next() < p,
-    };
-}
-type Rng = ReturnType<typeof prng>;
+type Rng = Prng;
 
 interface Request {
     transaction: Cell;

@@ -26,28 +26,11 @@ import {
 import { noteWrites, vacuumPglite } from '../../service/storage/vacuum';
 import { A, B, EVM, evmAddr, eventFor, evmTransfer, tvmAddr, tvmEvmTransfer, tvmTransfer } from './fixtures';
 import { PgServer, storageBackends } from './postgres';
+import { prng, Prng } from '../prng.util';
 
 jest.setTimeout(120_000);
 
 const backends = storageBackends();
-
-/** a small seeded generator (mulberry32): the same history and queries every run */
-function rng(seed: number) {
-    let a = seed >>> 0;
-    const next = () => {
-        a = (a + 0x6d2b79f5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-    return {
-        next,
-        int: (n: number) => Math.floor(next() * n),
-        pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)],
-        some: <T>(xs: readonly T[]) => xs.filter(() => next() < 0.5),
-    };
-}
 
 const TVM_USERS = Array.from({ length: 12 }, (_, i) => tvmAddr(`search user ${i}`));
 const EVM_USERS = Array.from({ length: 4 }, (_, i) => evmAddr(`search evm user ${i}`));
@@ -64,7 +47,7 @@ interface Known {
 
 /** A random history: its rows and, for each transfer, whether it is listed and its status. */
 function history(seed: number) {
-    const r = rng(seed);
+    const r = prng(seed);
     const transfers: TransferRow[] = [];
     const events: EventRow[] = [];
     const deliveries: Parameters<typeof insertDeliveries>[1] = [];
@@ -166,7 +149,7 @@ function oracle(known: Known[], f: SearchFilter) {
 }
 
 /** a random search: any filter of both tables, ordering, page, total with a cap */
-function randomFilter(r: ReturnType<typeof rng>): SearchFilter {
+function randomFilter(r: Prng): SearchFilter {
     const kinds = r.some(KINDS);
     const f: SearchFilter = {
         kinds: kinds.length ? kinds : [r.pick(KINDS)],
@@ -263,7 +246,7 @@ describe.each(backends)('search on $name', (backend) => {
     });
 
     it('160 random searches: every filter, ordering, page and capped total as the oracle says', async () => {
-        const r = rng(7);
+        const r = prng(7);
         let nonEmpty = 0;
         for (let i = 0; i < 160; i++) {
             const f = randomFilter(r);
