@@ -414,6 +414,18 @@ export interface SearchFilter {
 /** /transfers/search counts at most this many matches: a larger total answers this (service/README.md). */
 export const SEARCH_COUNT_CAP = 10_000;
 
+/** A statement's parameters as it is built: `p(value)` adds one and returns its placeholder (`$n`). */
+function sqlParams(): { params: unknown[]; p: (v: unknown) => string } {
+    const params: unknown[] = [];
+    return {
+        params,
+        p: (v: unknown) => {
+            params.push(v);
+            return `$${params.length}`;
+        },
+    };
+}
+
 /**
  * The page and the total of a search.
  *
@@ -434,11 +446,7 @@ export async function searchTransfers(
     f: SearchFilter,
 ): Promise<{ transfers: TransferView[]; totalCount: number | null }> {
     const where: string[] = [];
-    const params: unknown[] = [];
-    const p = (v: unknown) => {
-        params.push(v);
-        return `$${params.length}`;
-    };
+    const { params, p } = sqlParams();
     const dir = f.ordering === 'CreatedAtAscending' ? 'ASC' : 'DESC';
     // the total counts at most `cap` matches (a larger total answers the cap): no request scans more
     // rows than that to count them, however little its filter narrows
@@ -499,11 +507,7 @@ async function searchByStatus(
     cap: number,
 ): Promise<{ transfers: TransferView[]; totalCount: number | null }> {
     const where: string[] = [];
-    const params: unknown[] = [];
-    const p = (v: unknown) => {
-        params.push(v);
-        return `$${params.length}`;
-    };
+    const { params, p } = sqlParams();
     where.push(`t.kind = ANY(${p(f.kinds)})`);
     // EVM to TVM transfers exist for the API once their Event exists on the TVM side (spec, status rule 6)
     if (f.kinds.includes('EvmToTvm'))
