@@ -3,9 +3,9 @@
  * `block_signatures` / `sig_node` cell of contracts/verifier.tlb, and converters from the three
  * real formats (rsquad Hashmap 256 by pubkey, tonred JSON by node_id_short, lite-server JSON).
  */
-import { createPrivateKey, createPublicKey, KeyObject, sign as nodeSign, verify as nodeVerify } from 'crypto';
+import { createPublicKey, KeyObject, sign as nodeSign, verify as nodeVerify } from 'crypto';
 import { beginCell, Cell, Dictionary } from '@ton/core';
-import { nodeIdShort, ValidatorDescr, ValidatorSet, ValidatorSetData } from './validators';
+import { ed25519PrivateKey, nodeIdShort, ValidatorDescr, ValidatorSet, ValidatorSetData } from './validators';
 
 export interface SignatureEntry {
     /** index of the signer in the validator set (ConfigParam 34 of the last key block) */
@@ -15,27 +15,15 @@ export interface SignatureEntry {
 }
 
 // Node's native ed25519 (about 50x faster than tweetnacl); same keys and signatures as @ton/crypto.
-// The key objects by seed / public key (hex); under jest the spec files of one worker share them
-// (tools/jest/environment.js), elsewhere they are this module's.
+// The public key objects by public key (hex); under jest the spec files of one worker share them
+// (tools/jest/environment.js), elsewhere they are this module's (the private ones: ed25519PrivateKey).
 type KeyMaps = { keyObjects?(name: string): Map<string, KeyObject> } | undefined;
 const worker = (globalThis as { [k: symbol]: KeyMaps })[Symbol.for('tvm-bridge.jest-worker')];
-const privCache: Map<string, KeyObject> = worker?.keyObjects?.('ed25519 private key of seed') ?? new Map();
 const pubCache: Map<string, KeyObject> = worker?.keyObjects?.('ed25519 public key') ?? new Map();
 
 /** ed25519 signature with a 64-byte @ton/crypto secret key (seed || public key) or a 32-byte seed. */
 export function ed25519Sign(msg: Buffer, secretKey: Buffer): Buffer {
-    const seed = secretKey.subarray(0, 32);
-    const k = seed.toString('hex');
-    let key = privCache.get(k);
-    if (!key) {
-        key = createPrivateKey({
-            key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]),
-            format: 'der',
-            type: 'pkcs8',
-        });
-        privCache.set(k, key);
-    }
-    return nodeSign(null, msg, key);
+    return nodeSign(null, msg, ed25519PrivateKey(secretKey.subarray(0, 32)));
 }
 
 export function ed25519Verify(msg: Buffer, signature: Buffer, publicKey: Buffer): boolean {

@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey } from 'crypto';
+import { createPrivateKey, createPublicKey, KeyObject } from 'crypto';
 import { ValidatorDescr, ValidatorSetData, sha256 } from '../lib/validatorSet';
 
 // the TL-B of validator sets and the cutoff rule live in lib/ (the operators and wrappers use them too)
@@ -27,17 +27,41 @@ function u32(n: number): Buffer {
     return b;
 }
 
+/** tools/jest/environment.js's maps, shared by the spec files of one jest worker (absent elsewhere) */
+type WorkerMaps =
+    | {
+          strings(name: string): Map<string, string>;
+          keyObjects?(name: string): Map<string, KeyObject>;
+      }
+    | undefined;
+const worker = (globalThis as { [k: symbol]: WorkerMaps })[Symbol.for('tvm-bridge.jest-worker')];
+
 /**
  * The public keys derived so far: seed (hex) -> public key (hex). A network makes the same validator
  * sets again and again (each network, each rotation, each spec); under jest the spec files of one
  * worker share this map (tools/jest/environment.js), elsewhere it is this module's.
  */
-const publicKeys: Map<string, string> =
-    (globalThis as { [k: symbol]: { strings(name: string): Map<string, string> } | undefined })[
-        Symbol.for('tvm-bridge.jest-worker')
-    ]?.strings('ed25519 public key of seed') ?? new Map();
+const publicKeys: Map<string, string> = worker?.strings('ed25519 public key of seed') ?? new Map();
+/** seed (hex) -> Node's private key object of it, shared the same way */
+const privateKeys: Map<string, KeyObject> = worker?.keyObjects?.('ed25519 private key of seed') ?? new Map();
 
 const MAX_KEPT_KEYS = 200_000;
+
+/** Node's ed25519 private key of a 32-byte seed, parsed once per seed (signing and key derivation share it). */
+export function ed25519PrivateKey(seed32: Buffer): KeyObject {
+    const id = seed32.toString('hex');
+    let key = privateKeys.get(id);
+    if (key === undefined) {
+        key = createPrivateKey({
+            key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed32]),
+            format: 'der',
+            type: 'pkcs8',
+        });
+        if (privateKeys.size >= MAX_KEPT_KEYS) privateKeys.clear();
+        privateKeys.set(id, key);
+    }
+    return key;
+}
 
 /**
  * The same key pair as @ton/crypto `keyPairFromSeed(seed32)` (secretKey = seed || publicKey), computed
@@ -48,12 +72,7 @@ export function keyPairFromSeedFast(seed32: Buffer): { publicKey: Buffer; secret
     const id = seed32.toString('hex');
     let hex = publicKeys.get(id);
     if (hex === undefined) {
-        const priv = createPrivateKey({
-            key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed32]),
-            format: 'der',
-            type: 'pkcs8',
-        });
-        const spki = createPublicKey(priv).export({ format: 'der', type: 'spki' }) as Buffer;
+        const spki = createPublicKey(ed25519PrivateKey(seed32)).export({ format: 'der', type: 'spki' }) as Buffer;
         hex = spki.subarray(spki.length - 32).toString('hex');
         if (publicKeys.size >= MAX_KEPT_KEYS) publicKeys.clear();
         publicKeys.set(id, hex);
