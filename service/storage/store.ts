@@ -414,6 +414,18 @@ export interface SearchFilter {
 /** /transfers/search counts at most this many matches: a larger total answers this (service/README.md). */
 export const SEARCH_COUNT_CAP = 10_000;
 
+/** The conditions on a transfer's own columns that both search shapes take from the filter. */
+function columnFilters(f: SearchFilter, p: (v: unknown) => string): string[] {
+    const where: string[] = [];
+    if (f.senders?.length) where.push(`t.sender = ANY(${p(f.senders)})`);
+    if (f.recipients?.length) where.push(`t.recipient = ANY(${p(f.recipients)})`);
+    if (f.fromChainId !== undefined) where.push(`t.from_chain_id = ${p(f.fromChainId)}`);
+    if (f.toChainId !== undefined) where.push(`t.to_chain_id = ${p(f.toChainId)}`);
+    if (f.createdAtGe !== undefined) where.push(`t.created_at >= ${p(f.createdAtGe)}`);
+    if (f.createdAtLe !== undefined) where.push(`t.created_at <= ${p(f.createdAtLe)}`);
+    return where;
+}
+
 /** A statement's parameters as it is built: `p(value)` adds one and returns its placeholder (`$n`). */
 function sqlParams(): { params: unknown[]; p: (v: unknown) => string } {
     const params: unknown[] = [];
@@ -457,12 +469,7 @@ export async function searchTransfers(
     const eventExists = 'EXISTS (SELECT 1 FROM events x WHERE x.link_key = t.link_key)';
     if (f.kinds.includes('EvmToTvm'))
         where.push(f.kinds.length === 1 ? eventExists : `(t.kind <> 'EvmToTvm' OR ${eventExists})`);
-    if (f.senders?.length) where.push(`t.sender = ANY(${p(f.senders)})`);
-    if (f.recipients?.length) where.push(`t.recipient = ANY(${p(f.recipients)})`);
-    if (f.fromChainId !== undefined) where.push(`t.from_chain_id = ${p(f.fromChainId)}`);
-    if (f.toChainId !== undefined) where.push(`t.to_chain_id = ${p(f.toChainId)}`);
-    if (f.createdAtGe !== undefined) where.push(`t.created_at >= ${p(f.createdAtGe)}`);
-    if (f.createdAtLe !== undefined) where.push(`t.created_at <= ${p(f.createdAtLe)}`);
+    where.push(...columnFilters(f, p));
     const branch = (...cond: string[]) =>
         `SELECT t.created_at, t.transfer_id FROM transfers t WHERE ${[...cond, ...where].join(' AND ')}`;
     let keys = branch();
@@ -518,13 +525,8 @@ async function searchByStatus(
         const a = p(f.userAddresses);
         where.push(`(t.sender = ANY(${a}) OR t.recipient = ANY(${a}))`);
     }
-    if (f.senders?.length) where.push(`t.sender = ANY(${p(f.senders)})`);
-    if (f.recipients?.length) where.push(`t.recipient = ANY(${p(f.recipients)})`);
     where.push(`${ANY_STATUS_SQL} = ANY(${p(f.statuses)})`);
-    if (f.fromChainId !== undefined) where.push(`t.from_chain_id = ${p(f.fromChainId)}`);
-    if (f.toChainId !== undefined) where.push(`t.to_chain_id = ${p(f.toChainId)}`);
-    if (f.createdAtGe !== undefined) where.push(`t.created_at >= ${p(f.createdAtGe)}`);
-    if (f.createdAtLe !== undefined) where.push(`t.created_at <= ${p(f.createdAtLe)}`);
+    where.push(...columnFilters(f, p));
     const from = `transfers t ${JOIN_ALL} WHERE ${where.join(' AND ')}`;
     const filter = params.length;
     const rows = await q.query(
