@@ -555,9 +555,9 @@ describe('MergePool through a real bridge transfer (A -> B)', () => {
             expect(await userBalances()).toEqual({ t1: 0n, t2: X, c: 100n * X });
             expect(await supplies()).toEqual({ t1: 0n, t2: X, c: 100n * X });
 
-            // only the merge mint goes out bounceable (its bounce is the only one the proxy reads): the
-            // delivery's mint to the pool and the mint back do not, so no other mint's bounce (whose
-            // query_id a user may choose: claim_refund, a refused burn) can be taken for it
+            // only the merge mint and the delivery's mint to the pool go out bounceable (their bounces are
+            // the only ones the proxy reads): the mint back does not, so no other mint's bounce (whose
+            // query_id a user may choose: claim_refund, a refused burn) can be taken for one
             const bounceable = (res: SendMessageResult) =>
                 res.transactions
                     .filter(
@@ -570,7 +570,7 @@ describe('MergePool through a real bridge transfer (A -> B)', () => {
                         const info = x.inMessage!.info as { dest: Address; bounce: boolean };
                         return `${info.dest.equals(C.address) ? 'C' : info.dest.equals(T2.address) ? 'T2' : '?'} ${info.bounce}`;
                     });
-            expect(bounceable(second.result)).toEqual(['T2 false', 'C true', 'T2 false']);
+            expect(bounceable(second.result)).toEqual(['T2 true', 'C true', 'T2 false']);
             expect(bounceable(r)).toEqual(['C true', 'T2 false']);
 
             // the bounce played again (same sender, same body): no record, nothing minted
@@ -585,17 +585,70 @@ describe('MergePool through a real bridge transfer (A -> B)', () => {
             expect(refusedGas).toBeLessThanOrEqual(M.GAS_EVENT_MERGE_DELIVERED);
         });
 
+        it("a delivery whose own mint its minter refuses (swaps raised T1's supply near 2^120): the Event back to Verified (2715), the fee and the day's count given back; delivered once there is room", async () => {
+            const W = (6n * (1n << 120n)) / 1_000_000n; // T2 units: 100 W of C, 10^5 W of T1 (about 0.6 * 2^120)
+            const Z = 100_000n * W;
+            const ownerB = pair.B.owner.getSender();
+            await four.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: W });
+            await pair.A.token.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: Z });
+            expectAllOk((await lockAndDeliver(four, W)).result.transactions);
+            expectAllOk((await swap(C.address, pool.address, 100n * W, T1.address)).transactions);
+            expect(await userBalances()).toEqual({ t1: Z, t2: 0n, c: 0n });
+            // a fee and a daily limit on T1, so that the refusal shows what it gives back
+            await pair.B.alienProxy.sendBody(ownerB, ProxyMessages.setTokenFee(T1.address, 1n, 100n));
+            await pair.B.alienProxy.sendBody(ownerB, ProxyMessages.setDailyLimit(T1.address, (1n << 120n) - 1n));
+
+            // Z of A's token delivered: the proxy mints Z - fee of T1 to the pool; T1's minter refuses (exit 5)
+            const { found, result } = await lockAndDeliver(pair.A.token, Z);
+            expect(result.transactions).toHaveTransaction({
+                from: pair.B.alienProxy.address,
+                to: T1.address,
+                op: Op.jetton.mint,
+                success: false,
+                exitCode: 5,
+            });
+            const event = eventOf(found);
+            expect(await event.getStatus()).toBe(EventStatus.Verified);
+            expect(await event.getLastErrorCode()).toBe(Errors.proxy.transferRefused);
+            expect(await pair.B.alienProxy.getAccumulatedFees(T1.address)).toBe(0n);
+            expect((await pair.B.alienProxy.getDailyLimit(T1.address))!.used).toBe(0n);
+            expect(await pair.B.alienProxy.getMergeInFlight(mintQueryId(result, T1.address))).toBeNull();
+            expect(await userBalances()).toEqual({ t1: Z, t2: 0n, c: 0n });
+            expect(await balanceOf(B, T1.address, pool.address)).toBe(0n);
+            expect(Number(gasOf(bounceOn(result, T1.address)))).toBeLessThanOrEqual(M.GAS_ALIEN_MERGE_BOUNCE);
+            expect((await pair.status(A, found.transferIdHex)).transferStatus).not.toBe('Completed');
+
+            // the way out: once T1's supply has room (userB swaps its T1 back into C), the same proof delivers
+            expectAllOk((await swap(T1.address, pool.address, Z, C.address)).transactions);
+            await pair.B.alienProxy.sendBody(ownerB, ProxyMessages.removeTokenFee(T1.address));
+            const again = (await pair.AB.credit.deliver(found))!;
+            expectAllOk(again.result.transactions);
+            expect(await event.getStatus()).toBe(EventStatus.Confirmed);
+            expect((await event.getMergeDelivery())!.errorCode).toBe(0);
+            expect(await userBalances()).toEqual({ t1: 0n, t2: 0n, c: 200n * W });
+        });
+
         it("a stranger's bounce, or another minter's, cannot take a merge mint's record; a record is dropped an hour later; a bounce that cannot pay: recorded for claim_refund", async () => {
             // a delivery's merge mint of C, kept in flight
             const r = (await lockAndDeliver(pair.A.token, AMOUNT)).result;
             expectAllOk(r.transactions);
             const key = mintQueryId(r, C.address);
             const rec = (await pair.B.alienProxy.getMergeInFlight(key))!;
-            expect({ target: rec.target.toRawString(), source: rec.source.toRawString(), amount: rec.amount }).toEqual({
+            expect({
+                delivery: rec.delivery,
+                target: rec.target.toRawString(),
+                source: rec.source.toRawString(),
+                amount: rec.amount,
+            }).toEqual({
+                delivery: false,
                 target: C.address.toRawString(),
                 source: T1.address.toRawString(),
                 amount: AMOUNT,
             });
+            // the delivery's own mint to the pool was answered by the pool's burn: no record of it is left
+            const toPool = mintQueryId(r, T1.address);
+            const left = await pair.B.alienProxy.getMergeInFlight(toPool);
+            expect(left === null || !left.delivery).toBe(true);
             // a bounced mint with the record's query_id, from a stranger and from T1's minter: ignored
             const body = beginCell()
                 .storeUint(0xffffffff, 32)
@@ -910,10 +963,10 @@ describe('MergePool through a real bridge transfer (A -> B)', () => {
             pin('GAS_EVENT_MERGE_DELIVERED', M.GAS_EVENT_MERGE_DELIVERED, delivered, 1.4);
         });
 
-        it('gas constants: the merge_mint path of accept_tokens_burn (GAS_ALIEN_MERGE_MINT): minted and kept in flight, refused', async () => {
-            await giveT1(3n * AMOUNT);
-            const ok = await swap(T1.address, pool.address, AMOUNT, C.address);
+        it("gas constants: the merge_mint path of accept_tokens_burn (GAS_ALIEN_MERGE_MINT): a delivery's (its mint's record ended, the canonical mint kept in flight), refused", async () => {
+            const ok = (await lockAndDeliver(pair.A.token, AMOUNT)).result;
             expectAllOk(ok.transactions);
+            await giveT1(AMOUNT);
             const rogue = B.blockchain.openContract(
                 await MergePool.createFromConfig({
                     proxy: pair.B.alienProxy.address,
