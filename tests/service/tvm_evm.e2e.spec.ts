@@ -23,6 +23,7 @@ import { EvmRelayService } from '../../harness/evm/relay';
 import { tvmRecipient } from '../../harness/evm/fixture';
 import { Deployment } from '../../lib/deploy/deployment';
 import { Db } from '../../service/storage/db';
+import { DECIMALS_UNKNOWN, getTransfer } from '../../service/storage/store';
 import { openMigratedPglite } from './pglite';
 import { TvmIndexer } from '../../service/indexer/tvm';
 import { EvmIndexer } from '../../service/indexer/evm';
@@ -49,6 +50,7 @@ type Json = any;
 
 describe('TVM to EVM through the indexers and the API', () => {
     let s: TvmEvmSetup;
+    let node: TvmNode;
     let ton: TonCenterServer;
     let rpc: RpcServer;
     let db: Db;
@@ -61,7 +63,8 @@ describe('TVM to EVM through the indexers and the API', () => {
 
     beforeAll(async () => {
         s = await tvmEvmSetup({ withdrawFeeBps: WITHDRAW_FEE_BPS });
-        ton = await serveTonCenter(TvmNode.over(s.net));
+        node = TvmNode.over(s.net);
+        ton = await serveTonCenter(node);
         rpc = await serveEvmRpc(hre.network.provider);
         tvmChain = s.net.globalId;
         deployment = {
@@ -370,5 +373,35 @@ describe('TVM to EVM through the indexers and the API', () => {
         const again = new EvmIndexer({ deployment, db, blocksPerBatch: 3 });
         expect(await again.pollOnce()).toBeGreaterThan(0);
         expect(await snapshot()).toEqual(before);
+    });
+
+    it('a burn whose token the endpoint does not know (evm_alien_token answers null): decimals unknown, no volume, never 0 decimals', async () => {
+        const { minter, minted } = await erc20OnTvm(3_000_000n);
+        await s.burn(minter, minted, toEvm());
+        const id = transferIdOf(await signed());
+        // a fresh indexer (nothing cached) on an endpoint whose alien proxy answers without the record
+        const runGetMethod = node.runGetMethod.bind(node);
+        const asked: string[] = [];
+        const spy = jest.spyOn(node, 'runGetMethod').mockImplementation(async (address, method, stack) => {
+            if (method !== 'evm_alien_token') return runGetMethod(address, method, stack);
+            asked.push(address.toRawString());
+            return { exitCode: 0, gasUsed: 0n, stack: [{ type: 'null' }] };
+        });
+        try {
+            const fresh = new TvmIndexer({
+                deployment,
+                key: 'A',
+                db,
+                client: new TonClient({ endpoint: ton.jsonRpc }),
+            });
+            expect((await fresh.pollOnce()).errors).toBe(0);
+        } finally {
+            spy.mockRestore();
+        }
+        expect(asked).toContain(s.proxies.alien.address.toRawString());
+        expect((await getTransfer(db, 'TvmToEvm', id))!).toMatchObject({ decimals: DECIMALS_UNKNOWN, symbol: '' });
+        const t = (await status(id)).transfer.tvmEvm;
+        expect(t.outgoing).toMatchObject({ tokenAddress: minter.toRawString(), volumeExec: '0', volumeUsdtExec: '0' });
+        expect(t.incoming).toMatchObject({ volumeExec: '0', feeVolumeExec: null });
     });
 });
