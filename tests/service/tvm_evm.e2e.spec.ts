@@ -15,7 +15,7 @@ import Ajv from 'ajv';
 import { Address } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { FastifyInstance } from 'fastify';
-import { as, depositParams } from '../../wrappers/evm/MultiVault';
+import { as, deployEvmContract, depositParams, evmContractAt } from '../../wrappers/evm/MultiVault';
 import { withdrawalId } from '../../wrappers/evm/withdrawals';
 import { tvmEvmPayloadCell } from '../../lib/tvmEvmEvents';
 import { sendWithdrawal, SignedWithdrawal } from '../../harness/evm/tvmEvmRelay';
@@ -403,5 +403,39 @@ describe('TVM to EVM through the indexers and the API', () => {
         const t = (await status(id)).transfer.tvmEvm;
         expect(t.outgoing).toMatchObject({ tokenAddress: minter.toRawString(), volumeExec: '0', volumeUsdtExec: '0' });
         expect(t.incoming).toMatchObject({ volumeExec: '0', feeVolumeExec: null });
+    });
+
+    it('a router moving another ERC-20 before depositing a representation (one transaction): the row names the representation and its decimals', async () => {
+        const { governance, user } = s.evm.signers;
+        const root = tvmRecipient(s.nativeToken.address);
+        const token = String(await s.evm.vault.getFunction('predictNativeTokenAddress')(root.wid, root.addr));
+        if ((await s.evm.provider.getCode(token)) === '0x')
+            await mined(
+                s.evm.vaultAs(governance).getFunction('deployNativeToken')(root.wid, root.addr, 'Tvm Native', 'TNT', 9),
+            );
+        const amount = 4_000_000n;
+        await mined(s.evm.vaultAs(governance).getFunction('testMintNative')(token, user.address, amount));
+        const router = await deployEvmContract(hre, 'RouterDepositor', [], user);
+        const routerAddress = await router.getAddress();
+        await mined(
+            (await evmContractAt(hre, 'MultiVaultToken', token, user)).getFunction('approve')(routerAddress, amount),
+        );
+        await mined((s.evm.token.connect(user) as typeof s.evm.token).getFunction('approve')(routerAddress, 1n));
+        const rc = await mined(
+            router.getFunction('moveThenDeposit')(
+                s.evm.tokenAddress,
+                1n,
+                s.evm.vaultAddress,
+                depositParams(tvmRecipient(s.recipient.address), token, amount),
+            ),
+        );
+        // the receipt's first ERC-20 Transfer log is the other token's
+        expect(rc.logs[0].address).toBe(s.evm.tokenAddress);
+        await evmIndexer.pollOnce();
+        expect((await getTransfer(db, 'EvmToTvm', rc.hash.toLowerCase()))!).toMatchObject({
+            tokenType: 'Native',
+            token: token.toLowerCase(),
+            decimals: 9,
+        });
     });
 });
