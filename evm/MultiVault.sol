@@ -281,7 +281,7 @@ contract MultiVault is IMultiVault, MultiVaultStorage {
         uint256 net = amount - fee;
         require(net != 0, ERR_ZERO_AMOUNT);
         if (fee != 0) _addFee(token, fee);
-        return uint128(net);
+        return uint128(net); // net <= amount < 2^120: every caller refuses more (ERR_TOO_LARGE)
     }
 
     /// @dev Deposit limit over a rolling 24-hour window, kept in one-hour buckets.
@@ -303,6 +303,8 @@ contract MultiVault is IMultiVault, MultiVaultStorage {
         (uint256 sum, uint256 hour) = _windowSum(token);
         sum += amount;
         require(sum <= limit, "Deposit: limits violated");
+        // the casts keep every value: sum <= limit < 2^128, amount < 2^120 (ERR_TOO_LARGE), and the
+        // current bucket's amount is part of sum
         _windows[token] = LimitWindow({sum: uint128(sum), hour: uint40(hour)});
         LimitBucket storage cur = _buckets[token][hour % LIMIT_BUCKETS];
         if (cur.hour == hour) {

@@ -104,8 +104,9 @@ abstract contract MultiVaultStorage is IMultiVaultTypes, ReentrancyGuard {
     address public guardian;
 
     /// @dev Per token, one slot: the fees a deposit or a withdrawal adds to and the count the same
-    ///      transfer moves (one storage write for both; each below 2^128: a fee is part of an amount
-    ///      below 2^128, and the count stays below 2^120).
+    ///      transfer moves (one storage write for both). Each fee is part of an amount below 2^128 and
+    ///      is added with checked arithmetic: a sum that would pass 2^128 - 1 reverts that transfer
+    ///      (nothing moves; `withdrawFees` makes room), never wraps. The count stays below 2^120.
     struct TokenLedger {
         /// accrued deposit and withdrawal fees, withdrawable by governance (`fees`)
         uint128 fees;
@@ -163,7 +164,8 @@ abstract contract MultiVaultStorage is IMultiVaultTypes, ReentrancyGuard {
         return _ledger[token].tvmOutstanding;
     }
 
-    /// @dev Adds `fee` (part of an amount below 2^128) to the token's accrued fees.
+    /// @dev Adds `fee` (part of an amount below 2^120) to the token's accrued fees (checked: see
+    ///      TokenLedger).
     function _addFee(address token, uint256 fee) internal {
         _ledger[token].fees += uint128(fee);
     }

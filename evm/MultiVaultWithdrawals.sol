@@ -198,7 +198,7 @@ contract MultiVaultWithdrawals is IMultiVaultWithdrawals, MultiVaultStorage {
         uint256 bps = s.customWithdrawFee ? s.withdrawFeeBps : defaultWithdrawFeeBps;
         uint256 fee = bps == 0 ? 0 : (amount * bps + (MAX_FEE_BPS - 1)) / MAX_FEE_BPS;
         TokenLedger memory l = _ledger[token];
-        l.fees += uint128(fee);
+        l.fees += uint128(fee); // fee <= amount < 2^128 (a uint128 field); the sum is checked (TokenLedger)
         if (!s.isNative) {
             uint256 outstanding = l.tvmOutstanding;
             unchecked {
@@ -237,6 +237,7 @@ contract MultiVaultWithdrawals is IMultiVaultWithdrawals, MultiVaultStorage {
         if (l.daily == 0) return true;
         (uint256 used, uint64 today) = _usedToday(token);
         if (used + amount > l.daily) return false;
+        // used + amount <= daily < 2^128: the cast keeps it
         _withdrawalDays[token] = WithdrawalDay(today, uint128(used + amount));
         return true;
     }
@@ -321,7 +322,10 @@ contract MultiVaultWithdrawals is IMultiVaultWithdrawals, MultiVaultStorage {
         p.approveStatus = ApproveStatus.Approved;
         emit PendingWithdrawalApprove(pid.recipient, pid.id, ApproveStatus.Approved);
         (uint256 used, uint64 today) = _usedToday(token);
-        _withdrawalDays[token] = WithdrawalDay(today, uint128(used + amount));
+        // An approved amount counts even above the daily limit, so the day's sum is not bounded by it:
+        // saturated at 2^128 - 1 (above every daily limit: `setWithdrawalLimits`), never wrapped.
+        uint256 total = used + amount;
+        _withdrawalDays[token] = WithdrawalDay(today, total > type(uint128).max ? type(uint128).max : uint128(total));
         bool isNative = _tokens[token].isNative;
         if (isNative || amount <= _liquidity(token)) {
             p.amount = 0;

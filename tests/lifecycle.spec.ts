@@ -319,7 +319,7 @@ describe('Event lifecycle, TVM to TVM: daily limit', () => {
         expect(await balanceOf(B, pair.B.shared.minter.address, userB.address)).toBe(600n);
     });
 
-    it('gas constants: GAS_EVENT_LIMIT_REACHED, GAS_EVENT_LIMIT_ACTION cover what they measure (within 40%)', async () => {
+    it("gas constants: GAS_EVENT_LIMIT_ACTION covers what it measures (within 40%); daily_limit_reached fits the proxy answer's GAS_EVENT_PROXY_ANSWER", async () => {
         const src = fs.readFileSync(path.resolve(__dirname, '..', 'contracts', 'bridge', 'event_common.tact'), 'utf8');
         const G: Record<string, number> = {};
         for (const m of src.matchAll(/^const (GAS_\w+): Int = (\d+);/gm)) G[m[1]] = Number(m[2]);
@@ -332,7 +332,13 @@ describe('Event lifecycle, TVM to TVM: daily limit', () => {
             if (!(measured <= G[name] && G[name] <= Math.ceil(measured * 1.4)))
                 throw new Error(`${name} = ${G[name]}, measured ${measured}`);
         };
-        pin('GAS_EVENT_LIMIT_REACHED', reached);
+        // what a retry or an approval brings pays the Event's gas on the proxy's answer, this one
+        // included, as GAS_EVENT_PROXY_ANSWER (limitActionRequiredValue; pinned to the worst answer by
+        // tests/event.answers.spec.ts): it covers daily_limit_reached here too
+        if (!(reached <= G.GAS_EVENT_PROXY_ANSWER))
+            throw new Error(
+                `GAS_EVENT_PROXY_ANSWER = ${G.GAS_EVENT_PROXY_ANSWER}, daily_limit_reached measured ${reached}`,
+            );
         pin('GAS_EVENT_LIMIT_ACTION', Math.max(retry, approve));
     });
 });

@@ -9,7 +9,7 @@ pragma solidity 0.8.28;
 ///         indexed parameters: topic0 is the event signature, everything else is in the log data.
 interface IMultiVaultTypes {
     /// @notice Arguments of `deposit` (ERC-20 tokens: alien lock or native-representation burn).
-    /// @param recipientWid  TVM workchain of the recipient: 0 only (as `DepositParams.recipientWid`). 0 (the basechain) only, the one the TVM
+    /// @param recipientWid  TVM workchain of the recipient: 0 (the basechain) only, the one the TVM
     ///                      proxies deliver to ("Deposit: recipient not in the basechain" otherwise).
     /// @param recipientAddr TVM account id of the recipient (256 bits); must not be zero.
     /// @param token         ERC-20 token to deposit. A representation token deployed by this vault is

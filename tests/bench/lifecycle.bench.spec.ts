@@ -449,7 +449,7 @@ describe('bench: TVM to TVM lifecycle', () => {
             event.address,
             OpEvent.dailyLimitReached,
             'Native Event.daily_limit_reached (-> LimitReached)',
-            'GAS_EVENT_LIMIT_REACHED (tests/lifecycle.spec.ts)',
+            'GAS_EVENT_PROXY_ANSWER (tests/event.answers.spec.ts)',
         );
 
         const retry = await userA.send({
@@ -534,7 +534,7 @@ describe('bench: TVM to TVM lifecycle', () => {
             l.event.address,
             OpEvent.dailyLimitReached,
             'Alien Event.daily_limit_reached (-> LimitReached)',
-            'GAS_EVENT_LIMIT_REACHED',
+            'GAS_EVENT_PROXY_ANSWER',
         );
         const ok = await approverB.send({
             to: l.event.address,

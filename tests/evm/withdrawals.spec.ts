@@ -299,6 +299,37 @@ describe('MultiVault withdrawals (TVM -> EVM)', () => {
             await mined(f.g.setPendingWithdrawalApprove({ recipient: w.recipient, id: created.args.id }, true));
             expect(await t.balanceOf(w.recipient)).toBe(101n);
         });
+
+        it("should saturate the day's approved amount, never wrap it: approvals summing to 2^128 keep the daily limit", async () => {
+            const f = await loadFixture(fixture);
+            const token: string = await f.vault.predictNativeTokenAddress(TVM_ROOT.wid, TVM_ROOT.addr);
+            const day = 86400;
+            await time.increaseTo(Math.ceil((await time.latest()) / day) * day + 60);
+            await mined(f.g.setWithdrawalLimits(token, 0, 1000));
+            await mined(f.g.setTokenWithdrawFee(token, true, 0));
+            // two withdrawals of 2^127 over the daily limit, both approved the same day: 2^128 in all
+            for (let i = 0; i < 2; i++) {
+                const w = f.native({ amount: 2n ** 127n });
+                const created = logsOf(f.vault, await mined(f.saveNative(w))).find(
+                    (l) => l!.name === 'PendingWithdrawalCreated',
+                )!;
+                expect(Number(created.args.approveStatus)).toBe(ApproveStatus.Required);
+                await mined(f.g.setPendingWithdrawalApprove({ recipient: w.recipient, id: created.args.id }, true));
+            }
+            // kept at 2^128 - 1 (a wrap would read 0 and give the day's whole limit back)
+            expect((await f.vault.withdrawalLimits(token)).usedToday).toBe(2n ** 128n - 1n);
+            const w = f.native({ amount: 1000n });
+            const created = logsOf(f.vault, await mined(f.saveNative(w))).find(
+                (l) => l!.name === 'PendingWithdrawalCreated',
+            );
+            expect(created && Number(created.args.approveStatus)).toBe(ApproveStatus.Required);
+            const t = await evmContractAt(hre, 'MultiVaultToken', token, f.user);
+            expect(await t.balanceOf(w.recipient)).toBe(2n ** 128n);
+            // the next UTC day starts from 0
+            await time.increase(day);
+            await mined(f.saveNative(f.native({ amount: 1000n })));
+            expect((await f.vault.withdrawalLimits(token)).usedToday).toBe(1000n);
+        });
     });
 
     describe('pending withdrawals for lack of liquidity', () => {
