@@ -11,7 +11,7 @@
  *    lib/rawTransaction.ts, the event's decoding, the batched inserts and the cursor committed with
  *    them), 10,000 new transactions at a time, into the already seeded tables; transfers per second
  *    of wall time, and where the time went;
- * 3. the API as its own process (service/main.ts, ROLES=api), loaded by a third process
+ * 3. the API as its own process (service/main.ts, ROLES=api, its default logs), loaded by a third process
  *    (bench/api-loadgen.ts): /v2/transfers/status by random Transfer ID at a fixed offered rate
  *    (BENCH_API_RATE, default 2,000 requests/s, open loop: a late answer is charged from when its
  *    request was due): p50 and p99; then as fast as BENCH_API_CONNECTIONS connections go: requests
@@ -234,7 +234,7 @@ async function startApi(
     const port = 20000 + Math.floor(Math.random() * 20000);
     const p = spawn(process.execPath, [tsNode, '--swc', 'service/main.ts'], {
         cwd: ROOT,
-        env: { ...process.env, ROLES: 'api', LOG_LEVEL: 'silent', ...env, DEPLOYMENT: file, PORT: String(port) },
+        env: { ...process.env, ROLES: 'api', ...env, DEPLOYMENT: file, PORT: String(port) },
         stdio: ['ignore', o.onLine ? 'pipe' : 'ignore', 'inherit'],
     });
     if (o.onLine) {
