@@ -13,7 +13,9 @@
  *   POLL_MS         indexer pass interval (default 1000)
  *   INDEXER_BATCH   transactions per committed batch (default 1000)
  *   INDEXER_PAUSE_MS pause after each batch (default 0; a rate-limited public endpoint wants it)
- *   LOG_LEVEL       "silent" turns logs off
+ *   LOG_LEVEL       "silent" turns logs off; default "info" (no line per request: errors and slow
+ *                   requests); "debug" adds fastify's line pair per request
+ *   SLOW_REQUEST_MS a request answered after this many ms is logged (default 1000)
  *
  * Young-generation garbage collection runs without V8's helper threads (--no-parallel-scavenge).
  *
@@ -25,7 +27,7 @@ import path from 'path';
 import v8 from 'v8';
 import { Deployment, readDeployment } from '../lib/deploy/deployment';
 import { openDb } from './storage/db';
-import { vacuumPglite } from './storage/vacuum';
+import { onVacuum, vacuumLog, vacuumPglite } from './storage/vacuum';
 import { buildApi } from './api/app';
 import { parsePriceTable } from './api/format';
 import { TvmIndexer } from './indexer/tvm';
@@ -36,6 +38,12 @@ export function deploymentFile(v: string | undefined): string {
     const s = v ?? 'local';
     if (s.endsWith('.json') || s.includes('/')) return path.resolve(s);
     return path.resolve(__dirname, '..', 'deployments', `${s}.json`);
+}
+
+/** fastify's logger as the service sets it from LOG_LEVEL (default info) */
+export function serviceLogger(): false | { level: string } {
+    const level = process.env.LOG_LEVEL ?? 'info';
+    return level === 'silent' ? false : { level };
 }
 
 async function main() {
@@ -51,10 +59,10 @@ async function main() {
     const db = await openDb({ url, dataDir, thread: process.env.PGLITE_THREAD !== '0' });
     log('storage.open', { kind: db.kind, dataDir, deployment: file });
     if (db.kind === 'pglite') {
-        // PGlite has no autovacuum: what was written before this start (service/storage/vacuum.ts)
-        const t = Date.now();
+        // PGlite has no autovacuum: the service's own VACUUM and ANALYZE, logged with what each took
+        // (service/storage/vacuum.ts); what was written before this start, before the API listens
+        onVacuum(db, (p) => log('storage.vacuum', vacuumLog(p)));
         await vacuumPglite(db);
-        log('storage.vacuum', { ms: Date.now() - t });
     }
 
     const stops: (() => Promise<void>)[] = [async () => db.close()];
@@ -82,7 +90,8 @@ async function main() {
             db,
             deployment,
             prices,
-            logger: process.env.LOG_LEVEL === 'silent' ? false : { level: 'info' },
+            logger: serviceLogger(),
+            slowRequestMs: process.env.SLOW_REQUEST_MS ? Number(process.env.SLOW_REQUEST_MS) : undefined,
         });
         const address = await api.listen({
             host: process.env.HOST ?? '127.0.0.1',

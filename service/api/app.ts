@@ -21,7 +21,7 @@ import {
     TransferKind,
     TransferView,
 } from '../storage/store';
-import { formatUnits, PriceTable, tvmOutgoing, usdtVolume } from './format';
+import { feeVolume, formatUnits, PriceTable, tvmOutgoing, usdtVolume } from './format';
 import * as S from './schemas';
 import { detailsOf } from './details';
 import { explorerPage } from './explorer';
@@ -29,6 +29,7 @@ import { ApiError, evmAddress, tvmAddress } from './errors';
 import { buildPayload, PayloadRequestBody } from './payload';
 import { tvmEvmNotInstant, tvmEvmRecord } from './tvmEvm';
 import { withdrawalLinkKey } from '../storage/withdrawals';
+import { loggerLevel, logSlowRequests, requestLogOptions, SLOW_REQUEST_MS } from './logging';
 
 export { ApiError };
 
@@ -41,8 +42,13 @@ export interface ApiOptions {
     streamPollMs?: number;
     /** wei attached to an EVM deposit built in credit mode (default 0) */
     evmCreditValueWei?: bigint;
-    /** fastify's logger (pino, JSON lines); default off */
+    /**
+     * fastify's logger (pino, JSON lines); default off. At info no line per request, only errors and
+     * slow requests; at debug or trace one pair per request as well (service/api/logging.ts)
+     */
     logger?: boolean | Record<string, unknown>;
+    /** requests answered after this many ms are logged, `slow request` (default SLOW_REQUEST_MS, 1,000) */
+    slowRequestMs?: number;
     /** /transfers/search counts at most this many matches (default SEARCH_COUNT_CAP, 10,000) */
     searchCountCap?: number;
 }
@@ -104,6 +110,17 @@ function anyAddress(field: string, s: string): string {
     }
 }
 
+/**
+ * A request's id when the client sends no `x-request-id`: this process's random UUID with its last
+ * group a counter of the requests it took (unique across instances and restarts, and cheaper than a
+ * random UUID per request).
+ */
+function requestIds(): () => string {
+    const prefix = crypto.randomUUID().slice(0, 24);
+    let n = 0;
+    return () => prefix + (n++).toString(16).padStart(12, '0');
+}
+
 export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
     const prices = o.prices ?? {};
     const tvmChains = Object.values(o.deployment.tvm).map((n) => n.globalId);
@@ -121,9 +138,15 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
             );
     };
 
+    const level = loggerLevel(o.logger);
+    const nextId = requestIds();
     const app = Fastify({
-        logger: o.logger ?? false,
-        genReqId: (req) => String(req.headers['x-request-id'] ?? crypto.randomUUID()),
+        logger: level === undefined ? false : o.logger,
+        ...requestLogOptions(level),
+        genReqId: (req) => {
+            const id = req.headers['x-request-id'];
+            return id === undefined ? nextId() : String(id);
+        },
         bodyLimit: 64 * 1024,
         ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
     });
@@ -140,6 +163,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
         },
     });
     app.addSchema(S.ErrorBody);
+    if (level !== undefined) logSlowRequests(app, o.slowRequestMs ?? SLOW_REQUEST_MS);
 
     app.setErrorHandler((err: FastifyError, req, reply) => {
         let status = 500;
@@ -214,7 +238,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
                 volumeUsdtExec: delivered
                     ? usdtVolume(d!.deliveredAmount!, v.decimals, prices[d!.deliveredToken!] ?? prices[v.token])
                     : '0',
-                feeVolumeExec: fee !== undefined ? formatUnits(fee, v.decimals) : null,
+                feeVolumeExec: feeVolume(fee, v.decimals),
                 messageHash: delivered ? d!.deliveryMsgHash! : '',
                 transactionHash: delivered ? d!.deliveryTx! : null,
             },

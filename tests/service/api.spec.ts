@@ -16,6 +16,7 @@ import { listen, request, sseReader } from './http';
 import { fill, PROOF } from './fixtures';
 import { PgServer, storageBackends } from './postgres';
 import { openMigratedPglite } from './pglite';
+import { requestLogCases } from './api_logs';
 import {
     A,
     B,
@@ -651,6 +652,13 @@ describe.each(backends)('/v2 on $name', (backend) => {
             }
         });
     }
+
+    // the request logs (their subject is the API, not storage: on one backend)
+    if (backend.name === 'PGlite')
+        describe('request logs', () =>
+            requestLogCases(() => db, deployment, {
+                tvmTvm: { outgoingTransactionHash: hash('unknown'), dappChainId: A },
+            }));
 
     it('(extension) pushes the status as Server-Sent Events until it is final', async () => {
         const t = tvmTransfer(300);
