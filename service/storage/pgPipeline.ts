@@ -9,8 +9,14 @@
  *
  * A connection that fails (the server stopped, the network lost) fails the statements written to it
  * and is dropped; the next statement opens a new one, so the service recovers without a restart.
+ * A connection with no statement under way does not keep the process alive.
  */
 import type { Client, ClientConfig, QueryConfig, QueryResult } from 'pg';
+
+interface Refable {
+    ref(): void;
+    unref(): void;
+}
 
 export class PgPipelines {
     private clients: (Client | undefined)[];
@@ -72,6 +78,7 @@ export class PgPipelines {
         let c: Client | undefined;
         try {
             c = this.clients[i] ?? (await this.open(i));
+            (c as unknown as Refable).ref();
             return await c.query(q);
         } catch (e) {
             // the server ended the session or the socket failed: the statements behind it go to a new one
@@ -81,7 +88,9 @@ export class PgPipelines {
             }
             throw e;
         } finally {
-            this.inflight[i]--;
+            // an idle connection does not keep the process alive (as the pool's idle ones do not for
+            // long: they close after 10 s)
+            if (--this.inflight[i] === 0 && c && this.clients[i] === c) (c as unknown as Refable).unref();
         }
     }
 

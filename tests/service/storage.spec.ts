@@ -4,10 +4,10 @@
  * batch's deliveries keep the first of an Event; on PostgreSQL, prepared statements at once share
  * at most two server processes (pipelined), each answered with its own row and failing alone, and a
  * connection lost under way fails its statement as storage unavailable while the next ones are
- * answered; migration 2 takes a version 1 database with its
+ * answered, and an idle one does not keep the process alive; migration 2 takes a version 1 database with its
  * stored source transactions to the current schema without losing a transfer.
  */
-import { Db, migrate, prepared, StorageError } from '../../service/storage/db';
+import { Db, migrate, openDb, prepared, StorageError } from '../../service/storage/db';
 import { MIGRATIONS } from '../../service/storage/migrations';
 import {
     getTransfer,
@@ -112,6 +112,20 @@ describe.each(backends)('storage on $name', (backend) => {
                 pids.add(row.pid);
             });
             expect(pids.size).toBeLessThanOrEqual(2);
+        });
+
+        it('an idle pipelined connection does not keep the process alive', async () => {
+            const sockets = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;
+            const before = sockets();
+            // no migrations: nothing goes through the pool, whose idle connections stay for 10 s
+            const other = await openDb({ url: server!.url, migrate: false });
+            try {
+                const [row] = await other.query<{ i: number }>(PID, [7, 1]);
+                expect(Number(row.i)).toBe(7);
+                expect(sockets()).toBe(before);
+            } finally {
+                await other.close();
+            }
         });
 
         it('a connection lost with a statement under way: that statement fails as storage unavailable, the next ones are answered', async () => {
