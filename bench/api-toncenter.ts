@@ -5,7 +5,9 @@
  *
  * The chain grows on request: `POST /advance {"from": i, "to": j, "reset"?: true}` appends proxy
  * transactions [i, j) to the account's history (`reset` empties it first) (answered once their JSON is ready, so building them is not timed);
- * `POST /jsonRPC` answers `getTransactions` (newest first, `lt`/`hash` to start from, `to_lt`
+ * With `"pending": true` they are held back until `POST /drip {"rate": r}`, from which on they are
+ * appended r a second (a chain that grows while the indexer reads it);
+ * `POST /jsonRPC` answers `getTransactions` (newest first, `lt`/`hash` to start from, `intolt`
  * exclusive, `limit`) as toncenter does, from JSON prepared at advance time.
  *
  * Usage: ts-node bench/api-toncenter.ts <users>; prints `{"port": N}` on stdout when listening.
@@ -22,6 +24,16 @@ const users = Number(process.argv[2] ?? 10_000);
 const cache = process.argv[3];
 /** oldest first: lt and the prepared JSON of each visible transaction */
 let chain: { lt: bigint; json: string }[] = [];
+/** held back by an advance with `pending`, appended at `drip.rate` a second from `drip.from` (ms) */
+let held: { lt: bigint; json: string }[] = [];
+let drip: { rate: number; from: number; done: number } | undefined;
+
+/** the held transactions due by now, appended to the chain */
+function dripDue() {
+    if (!drip) return;
+    const due = Math.min(held.length, Math.floor(((Date.now() - drip.from) / 1000) * drip.rate));
+    for (; drip.done < due; drip.done++) chain.push(held[drip.done]);
+}
 
 function readBody(req: http.IncomingMessage): Promise<string> {
     return new Promise((resolve, reject) => {
@@ -34,7 +46,7 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 
 function getTransactions(p: Record<string, unknown>): string[] {
     const limit = Number(p.limit ?? 10);
-    const toLt = p.to_lt ? BigInt(String(p.to_lt)) : 0n;
+    const toLt = p.intolt ? BigInt(String(p.intolt)) : 0n;
     let end = chain.length; // exclusive, newest first from end - 1
     if (p.lt !== undefined && p.lt !== null && p.lt !== '') {
         const lt = BigInt(String(p.lt));
@@ -67,10 +79,15 @@ const server = http.createServer((req, res) => {
                 const from = Number(body.from);
                 const to = Number(body.to);
                 if (body.reset) chain = [];
+                if (body.pending) {
+                    held = [];
+                    drip = undefined;
+                }
+                const into = body.pending ? held : chain;
                 const file = cache && path.join(cache, `toncenter-${users}-${from}-${to}.json`);
                 if (file && fs.existsSync(file))
                     for (const c of JSON.parse(fs.readFileSync(file, 'utf8')) as { lt: string; json: string }[])
-                        chain.push({ lt: BigInt(c.lt), json: c.json });
+                        into.push({ lt: BigInt(c.lt), json: c.json });
                 else {
                     const made: { lt: string; json: string }[] = [];
                     for (let i = from; i < to; i++) {
@@ -78,12 +95,21 @@ const server = http.createServer((req, res) => {
                         made.push({ lt: tx.lt.toString(), json: JSON.stringify(transactionJson(tx)) });
                     }
                     if (file) fs.writeFileSync(file, JSON.stringify(made));
-                    for (const c of made) chain.push({ lt: BigInt(c.lt), json: c.json });
+                    for (const c of made) into.push({ lt: BigInt(c.lt), json: c.json });
                 }
+                res.writeHead(200, { 'content-type': 'application/json' }).end(
+                    JSON.stringify({ count: chain.length, held: held.length }),
+                );
+                return;
+            }
+            if (req.url === '/drip') {
+                if (drip) throw new Error('drip: already dripping (advance with pending first)');
+                drip = { rate: Number(body.rate), from: Date.now(), done: 0 };
                 res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ count: chain.length }));
                 return;
             }
             if (req.url === '/jsonRPC' && body.method === 'getTransactions') {
+                dripDue();
                 const list = getTransactions((body.params ?? {}) as Record<string, unknown>);
                 res.writeHead(200, { 'content-type': 'application/json' }).end(
                     `{"ok":true,"result":[${list.join(',')}],"id":${JSON.stringify(body.id ?? 1)},"jsonrpc":"2.0"}`,

@@ -18,6 +18,13 @@
  *    per second; /v2/transfers/search by a random user address (limit 20, with the total count) at
  *    BENCH_API_SEARCH_RATE (default 200/s): p50, p99, and its saturation rate.
  *
+ * 4. on PGlite, status while transfers keep arriving: the service as the user runs it, API and indexers
+ *    in one process (ROLES=api,indexer) over the same endpoint, whose chain grows by
+ *    BENCH_API_INGEST_RATE transfers a second (default 200; 0 leaves this figure out) while the status
+ *    load runs for BENCH_API_INGEST_SECONDS (default 30): its p50 / p99 / max with the VACUUM passes
+ *    the indexer's writes trigger (service/storage/vacuum.ts, from the service's `storage.vacuum`
+ *    log lines): how many, how long each held the database, on how many pages.
+ *
  * Every figure is written with the machine's load average (1 minute) before and after it and the
  * CPU time the processes under test spent per request, which a loaded machine does not inflate as
  * much as it does latency. Writes bench/api-report.md. Never a timed test (npm test): only here.
@@ -38,6 +45,7 @@ import os from 'os';
 import path from 'path';
 import { Db, openDb } from '../service/storage/db';
 import { TvmIndexer } from '../service/indexer/tvm';
+import { vacuumPglite } from '../service/storage/vacuum';
 import { startPostgres } from '../tests/service/postgres';
 import { A, deployment, proofPayloadJson, SEED_SQL, T0, userAddress } from './api-synthetic';
 
@@ -52,6 +60,8 @@ const SEARCH_RATE = Number(process.env.BENCH_API_SEARCH_RATE ?? 200);
 const CONNECTIONS = Number(process.env.BENCH_API_CONNECTIONS ?? 16);
 const BACKENDS = (process.env.BENCH_API_BACKENDS ?? 'postgres,pglite').split(',');
 const USERS = Number(process.env.BENCH_API_USERS ?? Math.max(10, Math.floor(N / 100)));
+const INGEST_RATE = Number(process.env.BENCH_API_INGEST_RATE ?? 200);
+const INGEST_SECONDS = Number(process.env.BENCH_API_INGEST_SECONDS ?? 30);
 const PG_SETTINGS = { fsync: 'on', shared_buffers: '256MB', max_connections: '50' };
 /** where the databases are kept between runs (else temporary directories) */
 const KEEP = process.env.BENCH_API_DIR;
@@ -211,15 +221,32 @@ async function ingest(db: Db, toncenter: string, dbPids: () => number[], endpoin
 
 // ------------------------------------------------------------------ load
 
-async function startApi(env: Record<string, string>): Promise<{ p: ChildProcess; port: number }> {
+/**
+ * The service (service/main.ts): the API alone by default; `env` may give it other ROLES, an
+ * `endpoint` for its TVM network and its logs (each line of its stdout to `onLine`).
+ */
+async function startApi(
+    env: Record<string, string>,
+    o: { endpoint?: string; onLine?: (line: string) => void } = {},
+): Promise<{ p: ChildProcess; port: number }> {
     const file = path.join(os.tmpdir(), `bench-deployment-${process.pid}.json`);
-    fs.writeFileSync(file, JSON.stringify(deployment('http://127.0.0.1:1/none')));
+    fs.writeFileSync(file, JSON.stringify(deployment(o.endpoint ?? 'http://127.0.0.1:1/none')));
     const port = 20000 + Math.floor(Math.random() * 20000);
     const p = spawn(process.execPath, [tsNode, '--swc', 'service/main.ts'], {
         cwd: ROOT,
-        env: { ...process.env, ...env, DEPLOYMENT: file, ROLES: 'api', PORT: String(port) },
-        stdio: ['ignore', 'ignore', 'inherit'],
+        env: { ...process.env, ROLES: 'api', ...env, DEPLOYMENT: file, PORT: String(port) },
+        stdio: ['ignore', o.onLine ? 'pipe' : 'ignore', 'inherit'],
     });
+    if (o.onLine) {
+        let buf = '';
+        p.stdout!.on('data', (d: Buffer) => {
+            buf += d.toString();
+            for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+                o.onLine!(buf.slice(0, i));
+                buf = buf.slice(i + 1);
+            }
+        });
+    }
     for (let i = 0; i < 900; i++) {
         if (p.exitCode !== null) throw new Error(`the API exited with ${p.exitCode}`);
         try {
@@ -259,6 +286,7 @@ async function measure(
     expect: string,
     mode: 'rate' | 'max',
     rate?: number,
+    seconds = SECONDS,
 ): Promise<Figure> {
     const file = path.join(os.tmpdir(), `bench-load-${process.pid}.json`);
     fs.writeFileSync(
@@ -271,7 +299,7 @@ async function measure(
             mode,
             rate,
             connections: mode === 'max' ? CONNECTIONS : 64,
-            seconds: SECONDS,
+            seconds,
             warmupSeconds: 2,
             expect,
         }),
@@ -304,6 +332,117 @@ async function measure(
     return f;
 }
 
+// ------------------------------------------------------------------ status while transfers arrive (PGlite)
+
+/** a pass of the service's VACUUM as it logs it (service/storage/vacuum.ts vacuumLog), `at` when read here */
+interface LoggedPass {
+    at: number;
+    reason: string;
+    ms: number;
+    tables: {
+        table: string;
+        pages: number;
+        notAllVisible: number;
+        inserted: number;
+        vacuumMs?: number;
+        analyzeMs?: number;
+    }[];
+}
+
+/** the transfers the endpoint holds back for the figure: its rate for its seconds, the warm-up and some */
+const duringCount = () => Math.ceil(INGEST_RATE * (INGEST_SECONDS + 10));
+
+interface During {
+    figure: Figure;
+    /** the passes the indexer's writes triggered while the load ran (its warm-up included) */
+    passes: LoggedPass[];
+    /** the pass of the service's start (before it listened) */
+    start?: LoggedPass;
+    /** transfers the indexer stored while the load ran, and in how many seconds */
+    ingested: number;
+    seconds: number;
+}
+
+/**
+ * /v2/transfers/status at RATE while the TVM indexer of the same process (ROLES=api,indexer, as a
+ * user runs the service) stores INGEST_RATE new transfers a second: the endpoint's chain grows by
+ * that many (transfers N, N + 1, ..., held back until the load starts), the indexer polls it
+ * (POLL_MS, its default a second) and commits what it finds.
+ */
+async function statusDuringIngest(
+    env: Record<string, string>,
+    toncenter: string,
+    bodies: string[],
+    expect: string,
+): Promise<During> {
+    const r = await post(`${toncenter}/advance`, { from: N, to: N + duringCount(), pending: true });
+    if (r.status !== 200) throw new Error(`toncenter advance: ${r.status}`);
+    const passes: LoggedPass[] = [];
+    let ingested = 0;
+    let measuring = false;
+    const api = await startApi(
+        { ...env, ROLES: 'api,indexer', LOG_LEVEL: 'info' },
+        {
+            endpoint: `${toncenter}/jsonRPC`,
+            onLine: (line) => {
+                let m: Record<string, unknown>;
+                try {
+                    m = JSON.parse(line) as Record<string, unknown>;
+                } catch {
+                    return;
+                }
+                if (m.msg === 'storage.vacuum') {
+                    passes.push({ ...(m as unknown as LoggedPass), at: performance.now() });
+                    say(`service: ${line}`);
+                } else if (m.msg === 'indexer.batch' && measuring) ingested += Number(m.transactions);
+                else if (m.level === 'error') say(`service: ${line}`);
+            },
+        },
+    );
+    try {
+        const start = passes.find((p) => p.reason === 'start');
+        const d = await post(`${toncenter}/drip`, { rate: INGEST_RATE });
+        if (d.status !== 200) throw new Error(`toncenter drip: ${d.status}`);
+        measuring = true;
+        const t0 = performance.now();
+        const figure = await measure(
+            api.port,
+            { api: api.p.pid!, db: () => [] },
+            '/v2/transfers/status',
+            bodies,
+            expect,
+            'rate',
+            RATE,
+            INGEST_SECONDS,
+        );
+        const seconds = (performance.now() - t0) / 1000;
+        measuring = false;
+        return { figure, passes: passes.filter((p) => p.reason === 'writes' && p.at >= t0), start, ingested, seconds };
+    } finally {
+        await stopChild(api.p);
+    }
+}
+
+/** what a During shows, in a sentence of the report */
+function duringText(d: During): string {
+    const ms = (x: number | undefined) => fmt(x ?? 0, 1);
+    const each = d.passes.map((p) =>
+        p.tables
+            .map(
+                (t) =>
+                    `${t.table} ${ms(t.vacuumMs)}${t.analyzeMs ? ` + ANALYZE ${ms(t.analyzeMs)}` : ''} ms, ${fmt(t.notAllVisible)} pages`,
+            )
+            .join('; '),
+    );
+    const longest = Math.max(0, ...d.passes.map((p) => p.ms));
+    return (
+        `${fmt(d.ingested)} transfers indexed in the ${fmt(d.seconds, 1)} s of the load (${fmt(d.ingested / d.seconds)}/s; ` +
+        `the chain grew ${fmt(INGEST_RATE)}/s); ${d.passes.length} VACUUM passes (the longest held the database ` +
+        `${ms(longest)} ms)${each.length ? `: ${each.map((e, i) => `(${i + 1}) ${e}`).join(', ')}` : ''}. ` +
+        `The pass of the service's start (before it listened): ${d.start ? `${ms(d.start.ms)} ms` : 'none logged'}.`
+    );
+}
+
 // ------------------------------------------------------------------ report
 
 const fmt = (x: number, d = 0) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
@@ -315,12 +454,13 @@ async function main() {
     const command =
         `BENCH_API_TRANSFERS=${N} BENCH_API_INGEST=${INGEST} BENCH_API_BACKENDS=${BACKENDS.join(',')} ` +
         `BENCH_API_SECONDS=${SECONDS} BENCH_API_RATE=${RATE} BENCH_API_STATUS_RUNS=${STATUS_RUNS} ` +
-        `BENCH_API_SEARCH_RATE=${SEARCH_RATE} ${process.env.PGLITE_THREAD === '0' ? 'PGLITE_THREAD=0 ' : ''}` +
+        `BENCH_API_SEARCH_RATE=${SEARCH_RATE} BENCH_API_INGEST_RATE=${INGEST_RATE} BENCH_API_INGEST_SECONDS=${INGEST_SECONDS} ${process.env.PGLITE_THREAD === '0' ? 'PGLITE_THREAD=0 ' : ''}` +
         `BENCH_API_CONNECTIONS=${CONNECTIONS} ${KEEP ? `BENCH_API_DIR=${KEEP} BENCH_API_PHASE=${PHASE} ` : ''}` +
         'nice -n 0 npm run bench:api';
     const rows: string[] = [];
     const details: string[] = [];
     const loads: number[] = [];
+    const during: string[] = [];
     const tc = child('bench/api-toncenter.ts', [String(USERS), ...(KEEP ? [KEEP] : [])]);
     const toncenter = `http://127.0.0.1:${(JSON.parse(await firstLine(tc)) as { port: number }).port}`;
     try {
@@ -368,9 +508,22 @@ async function main() {
                             to: Math.min(N, from + 10_000),
                             reset: from === SEED,
                         });
+                    if (backend === 'pglite' && INGEST_RATE > 0)
+                        await post(`${toncenter}/advance`, { from: N, to: N + duringCount(), pending: true });
                     continue;
                 }
                 // a measure over kept databases starts from the seeded history again
+                // on PGlite, first the service's own pass at start (service/storage/vacuum.ts): on a
+                // database just seeded (never vacuumed) the service's first start
+                const startPass = await vacuumPglite(db);
+                const startRow: string[] = [];
+                if (startPass) {
+                    const pages = startPass.tables.reduce((a, t) => a + Math.max(0, t.pages - t.allVisible), 0);
+                    startRow.push(
+                        `| PGlite | the service's VACUUM pass at start, before the ingest | ${fmt(pages)} pages not all-visible in ${startPass.tables.map((t) => `${t.table} (VACUUM ${fmt(t.vacuumMs)} ms${t.analyzed ? `, ANALYZE ${fmt(t.analyzeMs)} ms` : ''})`).join(', ')}: ${fmt(startPass.ms / 1000, 1)} s | | | |`,
+                    );
+                    say(`pglite: start pass ${fmt(startPass.ms)} ms over ${fmt(pages)} pages not all-visible`);
+                }
                 const again = await db.query('DELETE FROM transfers WHERE created_at >= $1 RETURNING 1', [T0 + SEED]);
                 await db.query('DELETE FROM cursors');
                 if (again.length) await db.query('VACUUM ANALYZE transfers');
@@ -430,6 +583,7 @@ async function main() {
                     );
                     details.push(
                         `| ${name} | seed (SQL) | ${fmt(SEED)} transfers ${Number.isNaN(seedSeconds) ? 'seeded by an earlier BENCH_API_PHASE=prepare run' : `in ${fmt(seedSeconds)} s`} | | | |`,
+                        ...startRow,
                         `| ${name} | ingest (indexer) | ${fmt(INGEST)} transfers in ${fmt(ing.seconds, 1)} s: ${fmt(ing.rate)}/s | | ${fmt(ing.cpuMsPerTransfer, 3)} (indexer process + db); the endpoint's process ${fmt(ing.endpointCpuMs, 3)}. Wall ms per transfer: waiting for the endpoint ${fmt(ing.endpointWaitMs, 3)}, reading transactions ${fmt(ing.decodeMs, 3)}, storing ${fmt(ing.storeMs, 3)} | ${ld(ing.load)} |`,
                         ...(
                             [
@@ -445,6 +599,18 @@ async function main() {
                     );
                 } finally {
                     await stopChild(api.p);
+                }
+                if (backend === 'pglite' && INGEST_RATE > 0) {
+                    const d = await statusDuringIngest(env, toncenter, statusBodies, '"transferStatus"');
+                    const f = d.figure;
+                    loads.push(...f.load);
+                    details.push(
+                        `| PGlite | status, offered ${fmt(RATE)}/s, while its TVM indexer stores ${fmt(INGEST_RATE)} transfers/s (ROLES=api,indexer) | ${fmt(f.requests)} answers, ${fmt(f.rps)}/s | ${f.p50} / ${f.p90} / ${f.p99} / ${f.max} | ${fmt(f.apiCpu, 3)} (API and indexer) / - / ${fmt(f.genCpu, 3)} | ${ld(f.load)} |`,
+                    );
+                    during.push(duringText(d));
+                    say(
+                        `pglite: status while ingesting: p50 ${f.p50} ms, p99 ${f.p99} ms, max ${f.max} ms; ${duringText(d)}`,
+                    );
                 }
             } finally {
                 await db.close().catch(() => undefined);
@@ -491,6 +657,12 @@ async function main() {
         '|---|---|---|---|---|---|',
         ...details,
         '',
+        ...(during.length
+            ? [
+                  `**Status while transfers arrive (PGlite)**: the service as a user runs it, API and TVM indexer in one process, the indexer's writes triggering the service's VACUUM (service/storage/vacuum.ts); status at ${fmt(RATE)}/s for ${INGEST_SECONDS} s while the endpoint's chain grows. Each VACUUM pass: per table the milliseconds of its VACUUM (ANALYZE when due) and its pages not all-visible before it (what it scans). ${during.join(' ')}`,
+                  '',
+              ]
+            : []),
     ];
     fs.writeFileSync(path.join(__dirname, 'api-report.md'), lines.join('\n'));
     process.stdout.write(lines.join('\n'));

@@ -19,7 +19,9 @@
  *       A.token: locked(A native proxy) = supply(alien on B) + in flight (A->B locks and B->A burns) + owner(A)
  *       B.token: the same with A and B swapped
  *       shared:  held(A native proxy) + held(B native proxy) = initial liquidity of both + in flight + owner(A, B)
- *       and each native proxy's liquidity(token) is the model's;
+ *       and each native proxy's liquidity(token) is the model's; a transfer a recipient's wallet
+ *       refused (blacklisted: the documented exception, `aboveBooks`) is back in the sending
+ *       wallet above its books, counted there;
  *   (b) no balance disappears: every user's (and liquidity provider's) wallet holds what the model
  *       says (each lock / burn takes the amount out, each delivery gives it to the recipient, a
  *       provision moves amount - bounty from the provider to the recipient, a repayment the amount
@@ -180,6 +182,30 @@ export interface ModelTransfer {
     repaid: boolean;
     /** cancel: the id of the transfer this one reverses (its Event was cancelled), if any */
     reverses?: number;
+    /**
+     * its recipient's wallet refused the delivery (blacklisted): delivered by the Event's status,
+     * the tokens back in the sending wallet above its contract's books (BridgeModel.aboveBooks)
+     */
+    refusedByRecipient?: boolean;
+}
+
+/**
+ * The documented exception (README, TESTING.md 7.1): tokens a recipient's wallet refused (a
+ * USDT-style wallet that may not receive), back in the sending wallet, which tells nobody: the
+ * native proxy's wallet (an unlock, a refused lock's refund, a claim_refund, a provider's
+ * repayment: above its books, i.e. its liquidity, fees and recorded refunds do not count them) or
+ * a Native Event's (the provider step's transfer to the recipient: above its held tokens and
+ * records). Each recorded with its amount, never silent.
+ */
+export interface AboveBooks {
+    lane: Lane;
+    /** the network and the user (or PROVIDER) whose wallet refused */
+    net: Net;
+    user: string;
+    /** the sending wallet's contract: the native proxy, or a Native Event (its address) */
+    at: 'proxy' | Address;
+    amount: bigint;
+    what: string;
 }
 
 export interface Violation {
@@ -297,6 +323,20 @@ export class BridgeModel {
     readonly refusing: Record<Net, boolean> = { A: false, B: false };
     /** users (`net.user`) whose wallet of their network's own token refuses to send (45): their locks do nothing */
     readonly frozen = new Set<string>();
+    /**
+     * A network whose own token's root answers no TEP-89 (a plain minter: the reference jetton,
+     * harness/model/referenceLane.ts): its Native Events never learn their wallet, so a provider's
+     * transfer is never taken (back to the provider, or recorded by the Event as stranded).
+     */
+    readonly noWalletDiscovery: Record<Net, boolean> = { A: false, B: false };
+    /**
+     * users (`net.user`) whose wallet of their network's own token may not receive (a USDT-style
+     * blacklist, harness/model/foreignLane.ts): every transfer to it bounces to the sending wallet
+     * (`receive`: the documented exception, `aboveBooks`)
+     */
+    readonly blacklisted = new Set<string>();
+    /** the documented exception (AboveBooks): tokens a recipient's wallet refused, above the sender's books */
+    readonly aboveBooks: AboveBooks[] = [];
     /** liquidity: per lane, what the providers were given (invariant b) */
     readonly providerGiven: Record<Lane, bigint> = { 'A.token': 0n, 'B.token': 0n, shared: 0n };
     users = new Map<string, SandboxContract<TreasuryContract>>();
@@ -401,6 +441,36 @@ export class BridgeModel {
         this.balances.set(key(net, h, user), this.expectedBalance(net, h, user) + d);
     }
 
+    /**
+     * `amount` of a holding sent to `user`'s wallet by the native proxy's wallet (`at` 'proxy') or
+     * a Native Event's: the user's balance, or, when that wallet may not receive (`blacklisted`,
+     * the network's own token), the documented exception: the tokens back in the sending wallet,
+     * which tells nobody (the status stays delivered), recorded in `aboveBooks`. True when received.
+     */
+    receive(net: Net, h: Holding, user: string, amount: bigint, at: 'proxy' | Address, what: string): boolean {
+        if (h !== 'token' || !this.blacklisted.has(`${net}.${user}`)) {
+            this.addBalance(net, h, user, amount);
+            return true;
+        }
+        const where = at === 'proxy' ? "the native proxy's wallet" : "the Event's wallet";
+        this.log(
+            `  (${what}: ${net}.${user}'s wallet refused it (blacklisted): ${amount} back in ${where}, above its books)`,
+        );
+        this.aboveBooks.push({ lane: laneOf(net, h), net, user, at, amount, what });
+        return false;
+    }
+
+    /** What of `lane` the documented exception keeps in sending wallets (`at`: only the native proxy's, or only an Event's). */
+    aboveBooksOf(lane: Lane, at?: 'proxy' | Address): bigint {
+        return this.aboveBooks
+            .filter(
+                (x) =>
+                    x.lane === lane &&
+                    (at === undefined || (at === 'proxy' ? x.at === 'proxy' : x.at !== 'proxy' && x.at.equals(at))),
+            )
+            .reduce((a, x) => a + x.amount, 0n);
+    }
+
     // ------------------------------------------------------------ setup (once per sequence)
 
     /**
@@ -484,6 +554,7 @@ export class BridgeModel {
                 h,
                 sender,
                 (await s.nativeProxy.getRefundOf(token.proxyWallet, u.address)) - refundBefore,
+                amount,
             );
         const proxyTx = r.transactions.find(
             (t) =>
@@ -501,6 +572,7 @@ export class BridgeModel {
                 h,
                 sender,
                 (await s.nativeProxy.getRefundOf(token.proxyWallet, u.address)) - refundBefore,
+                amount,
             );
         if (!proxyTx) throw new Error(`lock: the native proxy on ${from} emitted no event`);
         this.addBalance(from, h, sender, -amount);
@@ -545,6 +617,7 @@ export class BridgeModel {
             h,
             sender,
             (await s.nativeProxy.getRefundOf(token.proxyWallet, u.address)) - refundBefore,
+            amount,
         );
     }
 
@@ -748,11 +821,13 @@ export class BridgeModel {
         await this.passLimit(t, approved, true);
         t.expected = { ...t.expected, status: EventStatus.Confirmed, finalReject: false };
         t.delivered = true;
-        this.addBalance(
+        t.refusedByRecipient = !this.receive(
             t.to,
             t.lane === 'shared' ? 'shared' : t.kind === 'burn' ? 'token' : 'alien',
             t.recipient,
             t.amount,
+            'proxy',
+            `#${t.id}'s unlock`,
         );
     }
 
@@ -1102,23 +1177,41 @@ export class BridgeModel {
         return 0n;
     }
 
-    /** A lock refused for its forward TON: refunded (grew = 0), or its refund recorded by the proxy. */
-    refundRecorded(from: Net, h: 'token' | 'shared', sender: string, grew: bigint): void {
-        if (grew === 0n) return this.log('  (refused: too little forward TON, refunded)');
+    /**
+     * A lock of `amount` refused for its forward TON: refunded (grew = 0; to a sender whose wallet
+     * may not receive: the documented exception), or its refund recorded by the proxy.
+     */
+    refundRecorded(from: Net, h: 'token' | 'shared', sender: string, grew: bigint, amount: bigint): void {
+        if (grew === 0n) {
+            this.log('  (refused: too little forward TON, refunded)');
+            return this.refundSent(from, h, sender, amount);
+        }
         this.log(`  (refused: too little forward TON, the refund recorded: ${grew})`);
         this.addBalance(from, h, sender, -grew);
         this.recorded.set(key(from, h, sender), (this.recorded.get(key(from, h, sender)) ?? 0n) + grew);
     }
 
     /**
-     * A refused lock whose refund the proxy's own wallet refused (frozen, `refusing`): the proxy
-     * recorded it for claim_refund (grew); otherwise (grew = 0) the tokens came back.
+     * A refused lock of `amount` whose refund the proxy's own wallet refused (frozen, `refusing`):
+     * the proxy recorded it for claim_refund (grew); otherwise (grew = 0) the tokens were sent back
+     * (to a sender whose wallet may not receive: the documented exception).
      */
-    refundBounced(from: Net, h: 'token' | 'shared', sender: string, grew: bigint): void {
-        if (grew === 0n) return;
+    refundBounced(from: Net, h: 'token' | 'shared', sender: string, grew: bigint, amount: bigint): void {
+        if (grew === 0n) return this.refundSent(from, h, sender, amount);
         this.log(`  (the refund refused by the proxy's wallet: recorded ${grew})`);
         this.addBalance(from, h, sender, -grew);
         this.recorded.set(key(from, h, sender), (this.recorded.get(key(from, h, sender)) ?? 0n) + grew);
+    }
+
+    /**
+     * A refused lock's refund sent back to its sender: the balance the model never took stays,
+     * unless the sender's wallet may not receive (`blacklisted`): the refund bounces to the
+     * proxy's wallet (the documented exception), the sender's balance short of it.
+     */
+    private refundSent(from: Net, h: 'token' | 'shared', sender: string, amount: bigint): void {
+        if (h !== 'token' || !this.blacklisted.has(`${from}.${sender}`)) return;
+        this.addBalance(from, h, sender, -amount);
+        this.receive(from, h, sender, amount, 'proxy', 'the refund of a refused lock');
     }
 
     /** What of `lane` the native proxies hold as recorded refunds (the model's `recorded`). */
@@ -1244,10 +1337,13 @@ export class BridgeModel {
             const owner = this.ownerNetOf(native, 'token');
             const away = await this.outside(lane);
             const rec = this.recordedOf(lane);
-            if (l !== supply + inFlight[lane] + owner + away + rec)
+            // (the documented exception: tokens a recipient's wallet refused, back in the proxy's
+            // wallet above its books)
+            const above = this.aboveBooksOf(lane, 'proxy');
+            if (l !== supply + inFlight[lane] + owner + away + rec + above)
                 out.push({
                     invariant: 'conservation',
-                    message: `${lane}: locked on ${native} ${l} != alien supply on ${alienNet} ${supply} + in flight ${inFlight[lane]}${owner ? ` + owner ${owner}` : ''}${away ? ` + outside ${away}` : ''}${rec ? ` + recorded refunds ${rec}` : ''}`,
+                    message: `${lane}: locked on ${native} ${l} != alien supply on ${alienNet} ${supply} + in flight ${inFlight[lane]}${owner ? ` + owner ${owner}` : ''}${away ? ` + outside ${away}` : ''}${rec ? ` + recorded refunds ${rec}` : ''}${above ? ` + refused by recipients' wallets ${above}` : ''}`,
                 });
         }
         const held = (await locked('A', 'shared')) + (await locked('B', 'shared'));
@@ -1300,10 +1396,11 @@ export class BridgeModel {
             const kept =
                 this.strandedOf(lane) +
                 [...this.unrecorded.values()].filter((k) => k.lane === lane).reduce((a, k) => a + k.amount, 0n);
-            if (inWallets[lane] + inFlight[lane] + away + rec + kept !== given)
+            const above = this.aboveBooksOf(lane);
+            if (inWallets[lane] + inFlight[lane] + away + rec + kept + above !== given)
                 out.push({
                     invariant: 'balance',
-                    message: `${lane}: users' and providers' wallets ${inWallets[lane]} + in flight ${inFlight[lane]}${away ? ` + outside ${away}` : ''}${rec ? ` + recorded refunds ${rec}` : ''}${kept ? ` + stranded in Events ${kept}` : ''} != given ${given}`,
+                    message: `${lane}: users' and providers' wallets ${inWallets[lane]} + in flight ${inFlight[lane]}${away ? ` + outside ${away}` : ''}${rec ? ` + recorded refunds ${rec}` : ''}${kept ? ` + stranded in Events ${kept}` : ''}${above ? ` + refused by recipients' wallets ${above}` : ''} != given ${given}`,
                 });
         }
         for (const e of this.extensions) out.push(...(await e.check()));
@@ -1560,12 +1657,22 @@ export class BridgeModel {
             t.expected.status !== EventStatus.LiquidityRequested ||
             short > 0n ||
             t.kind !== 'burn' ||
+            this.noWalletDiscovery[t.to] ||
             (before !== undefined && (await this.refusedForValue(t, before)));
+        if (this.noWalletDiscovery[t.to] && t.expected.status === EventStatus.LiquidityRequested && !short)
+            this.log('  (not taken: the Event does not know its wallet, the root answers no TEP-89)');
         if (!refused) {
             t.expected = { ...t.expected, status: EventStatus.LiquidityProvided, finalReject: false };
             t.provided = true;
             t.delivered = true;
-            this.addBalance(t.to, 'token', t.recipient, amount);
+            t.refusedByRecipient = !this.receive(
+                t.to,
+                'token',
+                t.recipient,
+                amount,
+                t.eventAddress,
+                `#${t.id}'s provider step`,
+            );
             this.addBalance(t.to, 'token', PROVIDER, -amount);
             return this.repayOutcome(t);
         }
@@ -1623,7 +1730,7 @@ export class BridgeModel {
         }
         this.addLiquidity(t.to, h, -t.amount);
         await this.passLimit(t, t.approved, true);
-        this.addBalance(t.to, 'token', PROVIDER, t.amount);
+        this.receive(t.to, 'token', PROVIDER, t.amount, 'proxy', `#${t.id}'s repayment`);
         t.repaid = true;
     }
 

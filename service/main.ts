@@ -27,7 +27,7 @@ import path from 'path';
 import v8 from 'v8';
 import { Deployment, readDeployment } from '../lib/deploy/deployment';
 import { openDb } from './storage/db';
-import { vacuumPglite } from './storage/vacuum';
+import { onVacuum, vacuumLog, vacuumPglite } from './storage/vacuum';
 import { buildApi } from './api/app';
 import { parsePriceTable } from './api/format';
 import { TvmIndexer } from './indexer/tvm';
@@ -59,10 +59,10 @@ async function main() {
     const db = await openDb({ url, dataDir, thread: process.env.PGLITE_THREAD !== '0' });
     log('storage.open', { kind: db.kind, dataDir, deployment: file });
     if (db.kind === 'pglite') {
-        // PGlite has no autovacuum: what was written before this start (service/storage/vacuum.ts)
-        const t = Date.now();
+        // PGlite has no autovacuum: the service's own VACUUM and ANALYZE, logged with what each took
+        // (service/storage/vacuum.ts); what was written before this start, before the API listens
+        onVacuum(db, (p) => log('storage.vacuum', vacuumLog(p)));
         await vacuumPglite(db);
-        log('storage.vacuum', { ms: Date.now() - t });
     }
 
     const stops: (() => Promise<void>)[] = [async () => db.close()];

@@ -5,6 +5,7 @@ import {
     loadMergePoolDelivered,
     MergePool as MergePoolBase,
     storeMergeMint,
+    storeMergeMintRefused,
     storeMergePoolClaimRefund,
     storeMergePoolDeliver,
     storeMergePoolDelivered,
@@ -121,17 +122,40 @@ export class MergePool extends MergePoolBase {
             .endCell();
     }
     /** merge_mint: the custom payload of the pool's burn, as the alien proxy reads it. */
-    static mergeMintCell(token: Address, amount: bigint, recipient: Address, refundTo: Address): Cell {
+    static mergeMintCell(
+        token: Address,
+        amount: bigint,
+        recipient: Address,
+        refundTo: Address,
+        event: Address | null = null,
+    ): Cell {
         return beginCell()
-            .store(storeMergeMint({ $$type: 'MergeMint', token, amount, recipient, refundTo }))
+            .store(storeMergeMint({ $$type: 'MergeMint', token, amount, recipient, refundTo, event }))
             .endCell();
     }
     /** Reads merge_mint (op included); null when it is not one. */
-    static parseMergeMint(c: Cell): { token: Address; amount: bigint; recipient: Address; refundTo: Address } | null {
+    static parseMergeMint(
+        c: Cell,
+    ): { token: Address; amount: bigint; recipient: Address; refundTo: Address; event: Address | null } | null {
         const s = c.beginParse();
         if (s.remainingBits < 32 || s.preloadUint(32) !== OpMerge.mergeMint) return null;
         const m = loadMergeMint(s);
-        return { token: m.token, amount: m.amount, recipient: m.recipient, refundTo: m.refundTo };
+        return { token: m.token, amount: m.amount, recipient: m.recipient, refundTo: m.refundTo, event: m.event };
+    }
+    /** merge_mint_refused (alien proxy -> Alien Event), for tests that play the proxy. */
+    static mintRefusedMessage(pool: Address, token: Address, amount: bigint, errorCode: number, queryId = 0n): Cell {
+        return beginCell()
+            .store(
+                storeMergeMintRefused({
+                    $$type: 'MergeMintRefused',
+                    queryId,
+                    pool,
+                    token,
+                    amount,
+                    errorCode: BigInt(errorCode),
+                }),
+            )
+            .endCell();
     }
     /** Reads merge_pool_refund from a forward payload (Either Cell ^Cell); null when it is not one. */
     static parseRefundPayload(p: Slice | Cell): { queryId: bigint; errorCode: number } | null {

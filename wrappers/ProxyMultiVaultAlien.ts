@@ -47,9 +47,9 @@ export async function jettonMinterCode(): Promise<Cell> {
     return (await JettonMinter.createFromConfig({ owner: zero, content: Cell.EMPTY })).init!.code;
 }
 
-/** merge_config$_ router_code:^Cell pools:(HashmapE 267 MergePoolEntry) (merge.tlb), no pools yet. */
+/** merge_config$_ router_code:^Cell pools:(HashmapE 267 MergePoolEntry) in_flight:(HashmapE 64 ^MergeInFlight) (merge.tlb): no pools, nothing in flight. */
 export function mergeConfigCell(routerCode: Cell): Cell {
-    return beginCell().storeRef(routerCode).storeBit(false).endCell();
+    return beginCell().storeRef(routerCode).storeBit(false).storeBit(false).endCell();
 }
 
 export class ProxyMultiVaultAlien extends ProxyMultiVaultAlienBase {

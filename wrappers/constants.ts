@@ -185,7 +185,7 @@ export const Errors = {
         lowMsgValue: 2713,
         /** ours, not the spec's: the native proxy's liquidity of the token is below the amount */
         notEnoughLiquidity: 2714,
-        /** ours: the native proxy's wallet refused (bounced) the transfer of a delivery */
+        /** ours: the native proxy's wallet refused (bounced) the transfer of a delivery; the alien proxy: the target's minter refused a merge mint (supply to 2^120) */
         transferRefused: 2715,
         /** proxy owner operations from another sender (Tact's Ownable code) */
         notOwner: 132,
@@ -310,13 +310,15 @@ export const OpMerge = {
     /** forward payload of the alien proxy's mint to the pool: deliver as canonical */
     poolDeliver: 0x3a6a0458,
     /** custom payload of the pool's burn, read by the alien proxy in accept_tokens_burn */
-    mergeMint: 0x006ccff7,
+    mergeMint: 0x594b160b,
     /** forward payload of tokens the pool returns */
     poolRefund: 0x1c23e591,
     /** merge_pool_delivered query_id:uint64 token amount:Coins error_code:uint16 (pool -> Event: 2328) */
     poolDelivered: 0x35814d0f,
     /** tvm_event_merge query_id:uint64 router pool remaining_gas_to (alien proxy -> Alien Event) */
     tvmEventMerge: 0x57a865f5,
+    /** merge_mint_refused query_id:uint64 pool token amount:Coins error_code:uint16 (alien proxy -> Alien Event: 2331, 2328) */
+    mergeMintRefused: 0x5142253e,
 } as const;
 
 /** contracts/bridge/merge_messages.tact: exit codes of MergeRouter and MergePool. */

@@ -21,8 +21,21 @@
  *                  are recorded for claim_refund, the owner's withdrawal goes back to the
  *                  liquidity. The model predicts each (`BridgeModel.refusing`);
  *   user-freeze    the master locks a user's wallet for sending, or frees it: that user's locks
- *                  are refused by its own wallet (45), nothing moves (`BridgeModel.frozen`).
- * The drain frees every wallet first (the model's own drain then delivers what waits).
+ *                  are refused by its own wallet (45), nothing moves (`BridgeModel.frozen`);
+ *   user-blacklist the master locks a user's wallet for receiving (the stablecoin's blacklist), or
+ *                  frees it (`BridgeModel.blacklisted`). A transfer to it (an unlock, the provider
+ *                  step's transfer, a refused lock's refund, a claim_refund) is refused by that
+ *                  wallet (45) and bounces to the sending wallet, which adds the amount back and
+ *                  tells nobody (TESTING.md 7.1): the Event still says delivered (Confirmed,
+ *                  LiquidityProvided), the proxy's books (liquidity, recorded refunds) say sent,
+ *                  and the tokens sit in the sending wallet above those books. The model predicts
+ *                  each such transfer (`BridgeModel.receive`) and records it with its amount
+ *                  (`BridgeModel.aboveBooks`, the documented exception); the invariants count it
+ *                  there and hold it to the chain: the sending wallet holds its books plus those
+ *                  amounts, the recipient's balance is short of them, and the recipient's wallet
+ *                  refused each of them (strand.ts, `received`).
+ * The drain frees every wallet first (the model's own drain then delivers what waits; the tokens a
+ * blacklisted wallet refused stay above the books: nothing on chain knows of them).
  */
 import { Address, toNano } from '@ton/core';
 import { SandboxContract } from '@ton/sandbox';
@@ -94,6 +107,15 @@ export class ForeignLane implements ModelExtension {
         const r = m.rng;
         ops.push([m.refusing[this.n] ? 1.5 : 0.8, 'token-freeze', () => this.freezeProxy(!m.refusing[this.n])]);
         const frozen = USERS[this.n].filter((u) => m.frozen.has(`${this.n}.${u}`));
+        const blacklisted = USERS[this.n].filter((u) => m.blacklisted.has(`${this.n}.${u}`));
+        ops.push([
+            blacklisted.length ? 1.2 : 0.6,
+            'user-blacklist',
+            () =>
+                blacklisted.length && r.chance(0.6)
+                    ? this.blacklistUser(r.pick(blacklisted), false)
+                    : this.blacklistUser(r.pick(USERS[this.n]), true),
+        ]);
         ops.push([
             frozen.length ? 1.2 : 0.5,
             'user-freeze',
@@ -114,15 +136,34 @@ export class ForeignLane implements ModelExtension {
     /** the master locks (or frees) a user's wallet of the token for sending */
     async freezeUser(user: string, locked: boolean): Promise<void> {
         this.m.log(`user-freeze ${this.n}.${user} ${locked ? 'send-locked' : 'free'}`);
-        await this.jetton.setStatus(this.m.user(this.n, user).address, locked ? WALLET_STATUS.sendLocked : 0);
-        if (locked) this.m.frozen.add(`${this.n}.${user}`);
-        else this.m.frozen.delete(`${this.n}.${user}`);
+        const k = `${this.n}.${user}`;
+        if (locked) this.m.frozen.add(k);
+        else this.m.frozen.delete(k);
+        await this.jetton.setStatus(this.m.user(this.n, user).address, this.statusOf(k));
+    }
+
+    /** the master locks (or frees) a user's wallet of the token for receiving (blacklisted) */
+    async blacklistUser(user: string, locked: boolean): Promise<void> {
+        this.m.log(`user-blacklist ${this.n}.${user} ${locked ? 'receive-locked' : 'free'}`);
+        const k = `${this.n}.${user}`;
+        if (locked) this.m.blacklisted.add(k);
+        else this.m.blacklisted.delete(k);
+        await this.jetton.setStatus(this.m.user(this.n, user).address, this.statusOf(k));
+    }
+
+    /** the wallet status of `net.user` the model expects */
+    private statusOf(k: string): number {
+        return (
+            (this.m.frozen.has(k) ? WALLET_STATUS.sendLocked : 0) |
+            (this.m.blacklisted.has(k) ? WALLET_STATUS.receiveLocked : 0)
+        );
     }
 
     /** every wallet the lane locked, free again (before the model's own drain delivers what waits) */
     async beforeDrain(): Promise<void> {
         if (this.m.refusing[this.n]) await this.freezeProxy(false);
         for (const u of USERS[this.n]) if (this.m.frozen.has(`${this.n}.${u}`)) await this.freezeUser(u, false);
+        for (const u of USERS[this.n]) if (this.m.blacklisted.has(`${this.n}.${u}`)) await this.blacklistUser(u, false);
     }
 
     /** the master's statuses are the model's */
@@ -138,10 +179,10 @@ export class ForeignLane implements ModelExtension {
             });
         for (const u of USERS[this.n]) {
             const s = await this.jetton.statusOf(m.user(this.n, u).address);
-            if (s !== want(m.frozen.has(`${this.n}.${u}`)))
+            if (s !== this.statusOf(`${this.n}.${u}`))
                 out.push({
                     invariant: 'way-forward',
-                    message: `${this.n}.${u}: wallet status ${s}, model ${want(m.frozen.has(`${this.n}.${u}`))}`,
+                    message: `${this.n}.${u}: wallet status ${s}, model ${this.statusOf(`${this.n}.${u}`)}`,
                 });
         }
         return out;

@@ -148,6 +148,8 @@ export class Strand implements ModelExtension {
     private lastLt = { A: 0n, B: 0n };
     /** successful internal_transfers each wallet took in since the start (`received`) */
     private readonly incoming = new Map<string, number>();
+    /** internal_transfers each wallet refused with 45 (may not receive) since the start (`received`) */
+    private readonly refusedIn = new Map<string, number>();
     private nextHash = 1n;
 
     constructor(readonly m: BridgeModel) {}
@@ -393,6 +395,7 @@ export class Strand implements ModelExtension {
         if (masterchain) chain = m.net(to).globalId;
         const u = m.user(from, user);
         const recipient = masterchain ? new Address(-1, m.user(to, USERS[to][0]).address.hash) : u.address;
+        const amount = m.rng.bigint(1n, 1_000_000n);
         m.log(`lock-unserved ${from}.${h} ${user} -> chain ${chain}${masterchain ? ' to workchain -1' : ''}`);
         const s = m.side(from);
         const wallet = await m.walletAddress(from, h, u.address);
@@ -401,7 +404,7 @@ export class Strand implements ModelExtension {
         await lockNative(u, {
             wallet,
             nativeProxy: s.nativeProxy.address,
-            amount: m.rng.bigint(1n, 1_000_000n),
+            amount,
             forwardTonAmount: toNano('0.5'),
             destinationChainId: chain,
             recipient,
@@ -410,7 +413,13 @@ export class Strand implements ModelExtension {
         });
         // refunded (2223 / 2705, or 2702 when paused): the model's balances stay, nothing emitted
         // (a refund the proxy's frozen wallet refused: recorded, harness/model/foreignLane.ts)
-        m.refundBounced(from, h, user, (await s.nativeProxy.getRefundOf(proxyWallet, u.address)) - refundBefore);
+        m.refundBounced(
+            from,
+            h,
+            user,
+            (await s.nativeProxy.getRefundOf(proxyWallet, u.address)) - refundBefore,
+            amount,
+        );
     }
 
     /**
@@ -719,23 +728,43 @@ export class Strand implements ModelExtension {
             const all = this.m.net(n).transactions;
             if (this.scanned[n] > this.start0[n] && all[this.scanned[n] - 1]?.lt !== this.lastLt[n]) {
                 this.scanned[n] = this.start0[n];
-                for (const k of [...incoming.keys()]) if (k.startsWith(`${n}:`)) incoming.delete(k);
+                for (const m of [incoming, this.refusedIn])
+                    for (const k of [...m.keys()]) if (k.startsWith(`${n}:`)) m.delete(k);
             }
             for (; this.scanned[n] < all.length; this.scanned[n]++) {
                 const t = all[this.scanned[n]];
                 this.lastLt[n] = t.lt;
                 const i = t.inMessage?.info;
-                if (i?.type !== 'internal' || i.bounced || (exitCodeOf(t) ?? 0) !== 0) continue;
+                if (i?.type !== 'internal' || i.bounced) continue;
+                const code = exitCodeOf(t) ?? 0;
+                if (code !== 0 && code !== 45) continue;
                 const b = t.inMessage!.body.beginParse();
                 if (b.remainingBits < 32 || b.preloadUint(32) !== Op.jetton.internalTransfer) continue;
                 const k = `${n}:${i.dest.toRawString()}`;
-                incoming.set(k, (incoming.get(k) ?? 0) + 1);
+                const into = code === 0 ? incoming : this.refusedIn;
+                into.set(k, (into.get(k) ?? 0) + 1);
             }
         }
+        // the documented exception (BridgeModel.aboveBooks): each refusal the model recorded is one
+        // the chain shows, an internal_transfer that wallet refused (45)
+        const refusals = new Map<string, number>();
+        for (const x of this.m.aboveBooks) {
+            const w = await this.m.walletAddress(x.net, 'token', this.m.user(x.net, x.user).address);
+            const k = `${x.net}:${w.toRawString()}`;
+            refusals.set(k, (refusals.get(k) ?? 0) + 1);
+        }
+        for (const [k, c] of refusals)
+            if ((this.refusedIn.get(k) ?? 0) < c)
+                out.push({
+                    invariant: 'balance',
+                    message: `${k.slice(0, 12)}: ${c} transfers the model takes for refused by this wallet, ${this.refusedIn.get(k) ?? 0} refused`,
+                });
         const need = new Map<string, number>();
         for (const t of this.m.transfers) {
             const s = (await this.m.eventStatus(t)).status;
             if (s !== EventStatus.Confirmed && s !== EventStatus.LiquidityProvided) continue;
+            // (its recipient's wallet refused it: the documented exception, held to the chain above)
+            if (t.refusedByRecipient) continue;
             const h = t.lane === 'shared' ? 'shared' : t.kind === 'lock' ? 'alien' : 'token';
             const w = await this.m.walletAddress(t.to, h, this.m.user(t.to, t.recipient).address);
             const k = `${t.to}:${w.toRawString()}`;

@@ -21,7 +21,7 @@ import {
     TransferKind,
     TransferView,
 } from '../storage/store';
-import { formatUnits, PriceTable, tvmOutgoing, usdtVolume } from './format';
+import { feeVolume, formatUnits, PriceTable, tvmOutgoing, usdtVolume } from './format';
 import * as S from './schemas';
 import { detailsOf } from './details';
 import { explorerPage } from './explorer';
@@ -237,7 +237,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
                 volumeUsdtExec: delivered
                     ? usdtVolume(d!.deliveredAmount!, v.decimals, prices[d!.deliveredToken!] ?? prices[v.token])
                     : '0',
-                feeVolumeExec: fee !== undefined ? formatUnits(fee, v.decimals) : null,
+                feeVolumeExec: feeVolume(fee, v.decimals),
                 messageHash: delivered ? d!.deliveryMsgHash! : '',
                 transactionHash: delivered ? d!.deliveryTx! : null,
             },

@@ -1,10 +1,15 @@
 /**
  * Amounts as the API writes them: nano-units as integer strings, `volumeExec` as a human-readable
- * decimal (amount / 10^decimals, no trailing zeros), `volumeUsdtExec` from a price table.
+ * decimal (amount / 10^decimals, no trailing zeros), `volumeUsdtExec` from a price table. A token
+ * whose decimals the indexers could not learn (DECIMALS_UNKNOWN) has no volume: "0", the
+ * specification's default for a number that is not available (nullable fields: null), never the
+ * amount in another scale.
  */
+import { DECIMALS_UNKNOWN } from '../storage/store';
 
-/** amount / 10^decimals as a decimal string: "1.5", "0.000000001", "0". */
+/** amount / 10^decimals as a decimal string: "1.5", "0.000000001", "0"; "0" when the decimals are unknown. */
 export function formatUnits(amount: bigint | string, decimals: number): string {
+    if (decimals === DECIMALS_UNKNOWN) return '0';
     let a = BigInt(amount);
     const neg = a < 0n;
     if (neg) a = -a;
@@ -17,12 +22,17 @@ export function formatUnits(amount: bigint | string, decimals: number): string {
 /** A price table: token address (raw TVM or lowercase EVM) -> price of one whole token, a decimal string. */
 export type PriceTable = Record<string, string>;
 
-/** volume * price, as a decimal string ("0" where no price is known). */
+/** volume * price, as a decimal string ("0" where no price or no decimals are known). */
 export function usdtVolume(amount: bigint | string, decimals: number, price: string | undefined): string {
-    if (!price || !/^\d+(\.\d+)?$/.test(price)) return '0';
+    if (decimals === DECIMALS_UNKNOWN || !price || !/^\d+(\.\d+)?$/.test(price)) return '0';
     const [i, f = ''] = price.split('.');
     const scaled = BigInt(i + f);
     return formatUnits(BigInt(amount) * scaled, decimals + f.length);
+}
+
+/** A nullable fee field (`incoming.feeVolumeExec`): null while the fee or the token's decimals are unknown. */
+export function feeVolume(fee: bigint | undefined, decimals: number): string | null {
+    return fee === undefined || decimals === DECIMALS_UNKNOWN ? null : formatUnits(fee, decimals);
 }
 
 /** Parses a price table (JSON object of decimal strings); throws naming the bad entry. */

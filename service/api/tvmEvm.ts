@@ -8,7 +8,7 @@
  */
 import { TransferView } from '../storage/store';
 import { APPROVE_STATUS_NAMES, WithdrawalRow } from '../storage/withdrawals';
-import { formatUnits, PriceTable, tvmOutgoing, usdtVolume } from './format';
+import { feeVolume, formatUnits, PriceTable, tvmOutgoing, usdtVolume } from './format';
 import type { NextAction, TimelineStep } from './details';
 
 /** The MultiVault's withdrawal id of a TVM to EVM transfer (its link key is `wd:<id>`). */
@@ -37,7 +37,7 @@ export function tvmEvmRecord(v: TransferView, prices: PriceTable) {
             proxyAddress: paid ? w!.vault : '',
             volumeExec: paid ? formatUnits(w!.paidAmount, v.decimals) : '0',
             volumeUsdtExec: paid ? usdtVolume(w!.paidAmount, v.decimals, prices[w!.token] ?? prices[v.token]) : '0',
-            feeVolumeExec: fee !== undefined ? formatUnits(fee, v.decimals) : null,
+            feeVolumeExec: feeVolume(fee, v.decimals),
             withdrawalId: withdrawalIdOf(v),
             transactionHash: paid ? w!.paidTx : null,
         },

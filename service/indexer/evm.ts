@@ -17,8 +17,6 @@ import { RpcLog, withdrawalStepsIn } from './evmWithdrawals';
 import { applyWithdrawalSteps } from '../storage/withdrawals';
 import { noteWrites } from '../storage/vacuum';
 
-const ERC20_TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
-
 export interface EvmIndexerOptions {
     deployment: Deployment;
     db: Db;
@@ -73,18 +71,33 @@ export class EvmIndexer {
         return body.result as T;
     }
 
+    /**
+     * The decimals of a representation token (cached). The vault deployed it with decimals(): an
+     * endpoint that does not answer fails the pass, which reads the blocks again (never a guess).
+     */
     private async tokenDecimals(token: string): Promise<number> {
         const known = this.decimals.get(token);
         if (known !== undefined) return known;
-        let d = 18;
-        try {
-            const out = await this.rpc<string>('eth_call', [{ to: token, data: '0x313ce567' }, 'latest']);
-            if (out && out !== '0x') d = Number(BigInt(out));
-        } catch {
-            // not an ERC-20 with decimals(): 18, the EVM default
-        }
+        const out = await this.rpc<string>('eth_call', [{ to: token, data: '0x313ce567' }, 'latest']);
+        const d = Number(BigInt(out));
+        if (!(d <= 255)) throw new Error(`decimals() of ${token} answered ${out}`);
         this.decimals.set(token, d);
         return d;
+    }
+
+    private representations = new Map<string, string>();
+
+    /** The representation token of the TVM-native token `wid:addr`: the vault's CREATE2 address (cached). */
+    private async representationOf(wid: bigint, addr: bigint): Promise<string> {
+        const key = `${wid}:${addr}`;
+        let token = this.representations.get(key);
+        if (token === undefined) {
+            const data = this.iface.encodeFunctionData('predictNativeTokenAddress', [wid, addr]);
+            const out = await this.rpc<string>('eth_call', [{ to: this.vault, data }, 'latest']);
+            token = String(this.iface.decodeFunctionResult('predictNativeTokenAddress', out)[0]).toLowerCase();
+            this.representations.set(key, token);
+        }
+        return token;
     }
 
     private times = new Map<string, number>();
@@ -133,10 +146,6 @@ export class EvmIndexer {
                 this.iface,
                 { vault: this.vault },
             );
-            // the ERC-20 moved by the deposit (NativeTransfer burns it; AlienTransfer names it)
-            const moved = receipt.logs.find(
-                (l) => l.topics[0] === ERC20_TRANSFER && l.address.toLowerCase() !== this.vault,
-            );
             for (const d of deposits) {
                 const f = d.fields;
                 const recipient = `${f.recipient_wid}:${f.recipient_addr.toString(16).padStart(64, '0')}`;
@@ -149,8 +158,11 @@ export class EvmIndexer {
                     decimals = a.decimals;
                     symbol = a.symbol;
                 } else {
-                    token = moved ? moved.address.toLowerCase() : '';
-                    decimals = token ? await this.tokenDecimals(token) : 18;
+                    // the representation NativeTransfer burned, named by the event (not by the receipt's
+                    // first ERC-20 Transfer log: a router may move other tokens first in the same transaction)
+                    const n = d.fields as typeof d.fields & { native_wid: bigint; native_addr: bigint };
+                    token = await this.representationOf(BigInt(n.native_wid), BigInt(n.native_addr));
+                    decimals = await this.tokenDecimals(token);
                 }
                 const txHash = hash.toLowerCase();
                 out.push({

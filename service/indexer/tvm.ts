@@ -45,11 +45,12 @@ import {
     transfersWantingProof,
     upsertConfiguration,
     TransferRow,
+    DECIMALS_UNKNOWN,
 } from '../storage/store';
 import { noteWrites } from '../storage/vacuum';
 import { Logger } from '../log';
 import { PollLoop } from './pollLoop';
-import { DECIMALS_UNKNOWN, tvmEvmAlienMeta, tvmEvmTransfersOf } from './tvmEvm';
+import { tvmEvmAlienMeta, tvmEvmTransfersOf } from './tvmEvm';
 
 export type StreamRole = 'proxy' | 'tvmConfiguration' | 'evmConfiguration';
 
@@ -428,11 +429,12 @@ export class TvmIndexer {
             if (r.kind !== 'TvmToEvm' || r.decimals !== DECIMALS_UNKNOWN) continue;
             let meta = this.alienMeta.get(r.token);
             if (!meta) {
-                // a token the proxy burned is one it records; if it does not answer, 0 decimals (volumes
-                // in units) and asked again for the next transfer
+                // a token the proxy burned is one it records; if the endpoint answers without it, the
+                // decimals stay DECIMALS_UNKNOWN (no volume in the API, never one in the wrong scale) and
+                // it is asked again for the next transfer
                 const read = await tvmEvmAlienMeta(this.client, Address.parse(r.proxy), Address.parse(r.token));
                 if (read) this.alienMeta.set(r.token, read);
-                meta = read ?? { decimals: 0, symbol: '' };
+                meta = read ?? { decimals: DECIMALS_UNKNOWN, symbol: '' };
             }
             r.decimals = meta.decimals;
             r.symbol = meta.symbol;

@@ -11,11 +11,9 @@ import { decodeTvmEvmEvent, isTvmEvmEvent } from '../../lib/tvmEvmEvents';
 import { externalOutMessages } from '../../lib/transferId';
 import { runGetMethodV2 } from '../../lib/toncenterV2';
 import { WithdrawalKind, withdrawalId } from '../../wrappers/evm/withdrawals';
-import { TransferRow } from '../storage/store';
+import { DECIMALS_UNKNOWN, TransferRow } from '../storage/store';
 import { withdrawalLinkKey } from '../storage/withdrawals';
 
-/** decimals of a TvmEvmAlien transfer before its token's are read (tvmEvmAlienMeta) */
-export const DECIMALS_UNKNOWN = -1;
 const INT32_MAX = 2 ** 31 - 1;
 
 /**

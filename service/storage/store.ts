@@ -15,6 +15,9 @@ export type TransferKind = 'TvmToTvm' | 'EvmToTvm' | 'TvmToEvm';
 export type TokenTypeName = 'Native' | 'Alien';
 export type StatusName = 'Pending' | 'Completed' | 'Failed';
 
+/** `decimals` of a transfer whose token's decimals are not known (the API then answers no volume). */
+export const DECIMALS_UNKNOWN = -1;
+
 export interface TransferRow {
     transferId: string;
     kind: TransferKind;
@@ -27,6 +30,7 @@ export interface TransferRow {
     token: string;
     proxy: string;
     amount: string;
+    /** the token's decimals; DECIMALS_UNKNOWN when the indexer could not learn them */
     decimals: number;
     symbol: string;
     messageHash: string;

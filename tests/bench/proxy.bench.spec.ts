@@ -1,4 +1,4 @@
-import { Blockchain, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
+import { Blockchain, internal, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import { Address, beginCell, Cell, Sender, toNano, Transaction } from '@ton/core';
 import { flattenTransaction } from '@ton/test-utils';
 import '@ton/test-utils';
@@ -264,8 +264,35 @@ describe('bench: proxies', () => {
             notes: `chain fees ${chainFees(merged.transactions)} (pool, burn, canonical mint included)`,
         });
         section.record({
-            path: 'ProxyMultiVaultAlien.accept_tokens_burn (merge_mint from the pool: canonical minted)',
+            path: 'ProxyMultiVaultAlien.accept_tokens_burn (merge_mint from the pool: canonical minted, kept in flight)',
             gas: gasUsed(txOf(merged.transactions, alien.address, Op.jetton.acceptTokensBurn)),
+        });
+        // the canonical minter's bounce of that mint (it refuses a mint that would take its supply to
+        // 2^120, exit 5; played here with the mint's query_id): the burned token minted back, the Event told
+        const mint = merged.transactions.find(
+            (x) =>
+                x.inMessage?.info.type === 'internal' &&
+                x.inMessage.info.dest.equals(c) &&
+                x.inMessage.body.beginParse().preloadUint(32) === Op.jetton.mint,
+        )!;
+        const key = mint.inMessage!.body.beginParse().skip(32).loadUintBig(64);
+        const bounced = await blockchain.sendMessage(
+            internal({
+                from: c,
+                to: alien.address,
+                value: toNano('0.2'),
+                bounced: true,
+                body: beginCell().storeUint(0xffffffff, 32).storeUint(Op.jetton.mint, 32).storeUint(key, 64).endCell(),
+            }),
+        );
+        expect(bounced.transactions).toHaveTransaction({
+            from: alien.address,
+            to: config.address,
+            op: OpMerge.mergeMintRefused,
+        });
+        section.record({
+            path: 'ProxyMultiVaultAlien bounced mint (a merge mint the target minter refused: source minted back, the Event told)',
+            gas: gasUsed(txOf(bounced.transactions, alien.address)),
         });
     });
 });

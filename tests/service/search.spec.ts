@@ -305,7 +305,7 @@ describe.each(backends)('search on $name', (backend) => {
         };
         // the new rows' pages are not all-visible yet: their keys are read from the table too
         expect(Math.max(...addressHeapFetches(await keysPlan()))).toBeGreaterThan(0);
-        const rule = { base: 20, scale: 0 };
+        const rule = { vacuumRows: 20, analyzeBase: 50, analyzeScale: 1 };
         expect(await noteWrites(db, 10, rule)).toBe(false);
         if (db.kind !== 'pglite') {
             expect(await noteWrites(db, 10_000, rule)).toBe(false);

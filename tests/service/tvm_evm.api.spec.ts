@@ -16,7 +16,7 @@ import { FastifyInstance } from 'fastify';
 import { Db, migrate } from '../../service/storage/db';
 import { MIGRATIONS } from '../../service/storage/migrations';
 import { buildApi } from '../../service/api/app';
-import { getTransfer, insertTransfers } from '../../service/storage/store';
+import { DECIMALS_UNKNOWN, getTransfer, insertTransfers } from '../../service/storage/store';
 import { applyWithdrawalSteps, getWithdrawal, WithdrawalStep, ZERO_ADDRESS } from '../../service/storage/withdrawals';
 import * as S from '../../service/api/schemas';
 import { listen, request, sseReader } from './http';
@@ -48,7 +48,18 @@ const FILLER = evmAddr('filler');
 const SENDER = tvmAddr('tvm sender');
 const RELAYS = ['http://127.0.0.1:8091', 'http://relay-2.example/'];
 
-const T = Array.from({ length: 9 }, (_, i) => tvmEvmTransfer(i, i === 8 ? { recipient: STREAM_RECIPIENT } : {}));
+/** 7's token decimals unknown to the indexer (the alien proxy's record of its minter not read) */
+const UNKNOWN_DECIMALS = 7;
+const T = Array.from({ length: 9 }, (_, i) =>
+    tvmEvmTransfer(
+        i,
+        i === 8
+            ? { recipient: STREAM_RECIPIENT }
+            : i === UNKNOWN_DECIMALS
+              ? { decimals: DECIMALS_UNKNOWN, symbol: '' }
+              : {},
+    ),
+);
 const wid = (i: number) => T[i].linkKey.slice(3);
 const tokenOf = (i: number) => (i % 2 === 0 ? REPRESENTATION : EVM_TOKEN);
 const feeOf = (i: number) => BigInt(T[i].amount) / 500n;
@@ -90,7 +101,7 @@ const pid = (id: bigint, recipient = RECIPIENT) => ({ recipient, pendingId: id }
  * paid in one transaction. 3: alien short of liquidity (bounty 1,000 at the save, then 3,000), a
  * quarter cancelled back to TVM, the rest filled by a depositor. 4: native over the limit, rejected.
  * 5: alien short of liquidity, all cancelled back to TVM. 6: native over the limit, still waiting.
- * 7: alien short of liquidity, then force-withdrawn. 8 (another recipient, pending id 0): native
+ * 7: alien short of liquidity, then force-withdrawn; its decimals unknown. 8 (another recipient, pending id 0): native
  * over the limit, waiting until the status stream test approves it.
  */
 function history() {
@@ -349,6 +360,29 @@ describe.each(backends)('TVM to EVM on $name', (backend) => {
         expect(cancelled.body.transfer.tvmEvm.transferStatus).toBe('Failed');
         expect(cancelled.body.details.withdrawal.returnTransfer).toBe('0x' + hash('cancel 5'));
         expect((await byId(7)).body.details.withdrawal.paidBy).toBe('Force');
+    });
+
+    it('a token\'s unknown decimals: no volume ("0", the nullable fee null), never the amount in another scale; search the same', async () => {
+        const r = await byId(UNKNOWN_DECIMALS);
+        const t = r.body.transfer.tvmEvm;
+        expect(t.transferStatus).toBe('Completed');
+        // its EVM token has a price (1): a known scale would give non-zero USDT volumes
+        expect(t.incoming.tokenAddress).toBe(EVM_TOKEN);
+        expect(t.outgoing).toMatchObject({ volumeExec: '0', volumeUsdtExec: '0', feeVolumeExec: '0' });
+        expect(t.incoming).toMatchObject({ volumeExec: '0', volumeUsdtExec: '0', feeVolumeExec: null });
+        // the withdrawal itself is all there, in nano-units
+        expect(r.body.details.withdrawal).toMatchObject({
+            paidBy: 'Force',
+            paidAmount: String(netOf(UNKNOWN_DECIMALS)),
+        });
+        const found = await search({ userAddresses: [SENDER], transferKinds: ['TvmToEvm'] });
+        const item = found.body.transfers.find(
+            (x: { tvmEvm: { outgoing: { transactionHash: string } } }) =>
+                x.tvmEvm.outgoing.transactionHash === T[UNKNOWN_DECIMALS].transferId,
+        );
+        expect(item.tvmEvm).toEqual(t);
+        // a known token's volumes beside it (1: the same alien token, 6 decimals)
+        expect((await byId(1)).body.transfer.tvmEvm.outgoing.volumeExec).toBe('2');
     });
 
     it('/transfers/status answers nothing for another chain, an earlier timestampCreatedFrom, or the wrong form', async () => {

@@ -15,7 +15,7 @@ import Ajv from 'ajv';
 import { Address } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { FastifyInstance } from 'fastify';
-import { as, depositParams } from '../../wrappers/evm/MultiVault';
+import { as, deployEvmContract, depositParams, evmContractAt } from '../../wrappers/evm/MultiVault';
 import { withdrawalId } from '../../wrappers/evm/withdrawals';
 import { tvmEvmPayloadCell } from '../../lib/tvmEvmEvents';
 import { sendWithdrawal, SignedWithdrawal } from '../../harness/evm/tvmEvmRelay';
@@ -23,6 +23,7 @@ import { EvmRelayService } from '../../harness/evm/relay';
 import { tvmRecipient } from '../../harness/evm/fixture';
 import { Deployment } from '../../lib/deploy/deployment';
 import { Db } from '../../service/storage/db';
+import { DECIMALS_UNKNOWN, getTransfer } from '../../service/storage/store';
 import { openMigratedPglite } from './pglite';
 import { TvmIndexer } from '../../service/indexer/tvm';
 import { EvmIndexer } from '../../service/indexer/evm';
@@ -49,6 +50,7 @@ type Json = any;
 
 describe('TVM to EVM through the indexers and the API', () => {
     let s: TvmEvmSetup;
+    let node: TvmNode;
     let ton: TonCenterServer;
     let rpc: RpcServer;
     let db: Db;
@@ -61,7 +63,8 @@ describe('TVM to EVM through the indexers and the API', () => {
 
     beforeAll(async () => {
         s = await tvmEvmSetup({ withdrawFeeBps: WITHDRAW_FEE_BPS });
-        ton = await serveTonCenter(TvmNode.over(s.net));
+        node = TvmNode.over(s.net);
+        ton = await serveTonCenter(node);
         rpc = await serveEvmRpc(hre.network.provider);
         tvmChain = s.net.globalId;
         deployment = {
@@ -370,5 +373,69 @@ describe('TVM to EVM through the indexers and the API', () => {
         const again = new EvmIndexer({ deployment, db, blocksPerBatch: 3 });
         expect(await again.pollOnce()).toBeGreaterThan(0);
         expect(await snapshot()).toEqual(before);
+    });
+
+    it('a burn whose token the endpoint does not know (evm_alien_token answers null): decimals unknown, no volume, never 0 decimals', async () => {
+        const { minter, minted } = await erc20OnTvm(3_000_000n);
+        await s.burn(minter, minted, toEvm());
+        const id = transferIdOf(await signed());
+        // a fresh indexer (nothing cached) on an endpoint whose alien proxy answers without the record
+        const runGetMethod = node.runGetMethod.bind(node);
+        const asked: string[] = [];
+        const spy = jest.spyOn(node, 'runGetMethod').mockImplementation(async (address, method, stack) => {
+            if (method !== 'evm_alien_token') return runGetMethod(address, method, stack);
+            asked.push(address.toRawString());
+            return { exitCode: 0, gasUsed: 0n, stack: [{ type: 'null' }] };
+        });
+        try {
+            const fresh = new TvmIndexer({
+                deployment,
+                key: 'A',
+                db,
+                client: new TonClient({ endpoint: ton.jsonRpc }),
+            });
+            expect((await fresh.pollOnce()).errors).toBe(0);
+        } finally {
+            spy.mockRestore();
+        }
+        expect(asked).toContain(s.proxies.alien.address.toRawString());
+        expect((await getTransfer(db, 'TvmToEvm', id))!).toMatchObject({ decimals: DECIMALS_UNKNOWN, symbol: '' });
+        const t = (await status(id)).transfer.tvmEvm;
+        expect(t.outgoing).toMatchObject({ tokenAddress: minter.toRawString(), volumeExec: '0', volumeUsdtExec: '0' });
+        expect(t.incoming).toMatchObject({ volumeExec: '0', feeVolumeExec: null });
+    });
+
+    it('a router moving another ERC-20 before depositing a representation (one transaction): the row names the representation and its decimals', async () => {
+        const { governance, user } = s.evm.signers;
+        const root = tvmRecipient(s.nativeToken.address);
+        const token = String(await s.evm.vault.getFunction('predictNativeTokenAddress')(root.wid, root.addr));
+        if ((await s.evm.provider.getCode(token)) === '0x')
+            await mined(
+                s.evm.vaultAs(governance).getFunction('deployNativeToken')(root.wid, root.addr, 'Tvm Native', 'TNT', 9),
+            );
+        const amount = 4_000_000n;
+        await mined(s.evm.vaultAs(governance).getFunction('testMintNative')(token, user.address, amount));
+        const router = await deployEvmContract(hre, 'RouterDepositor', [], user);
+        const routerAddress = await router.getAddress();
+        await mined(
+            (await evmContractAt(hre, 'MultiVaultToken', token, user)).getFunction('approve')(routerAddress, amount),
+        );
+        await mined((s.evm.token.connect(user) as typeof s.evm.token).getFunction('approve')(routerAddress, 1n));
+        const rc = await mined(
+            router.getFunction('moveThenDeposit')(
+                s.evm.tokenAddress,
+                1n,
+                s.evm.vaultAddress,
+                depositParams(tvmRecipient(s.recipient.address), token, amount),
+            ),
+        );
+        // the receipt's first ERC-20 Transfer log is the other token's
+        expect(rc.logs[0].address).toBe(s.evm.tokenAddress);
+        await evmIndexer.pollOnce();
+        expect((await getTransfer(db, 'EvmToTvm', rc.hash.toLowerCase()))!).toMatchObject({
+            tokenType: 'Native',
+            token: token.toLowerCase(),
+            decimals: 9,
+        });
     });
 });

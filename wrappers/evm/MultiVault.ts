@@ -16,6 +16,7 @@ export type EvmContractName =
     | 'InflatingToken'
     | 'ShrinkingToken'
     | 'DoubleDepositor'
+    | 'RouterDepositor'
     | 'Bytes32MetaToken'
     | 'BadMetaToken'
     | 'ReentrantToken'
