@@ -1183,6 +1183,9 @@ export class BridgeModel {
      */
     refundRecorded(from: Net, h: 'token' | 'shared', sender: string, grew: bigint, amount: bigint): void {
         if (grew === 0n) {
+            // (a sender's wallet locked for sending refused the lock itself: nothing moved)
+            if (h === 'token' && this.frozen.has(`${from}.${sender}`))
+                return this.log("  (refused by the sender's wallet: 45)");
             this.log('  (refused: too little forward TON, refunded)');
             return this.refundSent(from, h, sender, amount);
         }
@@ -1210,6 +1213,8 @@ export class BridgeModel {
      */
     private refundSent(from: Net, h: 'token' | 'shared', sender: string, amount: bigint): void {
         if (h !== 'token' || !this.blacklisted.has(`${from}.${sender}`)) return;
+        // (a sender's wallet locked for sending refused the lock itself: nothing was sent back)
+        if (this.frozen.has(`${from}.${sender}`)) return;
         this.addBalance(from, h, sender, -amount);
         this.receive(from, h, sender, amount, 'proxy', 'the refund of a refused lock');
     }

@@ -108,13 +108,19 @@ export class ForeignLane implements ModelExtension {
         ops.push([m.refusing[this.n] ? 1.5 : 0.8, 'token-freeze', () => this.freezeProxy(!m.refusing[this.n])]);
         const frozen = USERS[this.n].filter((u) => m.frozen.has(`${this.n}.${u}`));
         const blacklisted = USERS[this.n].filter((u) => m.blacklisted.has(`${this.n}.${u}`));
+        // (a blacklist stays a while, mostly aimed at the recipient of an open unlock: the
+        // unlocks, refunds and provider steps to that wallet it stops come from other moves)
+        const waiting = m
+            .open()
+            .filter((t) => t.kind === 'burn' && t.to === this.n && t.lane !== 'shared')
+            .map((t) => t.recipient);
         ops.push([
-            blacklisted.length ? 1.2 : 0.6,
+            blacklisted.length ? 0.8 : 0.6,
             'user-blacklist',
             () =>
-                blacklisted.length && r.chance(0.6)
+                blacklisted.length && r.chance(0.4)
                     ? this.blacklistUser(r.pick(blacklisted), false)
-                    : this.blacklistUser(r.pick(USERS[this.n]), true),
+                    : this.blacklistUser(r.pick(waiting.length && r.chance(0.7) ? waiting : USERS[this.n]), true),
         ]);
         ops.push([
             frozen.length ? 1.2 : 0.5,
