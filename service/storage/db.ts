@@ -6,6 +6,7 @@
  * same session code either way (pgliteSession.js).
  */
 import crypto from 'crypto';
+import fs from 'fs';
 import path from 'path';
 import type { Pool, PoolClient } from 'pg';
 import type { Worker } from 'worker_threads';
@@ -333,10 +334,13 @@ export async function openDb(o: OpenOptions = {}): Promise<Db> {
                 : undefined,
         );
     } else {
+        // PGlite's file system (Emscripten's NODEFS) cannot mount a directory reached through a
+        // symlink (ENOENT): the directory's real path
+        const dataDir = o.dataDir !== undefined && fs.existsSync(o.dataDir) ? fs.realpathSync(o.dataDir) : o.dataDir;
         // PgliteSession requires PGlite (jest runs CommonJS and PGlite ships both builds)
         db = o.thread
-            ? await PgliteThreadDb.open(o.dataDir, o.loadDataDir)
-            : new PgliteDb(await PgliteSession.open({ dataDir: o.dataDir, loadDataDir: o.loadDataDir }));
+            ? await PgliteThreadDb.open(dataDir, o.loadDataDir)
+            : new PgliteDb(await PgliteSession.open({ dataDir, loadDataDir: o.loadDataDir }));
     }
     if (o.migrate !== false) await migrate(db);
     return db;

@@ -14,7 +14,11 @@ const { PgliteSession } = require('./pgliteSession');
 
 /** an error as plain data (its message, name and PostgreSQL's fields: code, detail, constraint...) */
 function plain(e) {
-    if (!(e instanceof Error)) return { message: String(e) };
+    // PGlite's file system throws plain objects (ErrnoError { errno }): their fields, not "[object Object]"
+    if (!(e instanceof Error))
+        return {
+            message: e !== null && typeof e === 'object' ? `${e.name ?? 'error'} ${JSON.stringify(e)}` : String(e),
+        };
     const out = { message: e.message, name: e.name };
     for (const [k, v] of Object.entries(e))
         if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) out[k] = v;

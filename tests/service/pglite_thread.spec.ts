@@ -6,6 +6,10 @@
  * outside runs after its COMMIT) and a failing one leaves nothing; statements in flight at once each
  * get their own answer; a closed database or a dead thread answers as storage down (the API's 503).
  */
+import { execFileSync } from 'child_process';
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
 import { Worker } from 'worker_threads';
 import { FastifyInstance } from 'fastify';
 import { Db, dumpPglite, openDb, prepared, StorageError } from '../../service/storage/db';
@@ -22,7 +26,7 @@ import {
 } from '../../service/storage/store';
 import { A, deployment, fill, USERS } from './fixtures';
 import { request } from './http';
-import { openMigratedPglite } from './pglite';
+import { migratedPgliteTar, openMigratedPglite } from './pglite';
 
 jest.setTimeout(60_000);
 
@@ -226,4 +230,27 @@ describe('storage down', () => {
         await expect(again.query('SELECT 1')).rejects.toBeInstanceOf(StorageError);
         await expect(getCursor(again, 'x')).rejects.toBeInstanceOf(StorageError);
     });
+});
+
+it('a data directory reached through a symlink (a DATA_DIR on a mounted volume): opened by its real path', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pglite-link-'));
+    try {
+        const real = path.join(root, 'real');
+        fs.mkdirSync(real);
+        execFileSync('tar', ['-x', '-C', real], {
+            input: await migratedPgliteTar(),
+            stdio: ['pipe', 'ignore', 'pipe'],
+        });
+        const link = path.join(root, 'link');
+        fs.symlinkSync(real, link);
+        // PGlite itself cannot mount it (ErrnoError 44, ENOENT)
+        const db = await openDb({ dataDir: link, thread: true, migrate: false });
+        try {
+            expect(await db.query('SELECT 1 AS one FROM schema_migrations LIMIT 1')).toEqual([{ one: 1 }]);
+        } finally {
+            await db.close();
+        }
+    } finally {
+        fs.rmSync(root, { recursive: true, force: true });
+    }
 });
