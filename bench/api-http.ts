@@ -27,9 +27,7 @@ const SECONDS = Number(process.env.BENCH_API_HTTP_SECONDS ?? 10);
 const RATE = Number(process.env.BENCH_API_HTTP_RATE ?? 2000);
 const TOP = Number(process.env.BENCH_API_HTTP_TOP ?? 25);
 /** the sampling heap profiler on (it costs CPU: the CPU and GC figures are then not the service's) */
-const PROFILE = !!process.env.BENCH_API_HTTP_PROFILE;
-/** live: only what is still in the heap when the run ends (what outlived the young generation) */
-const LIVE = process.env.BENCH_API_HTTP_PROFILE === 'live';
+const PROFILE = process.env.BENCH_API_HTTP_PROFILE === '1';
 
 /** user + system CPU ms of this process's main thread (its task id is the process id) */
 function mainThreadCpuMs(): number {
@@ -37,6 +35,11 @@ function mainThreadCpuMs(): number {
     const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
     return ((Number(rest[11]) + Number(rest[12])) * 1000) / 100;
 }
+/** the whole process's (every thread: PGlite's, V8's and libuv's helpers) */
+const processCpuMs = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+};
 
 interface ProfileNode {
     callFrame: { functionName: string; url: string; lineNumber: number };
@@ -113,12 +116,13 @@ async function main() {
     await run(3);
     const s0 = served;
     const c0 = mainThreadCpuMs();
+    const p0 = processCpuMs();
     counting = true;
     if (PROFILE)
         await post(session, 'HeapProfiler.startSampling', {
             samplingInterval: 4096,
-            includeObjectsCollectedByMajorGC: !LIVE,
-            includeObjectsCollectedByMinorGC: !LIVE,
+            includeObjectsCollectedByMajorGC: true,
+            includeObjectsCollectedByMinorGC: true,
         });
     const t0 = Date.now();
     const res = await run(SECONDS);
@@ -127,6 +131,7 @@ async function main() {
         : { profile: { head: { callFrame: { functionName: '', url: '', lineNumber: 0 }, selfSize: 0, children: [] } } };
     counting = false;
     const cpu = mainThreadCpuMs() - c0;
+    const pcpu = processCpuMs() - p0;
     const n = served - s0;
     const secs = (Date.now() - t0) / 1000;
 
@@ -158,7 +163,9 @@ async function main() {
     const q = (xs: number[], p: number) => xs.sort((a, b) => a - b)[Math.max(0, Math.ceil(p * xs.length) - 1)] ?? 0;
     const lines = [
         `status requests served ${n} in ${secs.toFixed(1)} s (loadgen: ${Math.round(res.rps)}/s, p50 ${res.p50} p99 ${res.p99} max ${res.max} ms)`,
-        `HTTP thread CPU ${(cpu / n).toFixed(3)} ms/request; allocated ~${Math.round(total / n / 102.4) / 10} KB/request (sampled)`,
+        `HTTP thread CPU ${(cpu / n).toFixed(3)} ms/request (process ${(pcpu / n).toFixed(3)})${
+            PROFILE ? `; allocated ~${Math.round(total / n / 102.4) / 10} KB/request (sampled)` : ''
+        }`,
         `scavenges ${scav.length} (${((scav.length * 10000) / n).toFixed(1)} per 10,000 requests), pause p50 ${q(
             scav.map((g) => g.ms),
             0.5,

@@ -4,6 +4,8 @@
  *
  *   DEPLOYMENT      deployment file, or a name for deployments/<name>.json (default "local")
  *   DATABASE_URL    postgres://... (else PGlite in DATA_DIR, default ./data/bridge-service)
+ *   DATABASE_PIPELINES PostgreSQL connections in pipeline mode for the prepared statements outside
+ *                   transactions (default 2; 0: every statement through the pool)
  *   DATA_DIR        PGlite data directory
  *   PGLITE_THREAD   "0" runs PGlite in the main thread (default: a thread of its own)
  *   ROLES           "api,indexer" (default), "api" or "indexer" (with PostgreSQL, several API
@@ -56,7 +58,15 @@ async function main() {
     const url = process.env.DATABASE_URL;
     const dataDir = url ? undefined : path.resolve(process.env.DATA_DIR ?? path.join('data', 'bridge-service'));
     if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-    const db = await openDb({ url, dataDir, thread: process.env.PGLITE_THREAD !== '0' });
+    const pipelines = process.env.DATABASE_PIPELINES;
+    if (pipelines !== undefined && !/^\d+$/.test(pipelines))
+        throw new Error(`DATABASE_PIPELINES: "${pipelines}" is not a whole number`);
+    const db = await openDb({
+        url,
+        dataDir,
+        thread: process.env.PGLITE_THREAD !== '0',
+        pipelines: pipelines === undefined ? undefined : Number(pipelines),
+    });
     log('storage.open', { kind: db.kind, dataDir, deployment: file });
     if (db.kind === 'pglite') {
         // PGlite has no autovacuum: the service's own VACUUM and ANALYZE, logged with what each took

@@ -29,7 +29,7 @@ import { ApiError, evmAddress, tvmAddress } from './errors';
 import { buildPayload, PayloadRequestBody } from './payload';
 import { tvmEvmNotInstant, tvmEvmRecord } from './tvmEvm';
 import { withdrawalLinkKey } from '../storage/withdrawals';
-import { loggerLevel, logSlowRequests, requestLogOptions, SLOW_REQUEST_MS } from './logging';
+import { loggerLevel, requestLogOptions } from './logging';
 
 export { ApiError };
 
@@ -142,7 +142,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
     const nextId = requestIds();
     const app = Fastify({
         logger: level === undefined ? false : o.logger,
-        ...requestLogOptions(level),
+        ...requestLogOptions(level, o.slowRequestMs),
         genReqId: (req) => {
             const id = req.headers['x-request-id'];
             return id === undefined ? nextId() : String(id);
@@ -163,7 +163,6 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
         },
     });
     app.addSchema(S.ErrorBody);
-    if (level !== undefined) logSlowRequests(app, o.slowRequestMs ?? SLOW_REQUEST_MS);
 
     app.setErrorHandler((err: FastifyError, req, reply) => {
         let status = 500;

@@ -11,6 +11,7 @@ import type { Pool, PoolClient } from 'pg';
 import type { Worker } from 'worker_threads';
 import { MIGRATIONS } from './migrations';
 import { PgliteSession } from './pgliteSession';
+import { PgPipelines } from './pgPipeline';
 
 export type Row = Record<string, unknown>;
 
@@ -107,8 +108,13 @@ export interface OpenOptions {
     dataDir?: string;
     /** PGlite: start from this dump of a data directory (dumpPglite) instead of an empty database */
     loadDataDir?: Blob;
-    /** pool size for PostgreSQL (default 10) */
+    /** pool size for PostgreSQL (default 10): transactions and the statements not prepared */
     poolSize?: number;
+    /**
+     * PostgreSQL: connections in pipeline mode for the prepared statements outside transactions
+     * (pgPipeline.ts; default 2; 0: those go through the pool too)
+     */
+    pipelines?: number;
     /** PGlite: in a thread of its own (pgliteWorker.js) */
     thread?: boolean;
     /** run the migrations (default true) */
@@ -117,9 +123,15 @@ export interface OpenOptions {
 
 class PgDb implements Db {
     readonly kind = 'postgres' as const;
-    constructor(private pool: Pool) {}
+    constructor(
+        private pool: Pool,
+        /** the prepared statements outside transactions (pgPipeline.ts); else the pool's */
+        private pipelines: PgPipelines | undefined,
+    ) {}
     async query<R extends Row = Row>(sql: string, params: unknown[] = []): Promise<R[]> {
         try {
+            const name = this.pipelines && PREPARED.get(sql);
+            if (name) return (await this.pipelines!.query({ name, text: sql, values: params })).rows as R[];
             return (await pgQuery(this.pool, sql, params)).rows as R[];
         } catch (e) {
             return wrap(e);
@@ -154,7 +166,7 @@ class PgDb implements Db {
         }
     }
     async close() {
-        await this.pool.end();
+        await Promise.all([this.pool.end(), this.pipelines?.end()]);
     }
 }
 
@@ -313,7 +325,13 @@ export async function openDb(o: OpenOptions = {}): Promise<Db> {
         const pool = new Pool({ connectionString: o.url, max: o.poolSize ?? 10, connectionTimeoutMillis: 3000 });
         // an idle client losing its server must not crash the process (the next query fails with 503)
         pool.on('error', () => undefined);
-        db = new PgDb(pool);
+        const pipes = o.pipelines ?? 2;
+        db = new PgDb(
+            pool,
+            pipes > 0
+                ? new PgPipelines({ connectionString: o.url, connectionTimeoutMillis: 3000 }, pipes, isUnavailable)
+                : undefined,
+        );
     } else {
         // PgliteSession requires PGlite (jest runs CommonJS and PGlite ships both builds)
         db = o.thread

@@ -36,6 +36,13 @@
  *   which each VACUUM keeps), so a fresh sample changes little but costs seconds; doubling makes
  *   that pause rarer as the table grows.
  *
+ * The indexers commit asynchronously (synchronous_commit off for their batches) and PGlite has no WAL
+ * writer: their commit records stay in PGlite's WAL buffers until something flushes them, and VACUUM
+ * does not mark a page all-visible while the commit of a row on it is not flushed (the rule of hint
+ * bits). So a pass first flushes the WAL (`pg_logical_emit_message` with its flush argument,
+ * PostgreSQL 17 and later: one small WAL record, no transaction); without it the service's VACUUMs
+ * left the indexers' rows not all-visible (until a checkpoint: at shutdown).
+ *
  * Each table is its own statement, so requests run between them. After the indexers' commits
  * (`noteWrites`, once `VACUUM_ROWS` rows were written since the last look) and when the service
  * starts (`vacuumPglite`, before the API listens: the rows written before a restart, whose counters
@@ -149,11 +156,17 @@ async function pass(db: Db, reason: VacuumPass['reason'], rule: VacuumRule, all:
     const t0 = performance.now();
     written.set(db, 0);
     const tables: TableVacuum[] = [];
+    let flushed = false;
     for (const c of await tableCounters(db)) {
         const d = due(c, rule);
         // at start every table: the rows of a killed process are not in its counters
         const vacuum = all || d.vacuum;
         if (!vacuum && !d.analyze) continue;
+        if (vacuum && !flushed) {
+            // the asynchronous commits flushed, so VACUUM may mark their rows' pages all-visible
+            await db.query("SELECT pg_logical_emit_message(false, 'bridge-vacuum', '', true)");
+            flushed = true;
+        }
         const t: TableVacuum = { ...c, vacuumed: vacuum, analyzed: d.analyze, vacuumMs: 0, analyzeMs: 0 };
         let s = performance.now();
         if (vacuum) {

@@ -1,10 +1,13 @@
 /**
  * Storage on PGlite and on a real PostgreSQL server: the batched inserts (one prepared statement,
  * the columns as arrays) carry any text and NULL unchanged across chunks and insert nothing twice; a
- * batch's deliveries keep the first of an Event; migration 2 takes a version 1 database with its
+ * batch's deliveries keep the first of an Event; on PostgreSQL, prepared statements at once share
+ * at most two server processes (pipelined), each answered with its own row and failing alone, and a
+ * connection lost under way fails its statement as storage unavailable while the next ones are
+ * answered; migration 2 takes a version 1 database with its
  * stored source transactions to the current schema without losing a transfer.
  */
-import { Db, migrate } from '../../service/storage/db';
+import { Db, migrate, prepared, StorageError } from '../../service/storage/db';
 import { MIGRATIONS } from '../../service/storage/migrations';
 import {
     getTransfer,
@@ -83,6 +86,56 @@ describe.each(backends)('storage on $name', (backend) => {
         expect(v!.event!.deliveredToken).toBe(AWKWARD);
         expect(v!.status).toBe('Completed');
     });
+
+    if (backend.name === 'PostgreSQL') {
+        // (pipelined statements: service/storage/pgPipeline.ts)
+        const PID = prepared('SELECT pg_backend_pid() AS pid, $1::int AS i, 10 / $2::int AS q');
+
+        it('40 prepared statements at once run on at most 2 server processes, each answered with its own row; one that fails fails alone', async () => {
+            const out = await Promise.allSettled(
+                Array.from({ length: 40 }, (_, i) =>
+                    db.query<{ pid: number; i: number; q: number }>(PID, [i, i === 17 ? 0 : 2]),
+                ),
+            );
+            const pids = new Set<number>();
+            out.forEach((r, i) => {
+                if (i === 17) {
+                    expect(r.status).toBe('rejected');
+                    // division by zero: the statement's own error, not the storage's
+                    expect((r as PromiseRejectedResult).reason).not.toBeInstanceOf(StorageError);
+                    expect((r as PromiseRejectedResult).reason.code).toBe('22012');
+                    return;
+                }
+                expect(r.status).toBe('fulfilled');
+                const [row] = (r as PromiseFulfilledResult<{ pid: number; i: number; q: number }[]>).value;
+                expect([row.i, row.q]).toEqual([i, 5]);
+                pids.add(row.pid);
+            });
+            expect(pids.size).toBeLessThanOrEqual(2);
+        });
+
+        it('a connection lost with a statement under way: that statement fails as storage unavailable, the next ones are answered', async () => {
+            const SLEEP = prepared('SELECT pg_backend_pid() AS pid, pg_sleep($1::float8) AS s');
+            const slow = db.query<{ pid: number }>(SLEEP, [30]);
+            // the sleeping server process, ended from a connection of the pool (a statement not prepared)
+            let killed = 0;
+            for (let i = 0; i < 100 && !killed; i++) {
+                const r = await db.query<{ pid: number }>(
+                    `SELECT pid FROM pg_stat_activity WHERE query LIKE '%pg_sleep($1::float8)%' AND state = 'active' AND pid <> pg_backend_pid()`,
+                );
+                if (r[0])
+                    killed = Number((await db.query('SELECT pg_terminate_backend($1)', [r[0].pid])).length && r[0].pid);
+                else await new Promise((res) => setTimeout(res, 50));
+            }
+            expect(killed).toBeGreaterThan(0);
+            await expect(slow).rejects.toBeInstanceOf(StorageError);
+            for (let i = 0; i < 4; i++) {
+                const [row] = await db.query<{ pid: number; i: number }>(PID, [i, 1]);
+                expect(Number(row.i)).toBe(i);
+                expect(row.pid).not.toBe(killed);
+            }
+        });
+    }
 });
 
 describe.each(backends)('indexer commits on $name', (backend) => {

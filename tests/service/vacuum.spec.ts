@@ -7,12 +7,14 @@
  * - as the indexers write, a table is vacuumed once VACUUM_ROWS rows went into it since its last
  *   VACUUM, whatever its size (autovacuum's 1,000 + 20 % of the table waits longer the larger the
  *   table), alone (a table nobody wrote to is left alone), with no ANALYZE, and each VACUUM
- *   finds at most the pages of VACUUM_ROWS rows and one commit not all-visible and leaves none;
+ *   finds at most the pages of VACUUM_ROWS rows and one commit not all-visible and leaves none, the
+ *   rows' commits asynchronous as the indexers' are (PGlite has no WAL writer to flush them);
  * - ANALYZE once a table's rows doubled since its last one.
  *
  * One small PGlite database for the file (in this thread); the tests run in order on it.
  */
-import { Db } from '../../service/storage/db';
+import { Db, Queryable } from '../../service/storage/db';
+import { relaxedCommit } from '../../service/storage/store';
 import {
     ANALYZE_BASE,
     ANALYZE_SCALE,
@@ -34,7 +36,7 @@ const VACUUM_ROWS = RULE.vacuumRows;
 const N = 600;
 
 /** transfers [from, to): what the TVM indexer writes, in SQL */
-const insertTransfers = (db: Db, from: number, to: number) =>
+const insertTransfers = (db: Queryable, from: number, to: number) =>
     db.query(
         `INSERT INTO transfers (transfer_id, kind, created_at, from_chain_id, to_chain_id, token_type, sender, recipient,
             token, proxy, amount, decimals, symbol, message_hash, link_key, expected_gas, source_lt, out_msg_index, indexed_at)
@@ -116,9 +118,18 @@ describe('PGlite VACUUM and ANALYZE (service/storage/vacuum.ts)', () => {
         const rowsPerPage = N / (await tableCounters(db)).find((c) => c.table === 'transfers')!.pages;
         let vacuumed = 0;
         for (let i = 0; i < total; i += commit) {
-            await insertTransfers(db, next, next + commit);
+            // committed as the indexers commit: asynchronously (synchronous_commit off)
+            await db.transaction(async (q) => {
+                await relaxedCommit(q);
+                await insertTransfers(q, next, next + commit);
+            });
             next += commit;
-            if (await noteWrites(db, commit, RULE)) vacuumed++;
+            if (await noteWrites(db, commit, RULE)) {
+                vacuumed++;
+                // every page all-visible after it, the asynchronously committed rows' too
+                const c = (await tableCounters(db)).find((x) => x.table === 'transfers')!;
+                expect(c.allVisible).toBe(c.pages);
+            }
         }
         expect(vacuumed).toBe(2);
         expect(passes).toHaveLength(2);
