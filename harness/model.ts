@@ -909,7 +909,7 @@ export class BridgeModel {
     async forge(t: ModelTransfer): Promise<void> {
         this.log(`forge #${t.id}`);
         const src = this.net(t.from);
-        const forged = src.forgeProof(t.found.transaction, { signWith: src.nextValidatorSet() });
+        const forged = src.forgeProof(t.found.transaction, { signWith: src.strangerValidatorSet() });
         const body = deployTvmEventBody({
             msgHash: t.found.messageHash,
             outMsgIndex: t.found.outMessageIndex,

@@ -437,6 +437,23 @@ export class TvmNetwork {
     }
 
     /**
+     * A set of keys no epoch of this network ever uses (same size and weights kind, the times of the
+     * next set): what a forger signs with. The next set's keys become the network's own at the next
+     * rotation, so a forgery signed by them and sent again after it would be a genuine signature.
+     */
+    strangerValidatorSet(): ValidatorSet {
+        const next = this.nextValidatorSet();
+        return makeValidatorSet({
+            size: this.opts.validators,
+            main: this.opts.main,
+            weights: this.opts.weights,
+            seed: `${this.name}/stranger`,
+            utimeSince: next.utimeSince,
+            utimeUntil: next.utimeUntil,
+        });
+    }
+
+    /**
      * An epoch change: announces the next set (ConfigParam 36), then switches to it (key block with
      * ConfigParam 34 = the new set, signed by the current one). Returns the switching key block.
      */

@@ -191,7 +191,7 @@ export class Attacker implements ModelExtension {
             proofData = (
                 proof === 'genuine'
                     ? src.proofFor(t.found.transaction, await verifierView(dst.liteClient))
-                    : src.forgeProof(t.found.transaction, { signWith: src.nextValidatorSet() })
+                    : src.forgeProof(t.found.transaction, { signWith: src.strangerValidatorSet() })
             ).proofData;
         const s = this.stranger[t.to];
         const body = deployTvmEventBody({
@@ -329,7 +329,7 @@ export class Attacker implements ModelExtension {
             expect = 'failed';
             what = `oversized (${junkCells} junk cells, ${skipped} skipped signatures)`;
         } else {
-            req = src.forgeProof(tx, { signWith: src.nextValidatorSet() });
+            req = src.forgeProof(tx, { signWith: src.strangerValidatorSet() });
             expect = 'failed';
             what = 'forged';
         }
