@@ -85,6 +85,16 @@ if (!['status', 'reference', 'both'].includes(B_TOKEN))
 const bTokenOf = (seq: number): 'status' | 'reference' =>
     B_TOKEN === 'both' ? (Math.abs(seq) % 2 === 1 ? 'reference' : 'status') : B_TOKEN;
 
+/** A scripted run's hops, each step tagged with its kind: `kinds` holds the kinds that ran. */
+function hopTracker() {
+    const kinds = new Set<string>();
+    const hop = (kind: (typeof HOP_KINDS)[number], f: () => Promise<void>) => async () => {
+        kinds.add(kind);
+        await f();
+    };
+    return { kinds, hop };
+}
+
 describe('Bridge model: random sequences over two networks', () => {
     let pair: BridgePair;
     let base: PairSnapshot;
@@ -598,11 +608,7 @@ describe('Bridge model: random sequences over two networks', () => {
         const ref = reference.jetton;
         // the lane's wallets are the reference code's (tonweb), the proxy's wallet the one registered
         expect(pair.B.token.proxyWallet.equals(ref.walletAddress(pair.B.nativeProxy.address))).toBe(true);
-        const kinds = new Set<string>();
-        const hop = (kind: (typeof HOP_KINDS)[number], f: () => Promise<void>) => async () => {
-            kinds.add(kind);
-            await f();
-        };
+        const { kinds, hop } = hopTracker();
         // CHECK: every invariant (the state is cumulative: a token lost or a status wrong stays so)
         const CHECK = 'check' as const;
         const script: ((() => Promise<void>) | typeof CHECK)[] = [
@@ -809,11 +815,7 @@ describe('Bridge model: random sequences over two networks', () => {
     it("scripted: issue 11's small values at every hop (lock, a recorded refund and claim_refund, burn, deploy_tvm_event, tvm_event_retry, cancel, approve_limit, the provider step and its stranded record's return, the repayment's retry), each with too little TON, then enough; drain", async () => {
         const m = await fresh(-12);
         const last = () => m.transfers[m.transfers.length - 1];
-        const kinds = new Set<string>();
-        const hop = (kind: (typeof HOP_KINDS)[number], f: () => Promise<void>) => async () => {
-            kinds.add(kind);
-            await f();
-        };
+        const { kinds, hop } = hopTracker();
         // CHECK: every invariant (the state is cumulative: a token lost or a status wrong stays so)
         const CHECK = 'check' as const;
         const script: ((() => Promise<void>) | typeof CHECK)[] = [
