@@ -98,6 +98,14 @@ export class PgPipelines {
         this.closed = true;
         const all = [...this.clients, ...(await Promise.all(this.opening.map((p) => p?.catch(() => undefined))))];
         this.clients.fill(undefined);
-        await Promise.all([...new Set(all)].map((c) => c?.end().catch(() => undefined)));
+        // an idle connection is unref'd: ref it while it ends, or the process could leave the event
+        // loop (exit 0) halfway through a clean stop, before the stop's last steps ran
+        await Promise.all(
+            [...new Set(all)].map((c) => {
+                if (!c) return undefined;
+                (c as unknown as Refable).ref();
+                return c.end().catch(() => undefined);
+            }),
+        );
     }
 }

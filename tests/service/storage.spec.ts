@@ -7,6 +7,8 @@
  * answered, and an idle one does not keep the process alive; migration 2 takes a version 1 database with its
  * stored source transactions to the current schema without losing a transfer.
  */
+import { spawn } from 'child_process';
+import path from 'path';
 import { Db, migrate, openDb, prepared, StorageError } from '../../service/storage/db';
 import { MIGRATIONS } from '../../service/storage/migrations';
 import {
@@ -18,6 +20,8 @@ import {
 } from '../../service/storage/store';
 import { eventFor, hash, tvmTransfer } from './fixtures';
 import { PgServer, storageBackends } from './postgres';
+
+const ROOT = path.resolve(__dirname, '..', '..');
 
 jest.setTimeout(120_000);
 
@@ -126,6 +130,34 @@ describe.each(backends)('storage on $name', (backend) => {
             } finally {
                 await other.close();
             }
+        });
+
+        it('a clean close ends its idle pipelined connections and returns: the process does not leave the event loop halfway', async () => {
+            // a process whose only handle left is the idle (unref'd) pipelined connection: closing the
+            // storage must return before the process goes on (it prints after the close)
+            const script = [
+                "const { openDb, prepared } = require('./service/storage/db');",
+                '(async () => {',
+                `    const db = await openDb({ url: ${JSON.stringify(server!.url)}, migrate: false });`,
+                "    await db.query(prepared('SELECT 1 AS one'));",
+                '    await db.close();',
+                "    process.stdout.write('closed');",
+                '})();',
+            ].join('\n');
+            const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
+                const p = spawn(
+                    process.execPath,
+                    ['-r', path.join(ROOT, 'tools', 'jest', 'ts-register.js'), '-e', script],
+                    {
+                        cwd: ROOT,
+                        stdio: ['ignore', 'pipe', 'inherit'],
+                    },
+                );
+                let out = '';
+                p.stdout.on('data', (c) => (out += c));
+                p.on('close', (code) => resolve({ code, out }));
+            });
+            expect(r).toEqual({ code: 0, out: 'closed' });
         });
 
         it('a connection lost with a statement under way: that statement fails as storage unavailable, the next ones are answered', async () => {
