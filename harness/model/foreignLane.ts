@@ -37,12 +37,10 @@
  * The drain frees every wallet first (the model's own drain then delivers what waits; the tokens a
  * blacklisted wallet refused stay above the books: nothing on chain knows of them).
  */
-import { Address, toNano } from '@ton/core';
-import { SandboxContract } from '@ton/sandbox';
 import { BridgePair } from '../bridge';
 import { BridgeModel, ModelExtension, ModelOp, Net, USERS, Violation } from '../model';
 import { StatusJetton, WALLET_STATUS } from '../statusJetton';
-import { JettonMinter, MintArgs } from '../../wrappers/JettonMinter';
+import { registerForeignJetton } from './laneToken';
 import { JettonWallet } from '../../wrappers/JettonWallet';
 
 /** the USDT-style token's metadata, as the owner registers it */
@@ -59,39 +57,21 @@ export async function useStatusJettonAsNative(pair: BridgePair, n: Net): Promise
     const net = side.network;
     const admin = await net.treasury('status token admin');
     const jetton = await StatusJetton.deployWithMinter(net.blockchain, admin);
-    const proxyWallet = jetton.walletAddress(side.nativeProxy.address);
-    await side.nativeProxy.sendRegisterNativeToken(
-        side.owner.getSender(),
-        { token: jetton.minter, ...STATUS_TOKEN },
-        toNano('0.1'),
+    side.token = await registerForeignJetton(
+        pair,
+        n,
+        {
+            root: jetton.minter,
+            meta: STATUS_TOKEN,
+            tep89: true,
+            walletAddress: (owner) => jetton.walletAddress(owner),
+            wallet: (owner) => net.blockchain.openContract(JettonWallet.createFromAddress(jetton.walletAddress(owner))),
+            mint: (to, amount, o) => jetton.mint(to, amount, o),
+            totalSupply: async () =>
+                (await net.blockchain.runGetMethod(jetton.minter, 'get_jetton_data')).stackReader.readBigNumber(),
+        },
+        'learn its wallet of the status token (TEP-89)',
     );
-    const known = await side.nativeProxy.getWalletOf(jetton.minter);
-    if (!known?.equals(proxyWallet))
-        throw new Error(`the native proxy on ${n} did not learn its wallet of the status token (TEP-89)`);
-    // the pair's minter shape for the model (address, mint, wallet address, supply)
-    const minter: Pick<
-        SandboxContract<JettonMinter>,
-        'address' | 'sendMint' | 'getWalletAddress' | 'getTotalSupply'
-    > = {
-        address: jetton.minter,
-        sendMint: async (_via, a: MintArgs & { value?: bigint }) => ({
-            ...(await jetton.mint(a.to, a.amount, {
-                forwardTonAmount: a.forwardTonAmount,
-                forwardPayload: a.forwardPayload,
-                response: a.responseDestination,
-            })),
-            result: undefined,
-        }),
-        getWalletAddress: async (owner: Address) => jetton.walletAddress(owner),
-        getTotalSupply: async () =>
-            (await net.blockchain.runGetMethod(jetton.minter, 'get_jetton_data')).stackReader.readBigNumber(),
-    };
-    side.token = { minter: minter as SandboxContract<JettonMinter>, ...STATUS_TOKEN, proxyWallet };
-    const wallet = pair.wallet.bind(pair);
-    pair.wallet = async (network, root, owner) =>
-        network === net && root.equals(jetton.minter)
-            ? network.blockchain.openContract(JettonWallet.createFromAddress(jetton.walletAddress(owner)))
-            : wallet(network, root, owner);
     return jetton;
 }
 

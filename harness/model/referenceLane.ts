@@ -20,12 +20,11 @@
  * too little forward TON for their return, the Event records them (BridgeModel.noWalletDiscovery).
  */
 import { Address, beginCell, Cell, toNano } from '@ton/core';
-import { SandboxContract } from '@ton/sandbox';
 import { BridgePair, TokenInfo } from '../bridge';
 import { Net } from '../model';
 import { ReferenceJetton } from '../referenceJetton';
+import { registerForeignJetton } from './laneToken';
 import { storeJettonTransferInternal } from '../../build/JettonWallet/tact_JettonWallet';
-import { JettonMinter, MintArgs } from '../../wrappers/JettonMinter';
 import { JettonWallet } from '../../wrappers/JettonWallet';
 
 /** the reference token's metadata, as the owner registers it */
@@ -71,43 +70,24 @@ export async function registerReferenceJetton(
     pair: BridgePair,
     n: Net,
 ): Promise<{ jetton: ReferenceJetton; token: TokenInfo }> {
-    const side = pair[n];
-    const net = side.network;
+    const net = pair[n].network;
     const admin = await net.treasury('reference token admin');
     const jetton = await ReferenceJetton.deploy(net.blockchain, admin, 'https://example.org/reference.json');
-    const proxyWallet = jetton.walletAddress(side.nativeProxy.address);
-    await side.nativeProxy.sendRegisterNativeToken(
-        side.owner.getSender(),
-        { token: jetton.minter, wallet: proxyWallet, ...REFERENCE_TOKEN },
-        toNano('0.1'),
+    const token = await registerForeignJetton(
+        pair,
+        n,
+        {
+            root: jetton.minter,
+            meta: REFERENCE_TOKEN,
+            tep89: false,
+            walletAddress: (owner) => jetton.walletAddress(owner),
+            wallet: (owner) => jetton.wallet(owner),
+            mint: (to, amount, o) => referenceMint(jetton, to, amount, o),
+            totalSupply: () => jetton.totalSupply(),
+        },
+        'register its wallet of the reference token',
     );
-    const known = await side.nativeProxy.getWalletOf(jetton.minter);
-    if (!known?.equals(proxyWallet))
-        throw new Error(`the native proxy on ${n} did not register its wallet of the reference token`);
-    // the pair's minter shape for the model (address, mint, wallet address, supply)
-    const minter: Pick<
-        SandboxContract<JettonMinter>,
-        'address' | 'sendMint' | 'getWalletAddress' | 'getTotalSupply'
-    > = {
-        address: jetton.minter,
-        sendMint: async (_via, a: MintArgs & { value?: bigint }) => ({
-            ...(await referenceMint(jetton, a.to, a.amount, {
-                forwardTonAmount: a.forwardTonAmount,
-                forwardPayload: a.forwardPayload,
-                response: a.responseDestination,
-            })),
-            result: undefined,
-        }),
-        getWalletAddress: async (owner: Address) => jetton.walletAddress(owner),
-        getTotalSupply: () => jetton.totalSupply(),
-    };
-    const wallet = pair.wallet.bind(pair);
-    pair.wallet = async (network, root, owner) =>
-        network === net && root.equals(jetton.minter) ? jetton.wallet(owner) : wallet(network, root, owner);
-    return {
-        jetton,
-        token: { minter: minter as SandboxContract<JettonMinter>, ...REFERENCE_TOKEN, proxyWallet },
-    };
+    return { jetton, token };
 }
 
 /** `token` (registered in `n`'s native proxy) becomes `n`'s own token of the pair (side.token). */
