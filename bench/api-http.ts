@@ -160,34 +160,27 @@ async function main() {
         fs.writeFileSync(process.env.BENCH_API_HTTP_PROFILE_FILE, JSON.stringify({ requests: n, profile }));
     const scav = gcs.filter((g) => g.kind === 1);
     const full = gcs.filter((g) => g.kind !== 1);
-    const q = (xs: number[], p: number) => xs.sort((a, b) => a - b)[Math.max(0, Math.ceil(p * xs.length) - 1)] ?? 0;
+    // the scavenges' pauses, sorted once for their quantiles
+    const pauses = scav.map((g) => g.ms).sort((a, b) => a - b);
+    const q = (p: number) => pauses[Math.max(0, Math.ceil(p * pauses.length) - 1)] ?? 0;
+    // the TOP largest of `m` (bytes), in KB per request
+    const top = (m: Map<string, number>) =>
+        [...m]
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, TOP)
+            .map(([k, v]) => `  ${(v / n / 1024).toFixed(2).padStart(6)}  ${k}`);
     const lines = [
         `status requests served ${n} in ${secs.toFixed(1)} s (loadgen: ${Math.round(res.rps)}/s, p50 ${res.p50} p99 ${res.p99} max ${res.max} ms)`,
         `HTTP thread CPU ${(cpu / n).toFixed(3)} ms/request (process ${(pcpu / n).toFixed(3)})${
             PROFILE ? `; allocated ~${Math.round(total / n / 102.4) / 10} KB/request (sampled)` : ''
         }`,
-        `scavenges ${scav.length} (${((scav.length * 10000) / n).toFixed(1)} per 10,000 requests), pause p50 ${q(
-            scav.map((g) => g.ms),
-            0.5,
-        ).toFixed(2)} p90 ${q(
-            scav.map((g) => g.ms),
-            0.9,
-        ).toFixed(2)} max ${q(
-            scav.map((g) => g.ms),
-            1,
-        ).toFixed(2)} ms; other collections ${full.length} (${full.map((g) => g.ms.toFixed(1)).join(', ')} ms)`,
+        `scavenges ${scav.length} (${((scav.length * 10000) / n).toFixed(1)} per 10,000 requests), pause p50 ${q(0.5).toFixed(2)} p90 ${q(0.9).toFixed(2)} max ${q(1).toFixed(2)} ms; other collections ${full.length} (${full.map((g) => g.ms.toFixed(1)).join(', ')} ms)`,
         '',
         'KB/request by owner:',
-        ...[...owners]
-            .sort((a, b) => b[1] - a[1])
-            .slice(0, TOP)
-            .map(([k, v]) => `  ${(v / n / 1024).toFixed(2).padStart(6)}  ${k}`),
+        ...top(owners),
         '',
         'KB/request by allocation site:',
-        ...[...sites]
-            .sort((a, b) => b[1] - a[1])
-            .slice(0, TOP)
-            .map(([k, v]) => `  ${(v / n / 1024).toFixed(2).padStart(6)}  ${k}`),
+        ...top(sites),
     ];
     process.stderr.write(lines.join('\n') + '\n');
     fs.rmSync(job, { force: true });
