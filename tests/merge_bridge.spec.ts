@@ -555,9 +555,10 @@ describe('MergePool through a real bridge transfer (A -> B)', () => {
             expect(await userBalances()).toEqual({ t1: 0n, t2: X, c: 100n * X });
             expect(await supplies()).toEqual({ t1: 0n, t2: X, c: 100n * X });
 
-            // only the merge mint and the delivery's mint to the pool go out bounceable (their bounces are
-            // the only ones the proxy reads): the mint back does not, so no other mint's bounce (whose
-            // query_id a user may choose: claim_refund, a refused burn) can be taken for one
+            // every mint of a token a pool names goes out bounceable, kept in flight under a key the proxy
+            // chose (the merge mint, the delivery's mint to the pool, and now the give-back of the burned
+            // T2, whose refusal would be recorded for claim_refund): no mint's bounce whose query_id a user
+            // may choose (claim_refund, a refused burn) can be taken for one
             const bounceable = (res: SendMessageResult) =>
                 res.transactions
                     .filter(
@@ -570,8 +571,8 @@ describe('MergePool through a real bridge transfer (A -> B)', () => {
                         const info = x.inMessage!.info as { dest: Address; bounce: boolean };
                         return `${info.dest.equals(C.address) ? 'C' : info.dest.equals(T2.address) ? 'T2' : '?'} ${info.bounce}`;
                     });
-            expect(bounceable(second.result)).toEqual(['T2 true', 'C true', 'T2 false']);
-            expect(bounceable(r)).toEqual(['C true', 'T2 false']);
+            expect(bounceable(second.result)).toEqual(['T2 true', 'C true', 'T2 true']);
+            expect(bounceable(r)).toEqual(['C true', 'T2 true']);
 
             // the bounce played again (same sender, same body): no record, nothing minted
             const again = await B.blockchain.sendMessage(bounceOn(r, C.address).inMessage!);
@@ -635,12 +636,12 @@ describe('MergePool through a real bridge transfer (A -> B)', () => {
             const key = mintQueryId(r, C.address);
             const rec = (await pair.B.alienProxy.getMergeInFlight(key))!;
             expect({
-                delivery: rec.delivery,
+                kind: rec.kind,
                 target: rec.target.toRawString(),
                 source: rec.source.toRawString(),
                 amount: rec.amount,
             }).toEqual({
-                delivery: false,
+                kind: 0n, // MINT_KEPT_MERGE
                 target: C.address.toRawString(),
                 source: T1.address.toRawString(),
                 amount: AMOUNT,
@@ -648,7 +649,7 @@ describe('MergePool through a real bridge transfer (A -> B)', () => {
             // the delivery's own mint to the pool was answered by the pool's burn: no record of it is left
             const toPool = mintQueryId(r, T1.address);
             const left = await pair.B.alienProxy.getMergeInFlight(toPool);
-            expect(left === null || !left.delivery).toBe(true);
+            expect(left === null || left.kind !== 1n).toBe(true);
             // a bounced mint with the record's query_id, from a stranger and from T1's minter: ignored
             const body = beginCell()
                 .storeUint(0xffffffff, 32)
@@ -982,9 +983,15 @@ describe('MergePool through a real bridge transfer (A -> B)', () => {
             ] as const)
                 await rogue.sendBody(stranger.getSender(), MergePool.setTokenMessage(m.address, d));
             const refused = await swap(T1.address, rogue.address, AMOUNT, C.address);
-            // (a delivery refused with its Event told: 'a pool declaring wrong decimals ...' checks it fits)
+            // a delivery refused with its Event told (the pool declares wrong decimals: 2704), the T1
+            // given back kept in flight (a token a pool names)
+            await pool.sendBody(poolOwner.getSender(), MergePool.setTokenMessage(T1.address, 3));
+            const refusedDelivery = (await lockAndDeliver(pair.A.token, AMOUNT)).result;
+            expect(await mintRefundCode(refusedDelivery, T1.address, userB.address)).toBe(
+                Errors.proxy.wrongTokensAmountInPayload,
+            );
             const worst = Math.max(
-                ...[ok, refused].map((r) =>
+                ...[ok, refused, refusedDelivery].map((r) =>
                     Number(gasOf(txOn(r.transactions, pair.B.alienProxy.address, Op.jetton.acceptTokensBurn))),
                 ),
             );
