@@ -629,6 +629,153 @@ describe('MergePool through a real bridge transfer (A -> B)', () => {
             expect(await userBalances()).toEqual({ t1: 0n, t2: 0n, c: 200n * W });
         });
 
+        /** the Mint the proxy sent to `minter` in `r`: its bounce flag and receiver */
+        const mintTo = (r: SendMessageResult, minter: Address) => {
+            const t = r.transactions.find(
+                (x) =>
+                    x.inMessage?.info.type === 'internal' &&
+                    x.inMessage.info.src.equals(pair.B.alienProxy.address) &&
+                    x.inMessage.info.dest.equals(minter) &&
+                    x.inMessage.body.beginParse().preloadUint(32) === Op.jetton.mint,
+            )!;
+            const b = t.inMessage!.body.beginParse().skip(32 + 64);
+            return { bounce: (t.inMessage!.info as { bounce: boolean }).bounce, receiver: b.loadAddress() };
+        };
+
+        it("a token its router no longer names (swaps raised its supply near 2^120): a plain delivery's mint is kept in flight; its minter's refusal puts the Event back in Verified (2715), the fee and the day's count given back; the same proof delivers once there is room", async () => {
+            const W = (6n * (1n << 120n)) / 1_000_000n; // T2 units: 100 W of C, 10^5 W of T1 (about 0.6 * 2^120)
+            const Z = 100_000n * W;
+            const ownerB = pair.B.owner.getSender();
+            await four.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: W });
+            await pair.A.token.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: Z });
+            expectAllOk((await lockAndDeliver(four, W)).result.transactions);
+            expectAllOk((await swap(C.address, pool.address, 100n * W, T1.address)).transactions);
+            expect(await userBalances()).toEqual({ t1: Z, t2: 0n, c: 0n });
+            // T1's router names no pool any more: the proxy keeps T1's entry (its supply is not what A backs)
+            const unset = async () =>
+                expectAllOk(
+                    (await routerOf(T1).sendBody(poolOwner.getSender(), MergeRouter.setPoolMessage(null))).transactions,
+                );
+            await unset();
+            expect(await pair.B.alienProxy.getMergePool(T1.address)).toBeNull();
+            await pair.B.alienProxy.sendBody(ownerB, ProxyMessages.setTokenFee(T1.address, 1n, 100n));
+            await pair.B.alienProxy.sendBody(ownerB, ProxyMessages.setDailyLimit(T1.address, (1n << 120n) - 1n));
+
+            // Z of A's token delivered: a plain mint of Z - fee of T1 to userB (no merge), bounceable; refused
+            const { found, result } = await lockAndDeliver(pair.A.token, Z);
+            const sent = mintTo(result, T1.address);
+            expect({ bounce: sent.bounce, receiver: sent.receiver.toRawString() }).toEqual({
+                bounce: true,
+                receiver: userB.address.toRawString(),
+            });
+            expect(result.transactions).toHaveTransaction({
+                from: pair.B.alienProxy.address,
+                to: T1.address,
+                op: Op.jetton.mint,
+                success: false,
+                exitCode: 5,
+            });
+            const event = eventOf(found);
+            expect(await event.getStatus()).toBe(EventStatus.Verified);
+            expect(await event.getLastErrorCode()).toBe(Errors.proxy.transferRefused);
+            expect(await event.getMergeDelivery()).toBeNull();
+            expect(await pair.B.alienProxy.getAccumulatedFees(T1.address)).toBe(0n);
+            expect((await pair.B.alienProxy.getDailyLimit(T1.address))!.used).toBe(0n);
+            expect(await pair.B.alienProxy.getMergeInFlight(mintQueryId(result, T1.address))).toBeNull();
+            expect(await userBalances()).toEqual({ t1: Z, t2: 0n, c: 0n });
+            expect(await supplies()).toEqual({ t1: Z, t2: 0n, c: 0n });
+            expect((await pair.status(A, found.transferIdHex)).transferStatus).not.toBe('Completed');
+            // the bounce played again: no record, nothing given back twice
+            const replay = await B.blockchain.sendMessage(bounceOn(result, T1.address).inMessage!);
+            expect(replay.transactions).not.toHaveTransaction({ from: pair.B.alienProxy.address });
+
+            // the way out: room in T1's supply (userB swaps its T1 back into C while the router names the
+            // pool again), then the same proof delivers, a plain mint kept in flight
+            expectAllOk(
+                (await routerOf(T1).sendBody(poolOwner.getSender(), MergeRouter.setPoolMessage(pool.address)))
+                    .transactions,
+            );
+            expectAllOk((await swap(T1.address, pool.address, Z, C.address)).transactions);
+            await unset();
+            await pair.B.alienProxy.sendBody(ownerB, ProxyMessages.removeTokenFee(T1.address));
+            const again = (await pair.AB.credit.deliver(found))!;
+            expectAllOk(again.result.transactions);
+            expect(mintTo(again.result, T1.address).bounce).toBe(true);
+            expect(await event.getStatus()).toBe(EventStatus.Confirmed);
+            expect(await userBalances()).toEqual({ t1: Z, t2: 0n, c: 100n * W });
+            expect((await pair.B.alienProxy.getDailyLimit(T1.address))!.used).toBe(Z);
+            // gas: within GAS_ALIEN_MINT_MERGE, the value this path asks for (pinned by 'gas constants: merged delivery')
+            const kept = Number(
+                gasOf(txOn(again.result.transactions, pair.B.alienProxy.address, Op.bridge.onTvmEventConfirmedExtended)),
+            );
+            expect(kept).toBeLessThanOrEqual(P.GAS_ALIEN_MINT_MERGE);
+        });
+
+        it("a refund's mint of a token a pool names, refused because swaps refilled its supply within the seconds of a refused burn: recorded for claim_refund with its code; a claim refused the same way is recorded again (2715); claimed once there is room", async () => {
+            const W = (6n * (1n << 120n)) / 1_000_000n;
+            const Z = 100_000n * W; // about 0.6 * 2^120 of T1: twice cannot be held
+            await four.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: 2n * W });
+            expectAllOk((await lockAndDeliver(four, W)).result.transactions);
+            expectAllOk((await lockAndDeliver(four, W)).result.transactions);
+            expectAllOk((await swap(C.address, pool.address, 100n * W, T1.address)).transactions);
+            expect(await userBalances()).toEqual({ t1: Z, t2: 0n, c: 100n * W });
+
+            // userB burns its Z of T1 with a malformed payload (refused: 2704, minted back); while the
+            // proxy's accept_tokens_burn waits, userB's swap of C into T1 fills T1's supply again
+            const wallet = await pair.wallet(B, T1.address, userB.address);
+            const iter = await B.blockchain.sendMessageIter(
+                internal({
+                    from: userB.address,
+                    to: wallet.address,
+                    value: toNano('0.5'),
+                    body: JettonWallet.burnMessage({
+                        amount: Z,
+                        responseDestination: userB.address,
+                        customPayload: beginCell().storeUint(5, 70).endCell(),
+                    }),
+                }),
+                { allowParallel: true },
+            );
+            const txs: SendMessageResult['transactions'] = [];
+            let refilled = false;
+            for await (const t of iter) {
+                txs.push(t);
+                if (!refilled && t.inMessage?.info.dest?.toString() === T1.address.toString()) {
+                    refilled = true;
+                    expect(await T1.getTotalSupply()).toBe(0n);
+                    expectAllOk((await swap(C.address, pool.address, 100n * W, T1.address)).transactions);
+                    expect(await T1.getTotalSupply()).toBe(Z);
+                }
+            }
+            const burnRes = { transactions: txs } as unknown as SendMessageResult;
+            // the mint back goes out kept in flight, T1's minter refuses it (Z + Z), its bounce records it
+            expect(mintTo(burnRes, T1.address).bounce).toBe(true);
+            expect(burnRes.transactions).toHaveTransaction({ to: T1.address, op: Op.jetton.mint, exitCode: 5 });
+            expect(await pair.B.alienProxy.getRefundOf(T1.address, userB.address)).toBe(Z);
+            expect(await pair.B.alienProxy.getMergeInFlight(mintQueryId(burnRes, T1.address))).toBeNull();
+            expect(await userBalances()).toEqual({ t1: Z, t2: 0n, c: 0n });
+            expect(await supplies()).toEqual({ t1: Z, t2: 0n, c: 0n });
+            const bounceGas = Number(gasOf(bounceOn(burnRes, T1.address)));
+            expect(bounceGas).toBeLessThanOrEqual(M.GAS_ALIEN_MERGE_BOUNCE);
+
+            // claim_refund now: the same refusal, recorded again with 2715 (nothing minted, nothing lost)
+            const claim = () =>
+                pair.B.alienProxy.sendBody(userB.getSender(), ProxyMessages.claimRefund(T1.address), toNano('0.2'));
+            const refused = await claim();
+            expect(mintTo(refused, T1.address).bounce).toBe(true);
+            expect(refused.transactions).toHaveTransaction({ to: T1.address, op: Op.jetton.mint, exitCode: 5 });
+            expect(await pair.B.alienProxy.getRefundOf(T1.address, userB.address)).toBe(Z);
+            expect(await supplies()).toEqual({ t1: Z, t2: 0n, c: 0n });
+
+            // room: userB swaps its T1 back into C; the claim mints
+            expectAllOk((await swap(T1.address, pool.address, Z, C.address)).transactions);
+            const paid = await claim();
+            expectAllOk(paid.transactions);
+            expect(await mintRefundCode(paid, T1.address, userB.address)).toBe(Errors.proxy.transferRefused);
+            expect(await pair.B.alienProxy.getRefundOf(T1.address, userB.address)).toBe(0n);
+            expect(await userBalances()).toEqual({ t1: Z, t2: 0n, c: 100n * W });
+        });
+
         it("a stranger's bounce, or another minter's, cannot take a merge mint's record; a record is dropped an hour later; a bounce that cannot pay: recorded for claim_refund", async () => {
             // a delivery's merge mint of C, kept in flight
             const r = (await lockAndDeliver(pair.A.token, AMOUNT)).result;
