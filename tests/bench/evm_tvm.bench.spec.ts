@@ -8,6 +8,7 @@ import { EvmRelayService, readConfiguration, RelaySet } from '../../harness/evm/
 import { evmTvmProxySetup } from '../../harness/evm/proxyFixture';
 import { deployEventNonCredit } from '../../harness/evm/user';
 import { Bridge } from '../../wrappers/Bridge';
+import { MergeRouter } from '../../wrappers/MergeRouter';
 import { depositParams } from '../../wrappers/evm/MultiVault';
 
 /**
@@ -175,6 +176,29 @@ describe('bench: EVM to TVM', () => {
                 notes: `${w.n} transactions, fees ${Number(w.fees) / 1e9} TON (expected_gas 1 nanoton)`,
             });
         }
+        // merge.tlb 5: once a MergePool names the EVM token's minter (its router set to a pool: any
+        // address stands for one here), its mints are kept in flight
+        const minter = (await s.proxies.alien.getEvmMinter(BigInt(s.evm.chainId), BigInt(s.evm.tokenAddress)))!;
+        await s.proxies.alien.sendDeployMergeRouter(s.proxyOwner.getSender(), {
+            token: minter,
+            owner: s.proxyOwner.address,
+        });
+        const router = s.blockchain.openContract(
+            MergeRouter.createFromAddress(await s.proxies.alien.getMergeRouterAddress(minter)),
+        );
+        const named = await router.sendBody(
+            s.proxyOwner.getSender(),
+            MergeRouter.setPoolMessage((await s.blockchain.treasury('a pool')).address),
+        );
+        expect(await s.proxies.alien.getMergePool(minter)).not.toBeNull();
+        void named;
+        await deposit(s as unknown as EvmTvmSetup);
+        const [kept] = await service.poll();
+        const keptLast = kept.votes[kept.votes.length - 1];
+        section.record({
+            path: 'ProxyMultiVaultAlien.on_evm_event_confirmed_extended (mint of a token a pool named: kept in flight)',
+            gas: onProxy(keptLast, s.proxies.alien.address),
+        });
         // a burned representation of the TVM-native token: the native proxy unlocks
         const { governance, user } = s.evm.signers;
         const root = tvmRecipient(s.nativeToken.address);

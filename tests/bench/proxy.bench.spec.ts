@@ -15,7 +15,7 @@ import {
 } from '../../wrappers/ProxyMultiVaultAlien';
 import { MergePool } from '../../wrappers/MergePool';
 import { MergeRouter } from '../../wrappers/MergeRouter';
-import { Op, OpMerge } from '../../wrappers/constants';
+import { Op, OpEvent, OpMerge } from '../../wrappers/constants';
 import { gasUsed, txOf } from '../proxy.util';
 
 /**
@@ -293,6 +293,77 @@ describe('bench: proxies', () => {
         section.record({
             path: 'ProxyMultiVaultAlien bounced mint (a merge mint the target minter refused: source minted back, the Event told)',
             gas: gasUsed(txOf(bounced.transactions, alien.address)),
+        });
+
+        // merge.tlb 5: t's router names no pool now; the proxy keeps t's entry, and every mint of t is
+        // kept in flight (a bounce played with each mint's query_id, as a minter refusing it at 2^120)
+        const routerT = blockchain.openContract(MergeRouter.createFromAddress(await alien.getMergeRouterAddress(t)));
+        const unset = await routerT.sendBody(owner.getSender(), MergeRouter.setPoolMessage(null));
+        section.record({
+            path: 'ProxyMultiVaultAlien.merge_router_update (no pool now: the entry kept)',
+            gas: gasUsed(txOf(unset.transactions, alien.address, OpMerge.routerUpdate)),
+        });
+        const keyOf = (r: SendMessageResult) =>
+            r.transactions
+                .find(
+                    (x) =>
+                        x.inMessage?.info.type === 'internal' &&
+                        x.inMessage.info.dest.equals(t) &&
+                        x.inMessage.body.beginParse().preloadUint(32) === Op.jetton.mint,
+                )!
+                .inMessage!.body.beginParse()
+                .skip(32)
+                .loadUintBig(64);
+        const bounceOf = (key: bigint) =>
+            blockchain.sendMessage(
+                internal({
+                    from: t,
+                    to: alien.address,
+                    value: toNano('0.2'),
+                    bounced: true,
+                    body: beginCell().storeUint(0xffffffff, 32).storeUint(Op.jetton.mint, 32).storeUint(key, 64).endCell(),
+                }),
+            );
+        const kept = await confirm(alien, event('native', baseToken, bob.address));
+        section.record({
+            path: 'ProxyMultiVaultAlien.on_tvm_event_confirmed_extended (a token a pool once named: plain mint kept in flight)',
+            gas: gasUsed(txOf(kept.transactions, alien.address, Op.bridge.onTvmEventConfirmedExtended)),
+            notes: `chain fees ${chainFees(kept.transactions)}`,
+        });
+        const keptBounce = await bounceOf(keyOf(kept));
+        expect(keptBounce.transactions).toHaveTransaction({
+            from: alien.address,
+            to: config.address,
+            op: OpEvent.tvmEventDeliveryFailed,
+        });
+        section.record({
+            path: 'ProxyMultiVaultAlien bounced mint (a kept delivery: fee and day count back, tvm_event_delivery_failed 2715)',
+            gas: gasUsed(txOf(keptBounce.transactions, alien.address)),
+        });
+        const bw = blockchain.openContract(await JettonWallet.createFromOwner(bob.address, t));
+        const back = await bw.sendBurn(bob.getSender(), {
+            amount: 100n,
+            responseDestination: bob.address,
+            customPayload: beginCell().storeUint(1, 64).endCell(),
+            value: toNano('0.05'),
+        });
+        section.record({
+            path: 'ProxyMultiVaultAlien.accept_tokens_burn (refused, minted back kept in flight: a token a pool named)',
+            gas: gasUsed(txOf(back.transactions, alien.address, Op.jetton.acceptTokensBurn)),
+            notes: `chain fees ${chainFees(back.transactions)}`,
+        });
+        const refundBounce = await bounceOf(keyOf(back));
+        expect(await alien.getRefundOf(t, bob.address)).toBe(100n);
+        section.record({
+            path: 'ProxyMultiVaultAlien bounced mint (a kept refund: recorded for claim_refund)',
+            gas: gasUsed(txOf(refundBounce.transactions, alien.address)),
+        });
+        const claim = await alien.sendBody(bob.getSender(), ProxyMessages.claimRefund(t), toNano('0.2'));
+        expect(claim.transactions).toHaveTransaction({ from: t, op: Op.jetton.internalTransfer, success: true });
+        section.record({
+            path: 'ProxyMultiVaultAlien.claim_refund (a token a pool named: the mint kept in flight)',
+            gas: gasUsed(txOf(claim.transactions, alien.address, Op.proxy.claimRefund)),
+            notes: `chain fees ${chainFees(claim.transactions)}`,
         });
     });
 });
