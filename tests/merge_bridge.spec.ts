@@ -706,7 +706,9 @@ describe('MergePool through a real bridge transfer (A -> B)', () => {
             expect((await pair.B.alienProxy.getDailyLimit(T1.address))!.used).toBe(Z);
             // gas: within GAS_ALIEN_MINT_MERGE, the value this path asks for (pinned by 'gas constants: merged delivery')
             const kept = Number(
-                gasOf(txOn(again.result.transactions, pair.B.alienProxy.address, Op.bridge.onTvmEventConfirmedExtended)),
+                gasOf(
+                    txOn(again.result.transactions, pair.B.alienProxy.address, Op.bridge.onTvmEventConfirmedExtended),
+                ),
             );
             expect(kept).toBeLessThanOrEqual(P.GAS_ALIEN_MINT_MERGE);
         });

@@ -8,6 +8,7 @@ import '@ton/test-utils';
 import { JettonMinter, parseOnchainMetadata } from '../wrappers/JettonMinter';
 import { JettonWallet, loadJettonNotification } from '../wrappers/JettonWallet';
 import { ProxyMultiVaultNative } from '../wrappers/ProxyMultiVaultNative';
+import { MergeRouter } from '../wrappers/MergeRouter';
 import {
     emittedEvents,
     onTvmEventConfirmedExtendedMessage,
@@ -726,6 +727,113 @@ describe('ProxyMultiVaultAlien', () => {
             expect(await balanceOf(owner.address, minter)).toBe(100n);
             expect(await proxy.getAccumulatedFees(minter)).toBe(0n);
             expect(await blockchain.openContract(JettonMinter.createFromAddress(minter)).getTotalSupply()).toBe(5000n);
+        });
+    });
+
+    describe('mints of a token a pool ever named, kept in flight (merge.tlb 5)', () => {
+        /** the minter a first delivery deploys, named by a MergePool through its router (a treasury stands for the pool) */
+        const pooledMinter = async () => {
+            await proxy.sendBody(owner.getSender(), ProxyMessages.setDefaultFee(2n, 100n));
+            await confirm(config, nativeEvent({ amount: 5000n }));
+            const minter = await minterAddress();
+            await proxy.sendDeployMergeRouter(owner.getSender(), { token: minter, owner: owner.address });
+            const router = blockchain.openContract(
+                MergeRouter.createFromAddress(await proxy.getMergeRouterAddress(minter)),
+            );
+            const pool = await blockchain.treasury('a pool');
+            await router.sendBody(owner.getSender(), MergeRouter.setPoolMessage(pool.address));
+            // the router names no pool now: the entry stays (pool addr_none), the mints stay kept
+            await router.sendBody(owner.getSender(), MergeRouter.setPoolMessage(null));
+            expect(await proxy.getMergePool(minter)).toBeNull();
+            return minter;
+        };
+        /** the query_id of the proxy's mint in `r`, and whether it went out bounceable */
+        const mintOf = (r: SendMessageResult, minter: Address) => {
+            const t = r.transactions.find(
+                (x) =>
+                    x.inMessage?.info.type === 'internal' &&
+                    x.inMessage.info.src.equals(proxy.address) &&
+                    x.inMessage.info.dest.equals(minter) &&
+                    x.inMessage.body.beginParse().preloadUint(32) === Op.jetton.mint,
+            )!;
+            const info = t.inMessage!.info as { bounce: boolean };
+            return { key: t.inMessage!.body.beginParse().skip(32).loadUintBig(64), bounce: info.bounce };
+        };
+        /** the minter's bounce of the mint `key`, played (a minter refusing a mint at 2^120 sends this) */
+        const bounce = (minter: Address, key: bigint) =>
+            blockchain.sendMessage(
+                internal({
+                    from: minter,
+                    to: proxy.address,
+                    value: toNano('0.1'),
+                    bounced: true,
+                    body: beginCell()
+                        .storeUint(0xffffffff, 32)
+                        .storeUint(Op.jetton.mint, 32)
+                        .storeUint(key, 64)
+                        .endCell(),
+                }),
+            );
+
+        it("a delivery's bounce after the owner withdrew its fee (in the seconds between): the Event still goes back to Verified (2715), the fee count never below 0", async () => {
+            const minter = await pooledMinter();
+            const r = await confirm(config, nativeEvent({ amount: 5000n }));
+            const { key, bounce: bounceable } = mintOf(r, minter);
+            expect(bounceable).toBe(true);
+            expect((await proxy.getMergeInFlight(key))!.kind).toBe(1n);
+            expect(await proxy.getAccumulatedFees(minter)).toBe(200n);
+            const w = await proxy.sendBody(
+                owner.getSender(),
+                ProxyMessages.withdrawFees(minter, 200n, owner.address),
+                toNano('0.2'),
+            );
+            expect(allSucceeded(w.transactions)).toBe(true);
+            expect(await proxy.getAccumulatedFees(minter)).toBe(0n);
+            const b = await bounce(minter, key);
+            expect(b.transactions).toHaveTransaction({ to: proxy.address, success: true });
+            expect(b.transactions).toHaveTransaction({
+                from: proxy.address,
+                to: config.address,
+                op: OpEvent.tvmEventDeliveryFailed,
+            });
+            expect(await proxy.getAccumulatedFees(minter)).toBe(0n);
+            expect(await proxy.getMergeInFlight(key)).toBeNull();
+        });
+
+        it('withdraw_fees and claim_refund of such a token: kept; refused, recorded for claim_refund (2715) by the fee recipient; a mint of a token no pool named stays non-bounceable', async () => {
+            const minter = await pooledMinter();
+            const w = await proxy.sendBody(
+                owner.getSender(),
+                ProxyMessages.withdrawFees(minter, 100n, alice.address),
+                toNano('0.2'),
+            );
+            const sent = mintOf(w, minter);
+            expect(sent.bounce).toBe(true);
+            expect(await balanceOf(alice.address, minter)).toBe(100n);
+            // played as refused: the fee recorded for its recipient
+            const b = await bounce(minter, sent.key);
+            expect(b.transactions).toHaveTransaction({ to: proxy.address, success: true });
+            expect(await proxy.getRefundOf(minter, alice.address)).toBe(100n);
+            expect(await proxy.getMergeInFlight(sent.key)).toBeNull();
+            const c = await proxy.sendBody(alice.getSender(), ProxyMessages.claimRefund(minter), toNano('0.2'));
+            expect(mintOf(c, minter).bounce).toBe(true);
+            expect(await balanceOf(alice.address, minter)).toBe(200n);
+            expect(await proxy.getRefundOf(minter, alice.address)).toBe(0n);
+            // another origin's token (no pool ever named it): its mint goes out non-bounceable, unrecorded
+            const other = await confirm(config, nativeEvent({ amount: 5000n, token: alice.address }));
+            const m2 = await proxy.getAlienTokenAddress(
+                BigInt(BASE_CHAIN),
+                alice.address,
+                META.name,
+                META.symbol,
+                BigInt(META.decimals),
+            );
+            await confirm(config, nativeEvent({ amount: 5000n, token: alice.address }));
+            void other;
+            const warm = await confirm(config, nativeEvent({ amount: 5000n, token: alice.address }));
+            const plain = mintOf(warm, m2);
+            expect(plain.bounce).toBe(false);
+            expect(await proxy.getMergeInFlight(plain.key)).toBeNull();
         });
     });
 

@@ -321,7 +321,11 @@ describe('bench: proxies', () => {
                     to: alien.address,
                     value: toNano('0.2'),
                     bounced: true,
-                    body: beginCell().storeUint(0xffffffff, 32).storeUint(Op.jetton.mint, 32).storeUint(key, 64).endCell(),
+                    body: beginCell()
+                        .storeUint(0xffffffff, 32)
+                        .storeUint(Op.jetton.mint, 32)
+                        .storeUint(key, 64)
+                        .endCell(),
                 }),
             );
         const kept = await confirm(alien, event('native', baseToken, bob.address));
