@@ -37,6 +37,7 @@ import { MergePool } from '../wrappers/MergePool';
 import { MergeRouter } from '../wrappers/MergeRouter';
 import { parseRefundPayload, ProxyMessages } from '../wrappers/ProxyMultiVaultNative';
 import { Errors, ErrorsMerge, Op, OpMerge } from '../wrappers/constants';
+import { mintSent } from './proxy.util';
 
 const AMOUNT = 1_000_000_000n;
 const FOUR = { name: 'A Four', symbol: 'AFOUR', decimals: 4 };
@@ -513,6 +514,41 @@ describe('MergePool through a real bridge transfer (A -> B)', () => {
                     x.inMessage.info.dest.equals(pair.B.alienProxy.address),
             )!;
 
+        /**
+         * userB holds Z of T1 that no lock on A backs (a swap of C into T1, about 0.6 * 2^120): W of T2
+         * delivered as 100 W of C, swapped into T1; userA holds Z of A's token, whose delivery T1's
+         * minter then refuses (Z + Z passes 2^120)
+         */
+        async function t1RaisedBySwaps() {
+            const W = (6n * (1n << 120n)) / 1_000_000n; // T2 units: 100 W of C, 10^5 W of T1
+            const Z = 100_000n * W;
+            await four.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: W });
+            await pair.A.token.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: Z });
+            expectAllOk((await lockAndDeliver(four, W)).result.transactions);
+            expectAllOk((await swap(C.address, pool.address, 100n * W, T1.address)).transactions);
+            expect(await userBalances()).toEqual({ t1: Z, t2: 0n, c: 0n });
+            return { W, Z };
+        }
+
+        /** the mint `minter` refused in a delivery's `result`: the Event back in Verified with 2715, the fee and the day's count given back, the record gone, the API not Completed */
+        async function expectDeliveryRefused(result: SendMessageResult, found: FoundTransfer, minter: Address) {
+            expect(result.transactions).toHaveTransaction({
+                from: pair.B.alienProxy.address,
+                to: minter,
+                op: Op.jetton.mint,
+                success: false,
+                exitCode: 5,
+            });
+            const event = eventOf(found);
+            expect(await event.getStatus()).toBe(EventStatus.Verified);
+            expect(await event.getLastErrorCode()).toBe(Errors.proxy.transferRefused);
+            expect(await pair.B.alienProxy.getAccumulatedFees(minter)).toBe(0n);
+            expect((await pair.B.alienProxy.getDailyLimit(minter))!.used).toBe(0n);
+            expect(await pair.B.alienProxy.getMergeInFlight(mintQueryId(result, minter))).toBeNull();
+            expect((await pair.status(A, found.transferIdHex)).transferStatus).not.toBe('Completed');
+            return event;
+        }
+
         it('a delivery and a swap into C past 2^120: the burned T2 minted back (2715), the Event Confirmed with 2715, nothing lost; the bounce replayed mints nothing', async () => {
             await four.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: 3n * X });
             const first = await lockAndDeliver(four, X);
@@ -587,37 +623,18 @@ describe('MergePool through a real bridge transfer (A -> B)', () => {
         });
 
         it("a delivery whose own mint its minter refuses (swaps raised T1's supply near 2^120): the Event back to Verified (2715), the fee and the day's count given back; delivered once there is room", async () => {
-            const W = (6n * (1n << 120n)) / 1_000_000n; // T2 units: 100 W of C, 10^5 W of T1 (about 0.6 * 2^120)
-            const Z = 100_000n * W;
+            const { W, Z } = await t1RaisedBySwaps();
             const ownerB = pair.B.owner.getSender();
-            await four.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: W });
-            await pair.A.token.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: Z });
-            expectAllOk((await lockAndDeliver(four, W)).result.transactions);
-            expectAllOk((await swap(C.address, pool.address, 100n * W, T1.address)).transactions);
-            expect(await userBalances()).toEqual({ t1: Z, t2: 0n, c: 0n });
             // a fee and a daily limit on T1, so that the refusal shows what it gives back
             await pair.B.alienProxy.sendBody(ownerB, ProxyMessages.setTokenFee(T1.address, 1n, 100n));
             await pair.B.alienProxy.sendBody(ownerB, ProxyMessages.setDailyLimit(T1.address, (1n << 120n) - 1n));
 
             // Z of A's token delivered: the proxy mints Z - fee of T1 to the pool; T1's minter refuses (exit 5)
             const { found, result } = await lockAndDeliver(pair.A.token, Z);
-            expect(result.transactions).toHaveTransaction({
-                from: pair.B.alienProxy.address,
-                to: T1.address,
-                op: Op.jetton.mint,
-                success: false,
-                exitCode: 5,
-            });
-            const event = eventOf(found);
-            expect(await event.getStatus()).toBe(EventStatus.Verified);
-            expect(await event.getLastErrorCode()).toBe(Errors.proxy.transferRefused);
-            expect(await pair.B.alienProxy.getAccumulatedFees(T1.address)).toBe(0n);
-            expect((await pair.B.alienProxy.getDailyLimit(T1.address))!.used).toBe(0n);
-            expect(await pair.B.alienProxy.getMergeInFlight(mintQueryId(result, T1.address))).toBeNull();
+            const event = await expectDeliveryRefused(result, found, T1.address);
             expect(await userBalances()).toEqual({ t1: Z, t2: 0n, c: 0n });
             expect(await balanceOf(B, T1.address, pool.address)).toBe(0n);
             expect(Number(gasOf(bounceOn(result, T1.address)))).toBeLessThanOrEqual(M.GAS_ALIEN_MERGE_BOUNCE);
-            expect((await pair.status(A, found.transferIdHex)).transferStatus).not.toBe('Completed');
 
             // the way out: once T1's supply has room (userB swaps its T1 back into C), the same proof delivers
             expectAllOk((await swap(T1.address, pool.address, Z, C.address)).transactions);
@@ -629,28 +646,11 @@ describe('MergePool through a real bridge transfer (A -> B)', () => {
             expect(await userBalances()).toEqual({ t1: 0n, t2: 0n, c: 200n * W });
         });
 
-        /** the Mint the proxy sent to `minter` in `r`: its bounce flag and receiver */
-        const mintTo = (r: SendMessageResult, minter: Address) => {
-            const t = r.transactions.find(
-                (x) =>
-                    x.inMessage?.info.type === 'internal' &&
-                    x.inMessage.info.src.equals(pair.B.alienProxy.address) &&
-                    x.inMessage.info.dest.equals(minter) &&
-                    x.inMessage.body.beginParse().preloadUint(32) === Op.jetton.mint,
-            )!;
-            const b = t.inMessage!.body.beginParse().skip(32 + 64);
-            return { bounce: (t.inMessage!.info as { bounce: boolean }).bounce, receiver: b.loadAddress() };
-        };
+        const mintTo = (r: SendMessageResult, minter: Address) => mintSent(r, pair.B.alienProxy.address, minter);
 
         it("a token its router no longer names (swaps raised its supply near 2^120): a plain delivery's mint is kept in flight; its minter's refusal puts the Event back in Verified (2715), the fee and the day's count given back; the same proof delivers once there is room", async () => {
-            const W = (6n * (1n << 120n)) / 1_000_000n; // T2 units: 100 W of C, 10^5 W of T1 (about 0.6 * 2^120)
-            const Z = 100_000n * W;
+            const { W, Z } = await t1RaisedBySwaps();
             const ownerB = pair.B.owner.getSender();
-            await four.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: W });
-            await pair.A.token.minter.sendMint(pair.A.owner.getSender(), { to: userA.address, amount: Z });
-            expectAllOk((await lockAndDeliver(four, W)).result.transactions);
-            expectAllOk((await swap(C.address, pool.address, 100n * W, T1.address)).transactions);
-            expect(await userBalances()).toEqual({ t1: Z, t2: 0n, c: 0n });
             // T1's router names no pool any more: the proxy keeps T1's entry (its supply is not what A backs)
             const unset = async () =>
                 expectAllOk(
@@ -668,23 +668,10 @@ describe('MergePool through a real bridge transfer (A -> B)', () => {
                 bounce: true,
                 receiver: userB.address.toRawString(),
             });
-            expect(result.transactions).toHaveTransaction({
-                from: pair.B.alienProxy.address,
-                to: T1.address,
-                op: Op.jetton.mint,
-                success: false,
-                exitCode: 5,
-            });
-            const event = eventOf(found);
-            expect(await event.getStatus()).toBe(EventStatus.Verified);
-            expect(await event.getLastErrorCode()).toBe(Errors.proxy.transferRefused);
+            const event = await expectDeliveryRefused(result, found, T1.address);
             expect(await event.getMergeDelivery()).toBeNull();
-            expect(await pair.B.alienProxy.getAccumulatedFees(T1.address)).toBe(0n);
-            expect((await pair.B.alienProxy.getDailyLimit(T1.address))!.used).toBe(0n);
-            expect(await pair.B.alienProxy.getMergeInFlight(mintQueryId(result, T1.address))).toBeNull();
             expect(await userBalances()).toEqual({ t1: Z, t2: 0n, c: 0n });
             expect(await supplies()).toEqual({ t1: Z, t2: 0n, c: 0n });
-            expect((await pair.status(A, found.transferIdHex)).transferStatus).not.toBe('Completed');
             // the bounce played again: no record, nothing given back twice
             const replay = await B.blockchain.sendMessage(bounceOn(result, T1.address).inMessage!);
             expect(replay.transactions).not.toHaveTransaction({ from: pair.B.alienProxy.address });

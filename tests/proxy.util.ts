@@ -1,7 +1,7 @@
 import fs from 'fs';
 import path from 'path';
-import { Blockchain, loadConfig, SendMessageResult, updateConfig } from '@ton/sandbox';
-import { Address, beginCell, Cell, Transaction } from '@ton/core';
+import { Blockchain, internal, loadConfig, SendMessageResult, updateConfig } from '@ton/sandbox';
+import { Address, beginCell, Cell, toNano, Transaction } from '@ton/core';
 import { flattenTransaction } from '@ton/test-utils';
 import '@ton/test-utils';
 import { loadJettonTransferInternal } from '../wrappers/JettonWallet';
@@ -180,3 +180,32 @@ export async function smallestAccepted(
 
 export const ZERO_ADDRESS = new Address(0, Buffer.alloc(32));
 export const EMPTY = Cell.EMPTY;
+
+/**
+ * The alien proxy's mint to `minter` in `r` (the first one): its query_id (the in-flight key of a
+ * kept mint, merge.tlb 5), whether it went out bounceable, and its receiver.
+ */
+export function mintSent(r: SendMessageResult, proxy: Address, minter: Address) {
+    const t = r.transactions.find(
+        (x) =>
+            x.inMessage?.info.type === 'internal' &&
+            x.inMessage.info.src.equals(proxy) &&
+            x.inMessage.info.dest.equals(minter) &&
+            x.inMessage.body.beginParse().preloadUint(32) === Op.jetton.mint,
+    );
+    if (!t) throw new Error(`no mint from ${proxy} to ${minter}`);
+    const body = t.inMessage!.body.beginParse().skip(32);
+    const key = body.loadUintBig(64);
+    return { key, bounce: (t.inMessage!.info as { bounce: boolean }).bounce, receiver: body.loadAddress() };
+}
+
+/** The bounce a minter sends back for the proxy's mint `key` (a mint refused: its supply at 2^120), played. */
+export function mintBounce(minter: Address, proxy: Address, key: bigint, value = toNano('0.1')) {
+    return internal({
+        from: minter,
+        to: proxy,
+        value,
+        bounced: true,
+        body: beginCell().storeUint(0xffffffff, 32).storeUint(Op.jetton.mint, 32).storeUint(key, 64).endCell(),
+    });
+}

@@ -35,6 +35,8 @@ import {
     smallestAccepted,
     txOf,
     ZERO_ADDRESS,
+    mintBounce,
+    mintSent,
 } from './proxy.util';
 import { beforeEachDeployedOnce } from './snapshot.util';
 
@@ -747,33 +749,8 @@ describe('ProxyMultiVaultAlien', () => {
             expect(await proxy.getMergePool(minter)).toBeNull();
             return minter;
         };
-        /** the query_id of the proxy's mint in `r`, and whether it went out bounceable */
-        const mintOf = (r: SendMessageResult, minter: Address) => {
-            const t = r.transactions.find(
-                (x) =>
-                    x.inMessage?.info.type === 'internal' &&
-                    x.inMessage.info.src.equals(proxy.address) &&
-                    x.inMessage.info.dest.equals(minter) &&
-                    x.inMessage.body.beginParse().preloadUint(32) === Op.jetton.mint,
-            )!;
-            const info = t.inMessage!.info as { bounce: boolean };
-            return { key: t.inMessage!.body.beginParse().skip(32).loadUintBig(64), bounce: info.bounce };
-        };
-        /** the minter's bounce of the mint `key`, played (a minter refusing a mint at 2^120 sends this) */
-        const bounce = (minter: Address, key: bigint) =>
-            blockchain.sendMessage(
-                internal({
-                    from: minter,
-                    to: proxy.address,
-                    value: toNano('0.1'),
-                    bounced: true,
-                    body: beginCell()
-                        .storeUint(0xffffffff, 32)
-                        .storeUint(Op.jetton.mint, 32)
-                        .storeUint(key, 64)
-                        .endCell(),
-                }),
-            );
+        const mintOf = (r: SendMessageResult, minter: Address) => mintSent(r, proxy.address, minter);
+        const bounce = (minter: Address, key: bigint) => blockchain.sendMessage(mintBounce(minter, proxy.address, key));
 
         it("a delivery's bounce after the owner withdrew its fee (in the seconds between): the Event still goes back to Verified (2715), the fee count never below 0", async () => {
             const minter = await pooledMinter();

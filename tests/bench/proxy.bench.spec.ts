@@ -16,7 +16,7 @@ import {
 import { MergePool } from '../../wrappers/MergePool';
 import { MergeRouter } from '../../wrappers/MergeRouter';
 import { Op, OpEvent, OpMerge } from '../../wrappers/constants';
-import { gasUsed, txOf } from '../proxy.util';
+import { gasUsed, mintBounce, mintSent, txOf } from '../proxy.util';
 
 /**
  * Gas of the proxies' paths (contracts/bridge/proxy_*.tact), one network: each row is the proxy's
@@ -52,6 +52,14 @@ describe('bench: proxies', () => {
             expectedGas: 0n,
             token: { token, nativeProxyWallet: wallet, ...META, decimals: BigInt(META.decimals) },
             transfer: { sender: alice.address, remainingGasTo: alice.address, payload },
+        });
+    /** bob burns 100 of the wallet's token with a malformed payload: refused (2704), minted back */
+    const refusedBurn = (w: SandboxContract<JettonWallet>) =>
+        w.sendBurn(bob.getSender(), {
+            amount: 100n,
+            responseDestination: bob.address,
+            customPayload: beginCell().storeUint(1, 64).endCell(),
+            value: toNano('0.05'),
         });
     const confirm = (
         to: { sendBody: (via: Sender, body: Cell, value: bigint) => Promise<SendMessageResult> },
@@ -177,12 +185,7 @@ describe('bench: proxies', () => {
             gas: gasUsed(txOf(burn.transactions, alien.address, Op.jetton.acceptTokensBurn)),
             notes: `chain fees ${chainFees(burn.transactions)} (user burn included)`,
         });
-        const bad = await bw.sendBurn(bob.getSender(), {
-            amount: 100n,
-            responseDestination: bob.address,
-            customPayload: beginCell().storeUint(1, 64).endCell(),
-            value: toNano('0.05'),
-        });
+        const bad = await refusedBurn(bw);
         section.record({
             path: 'ProxyMultiVaultAlien.accept_tokens_burn (refused, minted back)',
             gas: gasUsed(txOf(bad.transactions, alien.address, Op.jetton.acceptTokensBurn)),
@@ -303,31 +306,8 @@ describe('bench: proxies', () => {
             path: 'ProxyMultiVaultAlien.merge_router_update (no pool now: the entry kept)',
             gas: gasUsed(txOf(unset.transactions, alien.address, OpMerge.routerUpdate)),
         });
-        const keyOf = (r: SendMessageResult) =>
-            r.transactions
-                .find(
-                    (x) =>
-                        x.inMessage?.info.type === 'internal' &&
-                        x.inMessage.info.dest.equals(t) &&
-                        x.inMessage.body.beginParse().preloadUint(32) === Op.jetton.mint,
-                )!
-                .inMessage!.body.beginParse()
-                .skip(32)
-                .loadUintBig(64);
-        const bounceOf = (key: bigint) =>
-            blockchain.sendMessage(
-                internal({
-                    from: t,
-                    to: alien.address,
-                    value: toNano('0.2'),
-                    bounced: true,
-                    body: beginCell()
-                        .storeUint(0xffffffff, 32)
-                        .storeUint(Op.jetton.mint, 32)
-                        .storeUint(key, 64)
-                        .endCell(),
-                }),
-            );
+        const keyOf = (r: SendMessageResult) => mintSent(r, alien.address, t).key;
+        const bounceOf = (key: bigint) => blockchain.sendMessage(mintBounce(t, alien.address, key, toNano('0.2')));
         const kept = await confirm(alien, event('native', baseToken, bob.address));
         section.record({
             path: 'ProxyMultiVaultAlien.on_tvm_event_confirmed_extended (a token a pool once named: plain mint kept in flight)',
@@ -345,12 +325,7 @@ describe('bench: proxies', () => {
             gas: gasUsed(txOf(keptBounce.transactions, alien.address)),
         });
         const bw = blockchain.openContract(await JettonWallet.createFromOwner(bob.address, t));
-        const back = await bw.sendBurn(bob.getSender(), {
-            amount: 100n,
-            responseDestination: bob.address,
-            customPayload: beginCell().storeUint(1, 64).endCell(),
-            value: toNano('0.05'),
-        });
+        const back = await refusedBurn(bw);
         section.record({
             path: 'ProxyMultiVaultAlien.accept_tokens_burn (refused, minted back kept in flight: a token a pool named)',
             gas: gasUsed(txOf(back.transactions, alien.address, Op.jetton.acceptTokensBurn)),
