@@ -74,16 +74,16 @@ const BIG_DAILY_LIMIT = 1000n * UNIT;
 /** a payload of two full cells (the worst case of tests/evm_tvm.e2e.spec.ts 'gas constants') */
 const LONG_PAYLOAD: Cell = beginCell().storeUint(1, 1000).storeRef(beginCell().storeUint(2, 1000)).endCell();
 
-/** MINT_KEPT_EVM_DELIVERY (contracts/bridge/proxy_alien.tact) */
-const MINT_KEPT_EVM_DELIVERY = 2n;
-
-/** a gas constant of contracts/bridge/`file` (const NAME: Int = digits;) */
-function gasConstant(file: string, name: string): number {
+/** a constant of contracts/bridge/`file` (const NAME: Int = digits;) */
+function constantOf(file: string, name: string): number {
     const src = fs.readFileSync(path.resolve(__dirname, '..', 'contracts', 'bridge', file), 'utf8');
     const m = src.match(new RegExp(`^const ${name}: Int = (\\d+);`, 'm'));
     if (!m) throw new Error(`${name} not found in contracts/bridge/${file}`);
     return Number(m[1]);
 }
+
+/** the record kind of a kept EVM to TVM delivery's mint */
+const MINT_KEPT_EVM_DELIVERY = BigInt(constantOf('proxy_alien.tact', 'MINT_KEPT_EVM_DELIVERY'));
 
 describe('EVM to TVM: a token a MergePool named, its minter refusing the mint (supply near 2^120 through swaps)', () => {
     let s: TvmEvmSetup;
@@ -355,7 +355,7 @@ describe('EVM to TVM: a token a MergePool named, its minter refusing the mint (s
         // its handling within what the proxy buys when a bounce cannot pay (GAS_ALIEN_MERGE_BOUNCE)
         if (process.env.DBG) console.log(`gas of the bounce's handling ${computeOf(bounce).gas}`);
         expect(Number(computeOf(bounce).gas)).toBeLessThanOrEqual(
-            gasConstant('merge_messages.tact', 'GAS_ALIEN_MERGE_BOUNCE'),
+            constantOf('merge_messages.tact', 'GAS_ALIEN_MERGE_BOUNCE'),
         );
         const failed = last.transactions.find(
             (x) => isAt(x, p.eventAddress) && opOf(x) === OpEvm.evmEventDeliveryFailed,
@@ -445,7 +445,7 @@ describe('EVM to TVM: a token a MergePool named, its minter refusing the mint (s
     // ------------------------------------------------------------------ step 5: gas
 
     it('gas constants: the kept delivery of a token a pool named (GAS_EVM_ALIEN_MINT_KEPT: a token fee, a payload, a daily limit counted, the oldest record dropped)', () => {
-        const constant = gasConstant('proxy_evm.tact', 'GAS_EVM_ALIEN_MINT_KEPT');
+        const constant = constantOf('proxy_evm.tact', 'GAS_EVM_ALIEN_MINT_KEPT');
         const measured = Math.max(Number(computeOf(keptProxyTx).gas), Number(computeOf(retryProxyTx).gas));
         if (process.env.DBG)
             console.log(
