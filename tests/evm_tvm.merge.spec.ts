@@ -25,7 +25,11 @@
  * - gas: the proxy's transaction of a kept delivery (a token fee, a payload, a daily limit counted, the
  *   oldest record dropped) pins GAS_EVM_ALIEN_MINT_KEPT (contracts/bridge/proxy_evm.tact) within 15%;
  * - a bounced mint with a record's query_id from a stranger, or from the other token's minter, changes
- *   nothing.
+ *   nothing;
+ * - the owner's withdrawal of the token's fees (the in-flight delivery's fee among them) reaching the
+ *   proxy before the minter's bounce must not strand the deposit: the bounce is still handled, the
+ *   Event back to Verified. (It fails: bounced<Mint> reads the accumulated fees with `!!`, exit 128;
+ *   the Event stays Confirmed, retry refused with 2324, the deposit locked on EVM.)
  */
 import '@ton/test-utils';
 import fs from 'fs';
@@ -389,6 +393,68 @@ describe('EVM to TVM: a token a MergePool named, its minter refusing the mint (s
         expect((await s.proxies.alien.getDailyLimit(B.address))!.used).toBe(0n);
         expect(await s.proxies.alien.getMergeInFlight(mintQueryId(again, B.address))).toBeNull();
         await conserved(bridged);
+    });
+
+    // ------------------------------------------------------------------ step 3b: a withdrawal of the fees meanwhile
+
+    it("the owner withdraws BIG's fees (the in-flight delivery's among them) before BIG's minter's bounce arrives: the bounce is still handled, the Event back to Verified", async () => {
+        // (the TVM side put back afterwards: the next steps go on from step 3's state)
+        const before = s.net.snapshot();
+        try {
+            const used0 = (await s.proxies.alien.getDailyLimit(B.address))!.used;
+            const fees0 = await accumulated(B);
+            const run = await s.blockchain.sendMessageIter(
+                internal({
+                    from: stranger.address,
+                    to: keptEvent.address,
+                    value: toNano('1'),
+                    body: evmEventRetryMessage(stranger.address),
+                }),
+            );
+            // up to the proxy's delivery: its kept mint to BIG's minter is on its way
+            let delivery: BlockchainTransaction | undefined;
+            while (!delivery) {
+                const n = await run.next();
+                if (n.done) throw new Error('the retry reached no delivery');
+                if (isAt(n.value, s.proxies.alien.address) && opOf(n.value) === OpEvm.onEvmEventConfirmedExtended)
+                    delivery = n.value;
+            }
+            const key = [...delivery.outMessages.values()]
+                .find((m) => m.info.type === 'internal' && m.info.dest.equals(B.address))!
+                .body.beginParse()
+                .skip(32)
+                .loadUintBig(64);
+            expect((await s.proxies.alien.getMergeInFlight(key))!.kind).toBe(MINT_KEPT_EVM_DELIVERY);
+            const withFee = await accumulated(B);
+            expect(withFee).toBeGreaterThan(fees0);
+            // the owner withdraws all of BIG's fees; the withdrawal reaches the proxy before the bounce
+            // (the sandbox's queue: the mint, then this; the minter's bounce after it)
+            const r = await s.blockchain.sendMessage(
+                internal({
+                    from: s.proxyOwner.address,
+                    to: s.proxies.alien.address,
+                    value: toNano('0.5'),
+                    body: ProxyMessages.withdrawFees(B.address, withFee, s.proxyOwner.address),
+                }),
+            );
+            expect(r.transactions).toHaveTransaction({ to: B.address, op: Op.jetton.mint, exitCode: 5 });
+            const bounce = r.transactions.find(
+                (x) =>
+                    x.inMessage?.info.type === 'internal' &&
+                    x.inMessage.info.bounced &&
+                    x.inMessage.info.src.equals(B.address) &&
+                    isAt(x, s.proxies.alien.address),
+            )!;
+            expect(bounce).toBeDefined();
+            // what must hold whatever becomes of the fee: the bounce handled, the Event told (a way out)
+            expect(computeOf(bounce).exitCode).toBe(0);
+            expect(Number(await keptEvent.getGetStatus())).toBe(EvmEventStatus.Verified);
+            expect(Number(await keptEvent.getGetLastErrorCode())).toBe(Errors.proxy.transferRefused);
+            expect(await s.proxies.alien.getMergeInFlight(key)).toBeNull();
+            expect((await s.proxies.alien.getDailyLimit(B.address))!.used).toBe(used0);
+        } finally {
+            await s.net.loadFrom(before);
+        }
     });
 
     // ------------------------------------------------------------------ step 4: the way out
