@@ -218,6 +218,61 @@ describe('Native proxy with a USDT-style jetton (frozen and blacklisted wallets)
         await expectConserved();
     });
 
+    it("an unlock's bounce that comes after the owner withdrew its fee (the wallet freed in the seconds between): the Event still told (2715), only what is left of the fee back to the liquidity, the books what the wallet holds", async () => {
+        await jetton.setStatus(proxy.address, WALLET_STATUS.sendLocked);
+        const before = await books();
+        const iter = await blockchain.sendMessageIter(
+            internal({
+                from: config.address,
+                to: proxy.address,
+                value: toNano('0.2'),
+                body: onTvmEventConfirmedExtendedMessage({
+                    eventAddress: event.address,
+                    msgHash: 0xabcdef0123456789n,
+                    chainId: SRC_CHAIN,
+                    configuration: config.address,
+                    remainingGasTo: event.address,
+                    event: unlockEvent(1000n, bob.address),
+                }),
+            }),
+            { allowParallel: true },
+        );
+        const txs: BlockchainTransaction[] = [];
+        let raced = false;
+        for await (const t of iter) {
+            txs.push(t);
+            if (!raced && t.inMessage?.info.dest?.toString() === proxyWallet.toString()) {
+                // the wallet refused (45); before its bounce reaches the proxy, the admin frees the
+                // wallet and the owner withdraws the fees, this unlock's 100 among them
+                raced = true;
+                expect(exitCode(t)).toBe(45);
+                expect(await proxy.getAccumulatedFees(jetton.minter)).toBe(100n);
+                await jetton.setStatus(proxy.address, 0);
+                const w = await proxy.sendBody(
+                    owner.getSender(),
+                    ProxyMessages.withdrawFees(jetton.minter, 100n, owner.address),
+                    toNano('0.2'),
+                );
+                expect(w.transactions).not.toHaveTransaction({ success: false });
+                expect(await jetton.balanceOf(owner.address)).toBe(100n);
+            }
+        }
+        expect(raced).toBe(true);
+        const bounce = txs.find((t) => t.inMessage?.info.type === 'internal' && t.inMessage.info.bounced)!;
+        expect(exitCode(bounce)).toBe(0);
+        const told = txs.find(
+            (t) =>
+                t.inMessage?.info.type === 'internal' &&
+                t.inMessage.info.src.equals(proxy.address) &&
+                t.inMessage.info.dest.equals(event.address),
+        )!;
+        expect(parseTvmEventDeliveryFailed(told.inMessage!.body)!.errorCode).toBe(Errors.proxy.transferRefused);
+        // the fee was paid out: the liquidity gets back the 900 the wallet got back, not the 1,000
+        expect(await books()).toEqual({ ...before, liquidity: before.liquidity - 100n, fees: 0n });
+        await expectBooksMatch();
+        await expectConserved();
+    });
+
     it('a refund of a refused lock that the frozen wallet refuses: recorded for claim_refund; refused again, recorded again; claimed once the wallet is free', async () => {
         await proxy.sendBody(owner.getSender(), ProxyMessages.setPaused(true));
         await jetton.setStatus(proxy.address, WALLET_STATUS.sendLocked);
