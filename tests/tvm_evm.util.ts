@@ -8,14 +8,15 @@
 import hre from 'hardhat';
 import { time } from '@nomicfoundation/hardhat-network-helpers';
 import { Address, Cell, toNano } from '@ton/core';
-import { SendMessageResult } from '@ton/sandbox';
+import { Blockchain, SendMessageResult } from '@ton/sandbox';
 import { Contract, SigningKey, computeAddress, id } from 'ethers';
 import { as, deployEvmContract } from '../wrappers/evm/MultiVault';
 import { WithdrawalKind } from '../wrappers/evm/withdrawals';
 import { ProxyMessages } from '../wrappers/ProxyMultiVaultNative';
 import { burnToEvmBody, lockToEvmBody, TvmEvmPayloadArgs, tvmEvmPayloadCell } from '../lib/tvmEvmEvents';
 import { TvmEvmRelayService } from '../harness/evm/tvmEvmRelay';
-import { freshSetup, mined } from './evm_tvm.util';
+import { NativeTokenOption } from '../harness/evm/proxyFixture';
+import { freshSetup, mined, setup } from './evm_tvm.util';
 
 export const ROUND = 1;
 export const ROUND_TTL = 7 * 24 * 3600;
@@ -29,8 +30,17 @@ export function relayEvmKeys(n: number, tag = 'tvm-evm'): SigningKey[] {
     return Array.from({ length: n }, (_, i) => new SigningKey(id(`${tag} relay ${i}`)));
 }
 
-export async function tvmEvmSetup(o: { relays?: number; withdrawFeeBps?: bigint } = {}) {
-    const s = await freshSetup();
+export async function tvmEvmSetup(
+    o: {
+        relays?: number;
+        withdrawFeeBps?: bigint;
+        /** a TVM-native token other than the project's jetton (proxyFixture's option): a setup of its own */
+        nativeToken?: (blockchain: Blockchain) => Promise<NativeTokenOption>;
+    } = {},
+) {
+    let given: NativeTokenOption | undefined;
+    const make = o.nativeToken;
+    const s = make ? await setup({ nativeToken: async (b) => (given = await make(b)) }) : await freshSetup();
     const { deployer, governance, guardian } = s.evm.signers;
     const keys = relayEvmKeys(o.relays ?? 4);
     const bridge = await deployEvmContract(hre, 'Bridge', [governance.address, guardian.address, ROUND_TTL], deployer);
@@ -52,7 +62,8 @@ export async function tvmEvmSetup(o: { relays?: number; withdrawFeeBps?: bigint 
     await s.proxies.native.sendBody(s.proxyOwner.getSender(), ProxyMessages.setTvmEvmChain(s.evm.chainId, true));
 
     // the TVM user's native tokens
-    await s.nativeToken.sendMint(s.proxyOwner.getSender(), { to: s.user.address, amount: USER_NATIVE });
+    if (given) await given.mint(s.user.address, USER_NATIVE);
+    else await s.nativeToken.sendMint(s.proxyOwner.getSender(), { to: s.user.address, amount: USER_NATIVE });
     const userNativeWallet = await s.walletOf(s.nativeToken.address, s.user.address);
 
     const relays = new TvmEvmRelayService({

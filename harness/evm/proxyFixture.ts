@@ -7,8 +7,8 @@
  * as after TVM to TVM locks; NativeTransfer events (a burned EVM representation) unlock it.
  */
 import type { HardhatRuntimeEnvironment } from 'hardhat/types';
-import { Address, toNano, Transaction } from '@ton/core';
-import { SandboxContract } from '@ton/sandbox';
+import { Address, Cell, toNano, Transaction } from '@ton/core';
+import { Blockchain, SandboxContract, SendMessageResult } from '@ton/sandbox';
 import { ProxyMessages, ProxyMultiVaultNative } from '../../wrappers/ProxyMultiVaultNative';
 import { ProxyMultiVaultAlien } from '../../wrappers/ProxyMultiVaultAlien';
 import { JettonMinter } from '../../wrappers/JettonMinter';
@@ -20,11 +20,32 @@ export const NATIVE_TOKEN_META = { name: 'Tvm Native', symbol: 'TNT', decimals: 
 /** Native tokens in the native proxy's wallet at the start. */
 export const NATIVE_LOCKED = 10n ** 12n;
 
+/**
+ * A TVM-native token other than the project's jetton (e.g. harness/statusJetton.ts's StatusJetton): its
+ * root as the bridge knows it, its wallets' addresses (the native proxy is registered with its wallet
+ * given) and its master's mint (with forward TON and a forward payload: the liquidity deposit).
+ */
+export interface NativeTokenOption {
+    readonly minter: Address;
+    walletAddress(owner: Address): Address;
+    mint(
+        to: Address,
+        amount: bigint,
+        o?: { forwardTonAmount?: bigint; forwardPayload?: Cell },
+    ): Promise<SendMessageResult>;
+}
+
 export interface EvmTvmProxyOptions extends EvmTvmSetupOptions {
     /** global_id of the TVM network (default -239) */
     globalId?: number;
     /** both proxies' default fee (numerator / denominator); default 1 / 1000 */
     fee?: { numerator: bigint; denominator: bigint };
+    /**
+     * the TVM-native token registered in the native proxy, made on the TVM side's sandbox (default: the
+     * project's jetton, deployed here); `nativeToken` is then opened at its root, whose own methods
+     * mint, and `walletOf` gives its wallets
+     */
+    nativeToken?: (blockchain: Blockchain) => Promise<NativeTokenOption>;
 }
 
 function expectOk(r: { transactions: Pick<Transaction, 'description'>[] }, what: string) {
@@ -72,13 +93,21 @@ export async function evmTvmProxySetup(hre: HardhatRuntimeEnvironment, o: EvmTvm
     );
 
     // a TVM-native token, registered, NATIVE_LOCKED of it in the native proxy's wallet
+    const given = o.nativeToken ? await o.nativeToken(blockchain) : undefined;
     const nativeToken = blockchain.openContract(
-        await JettonMinter.createFromConfig({ owner: proxyOwner.address, content: NATIVE_TOKEN_META }),
+        given
+            ? JettonMinter.createFromAddress(given.minter)
+            : await JettonMinter.createFromConfig({ owner: proxyOwner.address, content: NATIVE_TOKEN_META }),
     );
-    expectOk(await nativeToken.sendDeploy(via), 'native token deploy');
-    const nativeProxyWallet = blockchain.openContract(
-        await JettonWallet.createFromOwner(native.address, nativeToken.address),
-    );
+    if (!given) expectOk(await nativeToken.sendDeploy(via), 'native token deploy');
+    /** The wallet of `owner` of a jetton (minter): the given native token's own, else this project's. */
+    const walletOf = async (minter: Address, owner: Address = s.recipient.address) =>
+        blockchain.openContract(
+            given && minter.equals(given.minter)
+                ? JettonWallet.createFromAddress(given.walletAddress(owner))
+                : await JettonWallet.createFromOwner(owner, minter),
+        );
+    const nativeProxyWallet = await walletOf(nativeToken.address, native.address);
     expectOk(
         await native.sendRegisterNativeToken(via, {
             token: nativeToken.address,
@@ -88,19 +117,13 @@ export async function evmTvmProxySetup(hre: HardhatRuntimeEnvironment, o: EvmTvm
         'register_native_token',
     );
     // deposited as liquidity (proxy_add_liquidity), so the proxy counts it for unlocks
+    const liquidity = { forwardTonAmount: toNano('0.05'), forwardPayload: ProxyMultiVaultNative.addLiquidityPayload() };
     expectOk(
-        await nativeToken.sendMint(via, {
-            to: native.address,
-            amount: NATIVE_LOCKED,
-            forwardTonAmount: toNano('0.05'),
-            forwardPayload: ProxyMultiVaultNative.addLiquidityPayload(),
-        }),
+        given
+            ? await given.mint(native.address, NATIVE_LOCKED, liquidity)
+            : await nativeToken.sendMint(via, { to: native.address, amount: NATIVE_LOCKED, ...liquidity }),
         'native token: liquidity to the proxy',
     );
-
-    /** The recipient's wallet of a jetton (minter). */
-    const walletOf = (minter: Address, owner: Address = s.recipient.address) =>
-        JettonWallet.createFromOwner(owner, minter).then((w) => blockchain.openContract(w));
 
     return { ...s, net, proxyOwner, proxies: { alien, native }, nativeToken, nativeProxyWallet, fee, walletOf };
 }
