@@ -145,6 +145,15 @@ describe('ProxyMultiVaultAlien', () => {
             value,
         });
 
+    /** `who` burns `amount` of the alien token to the other network (a TransferPayload to alice there) */
+    const burnFrom = async (who: SandboxContract<TreasuryContract>, minter: Address, amount: bigint) =>
+        (await walletOf(who.address, minter)).sendBurn(who.getSender(), {
+            amount,
+            responseDestination: who.address,
+            customPayload: transferPayloadCell(payloadArgs({ remainingGasTo: who.address })),
+            value: toNano('0.2'),
+        });
+
     // deployed once; every test starts from that state (beforeEachDeployedOnce)
     beforeEachDeployedOnce(async () => {
         blockchain = await Blockchain.create();
@@ -775,6 +784,96 @@ describe('ProxyMultiVaultAlien', () => {
             });
             expect(await proxy.getAccumulatedFees(minter)).toBe(0n);
             expect(await proxy.getMergeInFlight(key)).toBeNull();
+        });
+
+        it("one owner's refunds of such a token summing past 2^120 (two refused burns, each mint back refused as a delivery refilled the supply): recorded whole, claimed 2^120 - 1 at a time, every token followed", async () => {
+            const minter = await pooledMinter();
+            await proxy.sendBody(owner.getSender(), ProxyMessages.setDefaultFee(0n, 1n));
+            const jetton = blockchain.openContract(JettonMinter.createFromAddress(minter));
+            const supply = () => jetton.getTotalSupply();
+            const MAX = (1n << 120n) - 1n;
+            const Y = (6n * (1n << 120n)) / 10n;
+            // bob burns `amount` with a malformed payload (refused: 2704, minted back); while the proxy's
+            // accept_tokens_burn waits, a delivery of Y to alice refills the supply: the mint back is refused
+            const racedBurn = async (amount: bigint) => {
+                const wallet = await walletOf(bob.address, minter);
+                const iter = await blockchain.sendMessageIter(
+                    internal({
+                        from: bob.address,
+                        to: wallet.address,
+                        value: toNano('0.5'),
+                        body: JettonWallet.burnMessage({
+                            amount,
+                            responseDestination: bob.address,
+                            customPayload: beginCell().storeUint(5, 70).endCell(),
+                        }),
+                    }),
+                    { allowParallel: true },
+                );
+                const txs: Transaction[] = [];
+                let refilled = false;
+                for await (const t of iter) {
+                    txs.push(t);
+                    if (!refilled && flattenTransaction(t).to?.equals(minter)) {
+                        refilled = true;
+                        expect(
+                            allSucceeded(
+                                (await confirm(config, nativeEvent({ amount: Y, recipient: alice.address })))
+                                    .transactions,
+                            ),
+                        ).toBe(true);
+                    }
+                }
+                expect(refilled).toBe(true);
+                const back = txs.find(
+                    (t) =>
+                        t.inMessage?.info.type === 'internal' &&
+                        t.inMessage.info.bounced &&
+                        t.inMessage.info.dest.equals(proxy.address),
+                )!;
+                expect(exitCode(back)).toBe(0);
+            };
+            const held = async () => ({
+                bob: await balanceOf(bob.address, minter),
+                alice: await balanceOf(alice.address, minter),
+                refund: await proxy.getRefundOf(minter, bob.address),
+                supply: await supply(),
+            });
+            // 4,900 from pooledMinter's delivery (5,000 less its fee), then Y to bob
+            expect(allSucceeded((await confirm(config, nativeEvent({ amount: Y }))).transactions)).toBe(true);
+            const first = Y + 4900n;
+            expect(await balanceOf(bob.address, minter)).toBe(first);
+            await racedBurn(first);
+            expect(await held()).toEqual({ bob: 0n, alice: Y, refund: first, supply: Y });
+            // alice hands her Y to bob, who burns it the same way: the second refund takes bob's past 2^120
+            await (
+                await walletOf(alice.address, minter)
+            ).sendTransfer(alice.getSender(), {
+                to: bob.address,
+                amount: Y,
+                responseDestination: alice.address,
+            });
+            await racedBurn(Y);
+            expect(await held()).toEqual({ bob: 0n, alice: Y, refund: first + Y, supply: Y });
+            expect(first + Y).toBeGreaterThan(MAX);
+            // a claim now: 2^120 - 1 asked, refused beside alice's Y, recorded again whole
+            const claim = () => proxy.sendBody(bob.getSender(), ProxyMessages.claimRefund(minter), toNano('0.3'));
+            expect(mintOf(await claim(), minter).bounce).toBe(true);
+            expect(await held()).toEqual({ bob: 0n, alice: Y, refund: first + Y, supply: Y });
+            // room: alice's Y leaves (burned to the other network); each claim pays 2^120 - 1 at most
+            const out = await burnFrom(alice, minter, Y);
+            expect(out.transactions).toHaveTransaction({ to: proxy.address, success: true });
+            expect(await supply()).toBe(0n);
+            expect(allSucceeded((await claim()).transactions)).toBe(true);
+            expect(await held()).toEqual({ bob: MAX, alice: 0n, refund: first + Y - MAX, supply: MAX });
+            expect(allSucceeded((await burnFrom(bob, minter, MAX)).transactions)).toBe(true);
+            expect(allSucceeded((await claim()).transactions)).toBe(true);
+            expect(await held()).toEqual({
+                bob: first + Y - MAX,
+                alice: 0n,
+                refund: 0n,
+                supply: first + Y - MAX,
+            });
         });
 
         it('withdraw_fees and claim_refund of such a token: kept; refused, recorded for claim_refund (2715) by the fee recipient; a mint of a token no pool named stays non-bounceable', async () => {
