@@ -28,7 +28,7 @@ import { internal, SandboxContract, SendMessageResult, TreasuryContract } from '
 import '@ton/test-utils';
 import { TvmNetwork } from '../harness/network';
 import { BridgePair, gasOf, TokenInfo } from '../harness/bridge';
-import { findTransferId, FoundTransfer } from '../harness/transfer';
+import { FoundTransfer } from '../harness/transfer';
 import { BridgeTestbed, expectAllOk, Treasury, txOn } from '../harness/testing';
 import { EventStatus } from '../wrappers/eventStatus';
 import { JettonMinter } from '../wrappers/JettonMinter';
@@ -38,16 +38,7 @@ import { MergeRouter } from '../wrappers/MergeRouter';
 import { parseRefundPayload, ProxyMessages } from '../wrappers/ProxyMultiVaultNative';
 import { Errors, ErrorsMerge, Op, OpMerge } from '../wrappers/constants';
 import { mintSent } from './proxy.util';
-
-const AMOUNT = 1_000_000_000n;
-const FOUR = { name: 'A Four', symbol: 'AFOUR', decimals: 4 };
-const CANON = {
-    baseChainId: 1,
-    baseToken: new Address(0, Buffer.alloc(32, 7)),
-    name: 'Canonical',
-    symbol: 'CAN',
-    decimals: 6,
-};
+import { AMOUNT, MergeBed } from './merge.util';
 
 function constantsOf(file: string): Record<string, number> {
     const src = fs.readFileSync(path.resolve(__dirname, '..', 'contracts', file), 'utf8');
@@ -78,100 +69,14 @@ describe('MergePool through a real bridge transfer (A -> B)', () => {
     let T2: SandboxContract<JettonMinter>;
     let C: SandboxContract<JettonMinter>;
     let pool: SandboxContract<MergePool>;
-    let routers: Map<string, SandboxContract<MergeRouter>>;
+    let bed: MergeBed;
 
-    const routerOf = (m: { address: Address }) => routers.get(m.address.toRawString())!;
+    const routerOf = (m: { address: Address }) => bed.routerOf(m);
 
     beforeAll(async () => {
-        testbed = await BridgeTestbed.create({ token: 1000n * AMOUNT });
-        ({ A, B, pair, userA, userB } = testbed);
-        poolOwner = await B.treasury('pool-owner');
-        stranger = await B.treasury('stranger');
-        const ownerA = pair.A.owner.getSender();
-
-        // a second native token of A (4 decimals), registered in A's native proxy
-        const fourMinter = A.blockchain.openContract(
-            await JettonMinter.createFromConfig({ owner: pair.A.owner.address, content: FOUR }),
-        );
-        await fourMinter.sendDeploy(ownerA);
-        await pair.A.nativeProxy.sendRegisterNativeToken(ownerA, { token: fourMinter.address, ...FOUR }, toNano('0.1'));
-        four = {
-            minter: fourMinter,
-            ...FOUR,
-            proxyWallet: (await pair.wallet(A, fourMinter.address, pair.A.nativeProxy.address)).address,
-        };
-        expect((await pair.A.nativeProxy.getWalletOf(fourMinter.address))!.equals(four.proxyWallet)).toBe(true);
-        await fourMinter.sendMint(ownerA, { to: userA.address, amount: 1000n * AMOUNT });
-
-        // B: the three alien minters, deployed by the owner (so their routers can be deployed first)
-        const ownerB = pair.B.owner.getSender();
-        const deployAlien = async (a: {
-            baseChainId: number;
-            baseToken: Address;
-            name: string;
-            symbol: string;
-            decimals: number;
-        }) => {
-            const r = await pair.B.alienProxy.sendDeployTvmAlienToken(ownerB, {
-                ...a,
-                remainingGasTo: pair.B.owner.address,
-            });
-            void r;
-            const addr = await pair.B.alienProxy.getAlienTokenAddress(
-                BigInt(a.baseChainId),
-                a.baseToken,
-                a.name,
-                a.symbol,
-                BigInt(a.decimals),
-            );
-            expect((await B.blockchain.getContract(addr)).accountState?.type).toBe('active');
-            return B.blockchain.openContract(JettonMinter.createFromAddress(addr));
-        };
-        T1 = await deployAlien({
-            baseChainId: A.globalId,
-            baseToken: pair.A.token.minter.address,
-            name: pair.A.token.name,
-            symbol: pair.A.token.symbol,
-            decimals: pair.A.token.decimals,
-        });
-        expect(T1.address.equals((await pair.alienMinter(pair.B, pair.A, pair.A.token)).address)).toBe(true);
-        T2 = await deployAlien({ baseChainId: A.globalId, baseToken: four.minter.address, ...FOUR });
-        C = await deployAlien(CANON);
-
-        // the pool (T1: 9, T2: 4, C: 6 decimals; C canonical)
-        pool = B.blockchain.openContract(
-            await MergePool.createFromConfig({
-                proxy: pair.B.alienProxy.address,
-                owner: poolOwner.address,
-                walletCode: await JettonWallet.code(),
-            }),
-        );
-        await pool.sendDeploy(poolOwner.getSender(), toNano('1'));
-        for (const [m, d] of [
-            [T1, 9],
-            [T2, 4],
-            [C, 6],
-        ] as const)
-            await pool.sendBody(poolOwner.getSender(), MergePool.setTokenMessage(m.address, d));
-        await pool.sendBody(poolOwner.getSender(), MergePool.setCanonicalMessage(C.address));
-
-        // the routers: deployed by the proxy's owner, pointed to the pool by their owner
-        routers = new Map();
-        for (const m of [T1, T2, C]) {
-            const r = await pair.B.alienProxy.sendDeployMergeRouter(ownerB, {
-                token: m.address,
-                owner: poolOwner.address,
-            });
-            void r;
-            const router = B.blockchain.openContract(
-                MergeRouter.createFromAddress(await pair.B.alienProxy.getMergeRouterAddress(m.address)),
-            );
-            routers.set(m.address.toRawString(), router);
-            const set = await router.sendBody(poolOwner.getSender(), MergeRouter.setPoolMessage(pool.address));
-            expectAllOk(set.transactions);
-            expect((await pair.B.alienProxy.getMergePool(m.address))!.equals(pool.address)).toBe(true);
-        }
-        testbed.checkpoint();
+        bed = await MergeBed.create();
+        ({ testbed, A, B, pair, userA, userB } = bed);
+        ({ poolOwner, stranger, four, T1, T2, C, pool } = bed);
     });
 
     beforeEach(async () => {
@@ -185,11 +90,7 @@ describe('MergePool through a real bridge transfer (A -> B)', () => {
     // ------------------------------------------------------------------ helpers (plumbing: harness/testing.ts)
 
     const balanceOf = (net: TvmNetwork, minter: Address, owner: Address) => testbed.balanceOf(net, minter, owner);
-    const supplies = async () => ({
-        t1: await T1.getTotalSupply(),
-        t2: await T2.getTotalSupply(),
-        c: await C.getTotalSupply(),
-    });
+    const supplies = () => bed.supplies();
     const userBalances = async () => ({
         t1: await balanceOf(B, T1.address, userB.address),
         t2: await balanceOf(B, T2.address, userB.address),
@@ -198,23 +99,12 @@ describe('MergePool through a real bridge transfer (A -> B)', () => {
 
     /** The pool tokens' supply on B, in T1's unit (9 decimals), equals what A's native proxy holds of both tokens. */
     async function expectConservation() {
-        const locked1 = await balanceOf(A, pair.A.token.minter.address, pair.A.nativeProxy.address);
-        const locked2 = await balanceOf(A, four.minter.address, pair.A.nativeProxy.address);
         const s = await supplies();
-        expect(s.t1 + s.t2 * 10n ** 5n + s.c * 10n ** 3n).toBe(locked1 + locked2 * 10n ** 5n);
+        expect(s.t1 + s.t2 * 10n ** 5n + s.c * 10n ** 3n).toBe(await bed.lockedOnA());
     }
 
     /** userA locks `amount` of `token` on A for userB; the credit backend delivers it on B. */
-    async function lockAndDeliver(
-        token: TokenInfo,
-        amount: bigint,
-    ): Promise<{ found: FoundTransfer; result: SendMessageResult }> {
-        const { result: src } = await testbed.lock(pair.A, userA, token, userB.address, { amount });
-        expectAllOk(src.transactions);
-        const found = findTransferId(A, src.transactions[0].hash(), pair.A.nativeProxy.address);
-        const d = (await pair.AB.credit.deliver(found))!;
-        return { found, result: d.result };
-    }
+    const lockAndDeliver = (token: TokenInfo, amount: bigint) => bed.lockAndDeliver(token, amount);
 
     const eventOf = (found: FoundTransfer) => pair.alienEvent(pair.B, found.messageHash);
 
@@ -238,17 +128,8 @@ describe('MergePool through a real bridge transfer (A -> B)', () => {
     }
 
     /** userB transfers `amount` of `minter` to `to` (a pool) with a swap to `target` */
-    async function swap(minter: Address, to: Address, amount: bigint, target: Address) {
-        const w = await pair.wallet(B, minter, userB.address);
-        const fwd = (await pool.getRequiredValue()).swapWithDust + toNano('0.01');
-        return w.sendTransfer(userB.getSender(), {
-            to,
-            amount,
-            responseDestination: userB.address,
-            forwardTonAmount: fwd,
-            forwardPayload: MergePool.swapPayload(target),
-        });
-    }
+    const swap = (minter: Address, to: Address, amount: bigint, target: Address) =>
+        bed.swap(minter, to, amount, target);
 
     // ------------------------------------------------------------------ deliveries
 
