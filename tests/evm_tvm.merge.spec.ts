@@ -119,6 +119,15 @@ describe('EVM to TVM: a token a MergePool named, its minter refusing the mint (s
         (await s.walletOf(m.address, owner)).getJettonBalance();
     const accumulated = (m: SandboxContract<JettonMinter>) => s.proxies.alien.getAccumulatedFees(m.address);
     const eventOf = (a: Address) => s.blockchain.openContract(MultiVaultEvmTvmEventAlien.createFromAddress(a));
+    /** the alien proxy's transaction of BIG's minter's bounce in `r` */
+    const bounceOfB = (r: { transactions: BlockchainTransaction[] }) =>
+        r.transactions.find(
+            (x) =>
+                x.inMessage?.info.type === 'internal' &&
+                x.inMessage.info.bounced &&
+                x.inMessage.info.src.equals(B.address) &&
+                isAt(x, s.proxies.alien.address),
+        )!;
 
     /**
      * Every token accounted for. EVM, per token: the vault holds its fees and what it sent to TVM. TVM:
@@ -347,13 +356,7 @@ describe('EVM to TVM: a token a MergePool named, its minter refusing the mint (s
             exitCode: 5,
         });
         // the bounce reaches the proxy, which tells the Event: back to Verified with 2715
-        const bounce = last.transactions.find(
-            (x) =>
-                x.inMessage?.info.type === 'internal' &&
-                x.inMessage.info.bounced &&
-                x.inMessage.info.src.equals(B.address) &&
-                isAt(x, s.proxies.alien.address),
-        )!;
+        const bounce = bounceOfB(last);
         expect(bounce).toBeDefined();
         expect(computeOf(bounce).exitCode).toBe(0);
         // its handling within what the proxy buys when a bounce cannot pay (GAS_ALIEN_MERGE_BOUNCE)
@@ -438,13 +441,7 @@ describe('EVM to TVM: a token a MergePool named, its minter refusing the mint (s
                 }),
             );
             expect(r.transactions).toHaveTransaction({ to: B.address, op: Op.jetton.mint, exitCode: 5 });
-            const bounce = r.transactions.find(
-                (x) =>
-                    x.inMessage?.info.type === 'internal' &&
-                    x.inMessage.info.bounced &&
-                    x.inMessage.info.src.equals(B.address) &&
-                    isAt(x, s.proxies.alien.address),
-            )!;
+            const bounce = bounceOfB(r);
             expect(bounce).toBeDefined();
             // what must hold whatever becomes of the fee: the bounce handled, the Event told (a way out)
             expect(computeOf(bounce).exitCode).toBe(0);

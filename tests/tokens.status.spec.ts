@@ -105,6 +105,22 @@ describe('Native proxy with a USDT-style jetton (frozen and blacklisted wallets)
             value,
         );
 
+    /** the configuration's confirmation of an unlock of 1,000 to bob, as a message (to be stepped through) */
+    const unlockConfirmation = () =>
+        internal({
+            from: config.address,
+            to: proxy.address,
+            value: toNano('0.2'),
+            body: onTvmEventConfirmedExtendedMessage({
+                eventAddress: event.address,
+                msgHash: 0xabcdef0123456789n,
+                chainId: SRC_CHAIN,
+                configuration: config.address,
+                remainingGasTo: event.address,
+                event: unlockEvent(1000n, bob.address),
+            }),
+        });
+
     /** the query_id the proxy sent its wallet a transfer with, in `r` */
     function transferQueryId(r: SendMessageResult): bigint {
         const t = txOf(r.transactions, proxyWallet, Op.jetton.transfer);
@@ -221,22 +237,7 @@ describe('Native proxy with a USDT-style jetton (frozen and blacklisted wallets)
     it("an unlock's bounce that comes after the owner withdrew its fee (the wallet freed in the seconds between): the Event still told (2715), only what is left of the fee back to the liquidity, the books what the wallet holds", async () => {
         await jetton.setStatus(proxy.address, WALLET_STATUS.sendLocked);
         const before = await books();
-        const iter = await blockchain.sendMessageIter(
-            internal({
-                from: config.address,
-                to: proxy.address,
-                value: toNano('0.2'),
-                body: onTvmEventConfirmedExtendedMessage({
-                    eventAddress: event.address,
-                    msgHash: 0xabcdef0123456789n,
-                    chainId: SRC_CHAIN,
-                    configuration: config.address,
-                    remainingGasTo: event.address,
-                    event: unlockEvent(1000n, bob.address),
-                }),
-            }),
-            { allowParallel: true },
-        );
+        const iter = await blockchain.sendMessageIter(unlockConfirmation(), { allowParallel: true });
         const txs: BlockchainTransaction[] = [];
         let raced = false;
         for await (const t of iter) {
@@ -386,22 +387,7 @@ describe('Native proxy with a USDT-style jetton (frozen and blacklisted wallets)
      * the query_id it carries.
      */
     const heldUnlockBounce = async (): Promise<{ refusal: BlockchainTransaction; held: Message; q: bigint }> => {
-        const iter = await blockchain.sendMessageIter(
-            internal({
-                from: config.address,
-                to: proxy.address,
-                value: toNano('0.2'),
-                body: onTvmEventConfirmedExtendedMessage({
-                    eventAddress: event.address,
-                    msgHash: 0xabcdef0123456789n,
-                    chainId: SRC_CHAIN,
-                    configuration: config.address,
-                    remainingGasTo: event.address,
-                    event: unlockEvent(1000n, bob.address),
-                }),
-            }),
-            { allowParallel: true },
-        );
+        const iter = await blockchain.sendMessageIter(unlockConfirmation(), { allowParallel: true });
         for await (const t of iter) {
             if (flattenTransaction(t).to?.equals(proxyWallet)) {
                 const held = t.outMessages.get(0)!;
