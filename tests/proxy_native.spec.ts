@@ -487,6 +487,28 @@ describe('ProxyMultiVaultNative', () => {
             expect(await proxy.getRefundOf(proxyWallet.address, alice.address)).toBe(0n);
         });
 
+        it('a recorded refund above 2^119 (CLAIM_REFUND_MAX) is claimed in parts: 2^119, then the rest', async () => {
+            const big = (6n * (1n << 120n)) / 10n;
+            await minter.sendMint(tokenOwner.getSender(), { to: alice.address, amount: big });
+            // a lock whose forward TON only runs the proxy: the refund recorded
+            const { value } = await smallestAccepted(
+                blockchain,
+                (v) => lock(300n, { forwardTonAmount: v }),
+                proxy.address,
+            );
+            await lock(big, { forwardTonAmount: value });
+            expect(await proxy.getRefundOf(proxyWallet.address, alice.address)).toBe(big);
+            const claim = () =>
+                proxy.sendBody(alice.getSender(), ProxyMessages.claimRefund(proxyWallet.address), toNano('0.1'));
+            expect(allSucceeded((await claim()).transactions)).toBe(true);
+            expect(await proxy.getRefundOf(proxyWallet.address, alice.address)).toBe(big - (1n << 119n));
+            expect(await balanceOf(alice.address)).toBe(1_000_000n + (1n << 119n));
+            expect(allSucceeded((await claim()).transactions)).toBe(true);
+            expect(await proxy.getRefundOf(proxyWallet.address, alice.address)).toBe(0n);
+            expect(await balanceOf(alice.address)).toBe(1_000_000n + big);
+            expect(await proxyWallet.getJettonBalance()).toBe(0n);
+        });
+
         for (const factor of [1n, 4n]) {
             it(`should emit at the smallest value it accepts, and refund (2713) just below (gas price x${factor})`, async () => {
                 scaleGasPrice(blockchain, factor);
