@@ -32,8 +32,6 @@
  *   the Event stays Confirmed, retry refused with 2324, the deposit locked on EVM.)
  */
 import '@ton/test-utils';
-import fs from 'fs';
-import path from 'path';
 import hre from 'hardhat';
 import { Address, beginCell, Cell, toNano } from '@ton/core';
 import { BlockchainTransaction, internal, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
@@ -56,6 +54,7 @@ import { EvmRelayService } from '../harness/evm/relay';
 import { tvmRecipient } from '../harness/evm/fixture';
 import { computeOf, evmFee, EXPECTED_GAS, isAt, lastOf, mined, opOf, proxyTx, tvmFee } from './evm_tvm.util';
 import { tvmEvmSetup, TvmEvmSetup } from './tvm_evm.util';
+import { mintBounceTx, mintSent, tactConstants } from './proxy.util';
 
 jest.setTimeout(180_000);
 
@@ -80,10 +79,9 @@ const LONG_PAYLOAD: Cell = beginCell().storeUint(1, 1000).storeRef(beginCell().s
 
 /** a constant of contracts/bridge/`file` (const NAME: Int = digits;) */
 function constantOf(file: string, name: string): number {
-    const src = fs.readFileSync(path.resolve(__dirname, '..', 'contracts', 'bridge', file), 'utf8');
-    const m = src.match(new RegExp(`^const ${name}: Int = (\\d+);`, 'm'));
-    if (!m) throw new Error(`${name} not found in contracts/bridge/${file}`);
-    return Number(m[1]);
+    const v = tactConstants(`bridge/${file}`)[name];
+    if (v === undefined) throw new Error(`${name} not found in contracts/bridge/${file}`);
+    return v;
 }
 
 /** the record kind of a kept EVM to TVM delivery's mint */
@@ -121,13 +119,7 @@ describe('EVM to TVM: a token a MergePool named, its minter refusing the mint (s
     const eventOf = (a: Address) => s.blockchain.openContract(MultiVaultEvmTvmEventAlien.createFromAddress(a));
     /** the alien proxy's transaction of BIG's minter's bounce in `r` */
     const bounceOfB = (r: { transactions: BlockchainTransaction[] }) =>
-        r.transactions.find(
-            (x) =>
-                x.inMessage?.info.type === 'internal' &&
-                x.inMessage.info.bounced &&
-                x.inMessage.info.src.equals(B.address) &&
-                isAt(x, s.proxies.alien.address),
-        )!;
+        mintBounceTx(r, s.proxies.alien.address, B.address)!;
 
     /**
      * Every token accounted for. EVM, per token: the vault holds its fees and what it sent to TVM. TVM:
@@ -193,17 +185,8 @@ describe('EVM to TVM: a token a MergePool named, its minter refusing the mint (s
     };
 
     /** the query_id of the alien proxy's mint to `minter` in `r` (a kept mint's record key) */
-    const mintQueryId = (r: SendMessageResult, minter: Address): bigint => {
-        const t = r.transactions.find(
-            (x) =>
-                x.inMessage?.info.type === 'internal' &&
-                x.inMessage.info.src.equals(s.proxies.alien.address) &&
-                isAt(x, minter) &&
-                opOf(x) === Op.jetton.mint,
-        );
-        if (!t) throw new Error('no mint from the alien proxy');
-        return t.inMessage!.body.beginParse().skip(32).loadUintBig(64);
-    };
+    const mintQueryId = (r: SendMessageResult, minter: Address): bigint =>
+        mintSent(r, s.proxies.alien.address, minter).key;
 
     /** the alien proxy's mints in `r`: to which minter, bounceable or not */
     const mintsOf = (r: SendMessageResult) =>

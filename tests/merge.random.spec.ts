@@ -47,14 +47,16 @@ import { ProxyMessages } from '../wrappers/ProxyMultiVaultNative';
 import { limitActionMessage } from '../wrappers/tvmTvmEvent';
 import { Errors, Op, OpEvent, OpMerge } from '../wrappers/constants';
 import { loadMergeConfig, MergeInFlight } from '../build/ProxyMultiVaultAlien/tact_ProxyMultiVaultAlien';
-import { prng, Prng } from './prng.util';
+import { prng, Prng, seedOf } from './prng.util';
+import { envInt, envSeed } from './env.util';
+import { tactConstants } from './proxy.util';
 import { MergeBed } from './merge.util';
 
-const SEED = process.env.MERGE_SEED ?? 'm13';
-const STEPS = Number(process.env.MERGE_STEPS ?? 60);
+const SEED = envSeed('MERGE_SEED', 'm13');
+const STEPS = envInt('MERGE_STEPS', 60);
 const LOG = process.env.MERGE_LOG === '1';
 /** MERGE_IN_FLIGHT_KEEP (contracts/bridge/proxy_alien.tact) */
-const KEEP = 3600;
+const KEEP = tactConstants('bridge/proxy_alien.tact').MERGE_IN_FLIGHT_KEEP;
 /** a minter refuses a mint that takes its total supply to CAP (exit 5) */
 const CAP = 1n << 120n;
 
@@ -63,13 +65,6 @@ const TOKS: readonly Tok[] = ['T1', 'T2', 'C'];
 const DEC: Record<Tok, number> = { T1: 9, T2: 4, C: 6 };
 /** one unit of the token in T1's unit */
 const UNIT: Record<Tok, bigint> = { T1: 1n, T2: 10n ** 5n, C: 10n ** 3n };
-
-/** FNV-1a of the seed string: prng()'s 32-bit seed */
-function seedOf(s: string): number {
-    let h = 0x811c9dc5;
-    for (const c of Buffer.from(s, 'utf8')) h = Math.imul(h ^ c, 0x01000193) >>> 0;
-    return h;
-}
 
 /** `amount` of a `from` token converted to `to` (the pool's rule: rounded down) */
 function convert(amount: bigint, from: Tok, to: Tok): bigint {

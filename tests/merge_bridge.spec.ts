@@ -21,8 +21,6 @@
  * - gas: GAS_ALIEN_MINT_MERGE, GAS_EVENT_MERGE, GAS_EVENT_MERGE_DELIVERED and the merge_mint path
  *   within GAS_OWNER_ACCEPT_BURN.
  */
-import fs from 'fs';
-import path from 'path';
 import { Address, beginCell, Cell, toNano } from '@ton/core';
 import { internal, SandboxContract, SendMessageResult, TreasuryContract } from '@ton/sandbox';
 import '@ton/test-utils';
@@ -37,18 +35,11 @@ import { MergePool } from '../wrappers/MergePool';
 import { MergeRouter } from '../wrappers/MergeRouter';
 import { parseRefundPayload, ProxyMessages } from '../wrappers/ProxyMultiVaultNative';
 import { Errors, ErrorsMerge, Op, OpMerge } from '../wrappers/constants';
-import { mintSent } from './proxy.util';
+import { mintBounceTx, mintSent, tactConstants } from './proxy.util';
 import { AMOUNT, MergeBed } from './merge.util';
 
-function constantsOf(file: string): Record<string, number> {
-    const src = fs.readFileSync(path.resolve(__dirname, '..', 'contracts', file), 'utf8');
-    const out: Record<string, number> = {};
-    for (const m of src.matchAll(/^const (\w+): Int = (\d+);/gm)) out[m[1]] = Number(m[2]);
-    return out;
-}
-
-const P = constantsOf('bridge/proxy_common.tact');
-const M = constantsOf('bridge/merge_messages.tact');
+const P = tactConstants('bridge/proxy_common.tact');
+const M = tactConstants('bridge/merge_messages.tact');
 
 /** proxy constants: within 15% (as tests/proxy_alien.spec.ts); Event constants: within 40% (as tests/event.spec.ts) */
 function pinGas(name: string, constant: number, measured: number, slack: number) {
@@ -375,25 +366,10 @@ describe('MergePool through a real bridge transfer (A -> B)', () => {
         const X = (6n * (1n << 120n)) / 1000n;
 
         /** the query_id of the proxy's mint to `minter` in `r` (the merge mint's in-flight key) */
-        const mintQueryId = (r: SendMessageResult, minter: Address) => {
-            const t = r.transactions.find(
-                (x) =>
-                    x.inMessage?.info.type === 'internal' &&
-                    x.inMessage.info.src.equals(pair.B.alienProxy.address) &&
-                    x.inMessage.info.dest.equals(minter) &&
-                    x.inMessage.body.beginParse().preloadUint(32) === Op.jetton.mint,
-            )!;
-            return t.inMessage!.body.beginParse().skip(32).loadUintBig(64);
-        };
+        const mintQueryId = (r: SendMessageResult, minter: Address) =>
+            mintSent(r, pair.B.alienProxy.address, minter).key;
         /** the proxy's transaction of the minter's bounce in `r` */
-        const bounceOn = (r: SendMessageResult, minter: Address) =>
-            r.transactions.find(
-                (x) =>
-                    x.inMessage?.info.type === 'internal' &&
-                    x.inMessage.info.bounced &&
-                    x.inMessage.info.src.equals(minter) &&
-                    x.inMessage.info.dest.equals(pair.B.alienProxy.address),
-            )!;
+        const bounceOn = (r: SendMessageResult, minter: Address) => mintBounceTx(r, pair.B.alienProxy.address, minter)!;
 
         /**
          * userB holds Z of T1 that no lock on A backs (a swap of C into T1, about 0.6 * 2^120): W of T2

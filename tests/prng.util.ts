@@ -24,3 +24,10 @@ export function prng(seed: number) {
     };
 }
 export type Prng = ReturnType<typeof prng>;
+
+/** A seed string (MERGE_SEED=m13, ...) as prng()'s 32-bit seed: its FNV-1a hash. */
+export function seedOf(s: string): number {
+    let h = 0x811c9dc5;
+    for (const c of Buffer.from(s, 'utf8')) h = Math.imul(h ^ c, 0x01000193) >>> 0;
+    return h;
+}

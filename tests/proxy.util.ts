@@ -10,12 +10,19 @@ import { Errors, Op, OpEvent } from '../wrappers/constants';
 
 /** Helpers of tests/proxy*.spec.ts and tests/bench/proxy.bench.spec.ts. */
 
+/** The integer constants (`const NAME: Int = digits;`) of contracts/`file`, read from the source. */
+export function tactConstants(file: string): Record<string, number> {
+    const src = fs.readFileSync(path.resolve(__dirname, '..', 'contracts', file), 'utf8');
+    const out: Record<string, number> = {};
+    for (const m of src.matchAll(/^const (\w+): Int = (\d+);/gm)) out[m[1]] = Number(m[2]);
+    return out;
+}
+
 /** Gas constants of contracts/bridge/proxy_common.tact, read from the source. */
 export function proxyGasConstants(): Record<string, number> {
-    const src = fs.readFileSync(path.resolve(__dirname, '..', 'contracts', 'bridge', 'proxy_common.tact'), 'utf8');
-    const out: Record<string, number> = {};
-    for (const m of src.matchAll(/^const (GAS_\w+): Int = (\d+);/gm)) out[m[1]] = Number(m[2]);
-    return out;
+    return Object.fromEntries(
+        Object.entries(tactConstants('bridge/proxy_common.tact')).filter(([k]) => k.startsWith('GAS_')),
+    );
 }
 
 /**
@@ -197,6 +204,17 @@ export function mintSent(r: SendMessageResult, proxy: Address, minter: Address) 
     const body = t.inMessage!.body.beginParse().skip(32);
     const key = body.loadUintBig(64);
     return { key, bounce: (t.inMessage!.info as { bounce: boolean }).bounce, receiver: body.loadAddress() };
+}
+
+/** The proxy's transaction of `minter`'s bounce (a refused mint) in `r`, or undefined. */
+export function mintBounceTx<T extends Transaction>(r: { transactions: T[] }, proxy: Address, minter: Address) {
+    return r.transactions.find(
+        (x) =>
+            x.inMessage?.info.type === 'internal' &&
+            x.inMessage.info.bounced &&
+            x.inMessage.info.src.equals(minter) &&
+            x.inMessage.info.dest.equals(proxy),
+    );
 }
 
 /** The bounce a minter sends back for the proxy's mint `key` (a mint refused: its supply at 2^120), played. */
